@@ -1,0 +1,169 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { spawn } from 'node:child_process';
+import { createAppContext, type AppContext } from '../app-context';
+import { findAppRoot, rendererDir } from '../app-paths';
+import { startBrowserHost } from '../serve/browser-host';
+import { isLoopback } from '../serve/request-guard';
+import { strataError, type StrataError } from '../../shared/errors/strata-error';
+import type { AppInfo } from '../../shared/app/app-info';
+import type { EnvSummary } from '../../shared/loader/environment-summary';
+import { EXIT, printError, printJson } from './cli-output';
+import { formatAppInfo, formatEnvSummary } from './info-command';
+import { join } from 'node:path';
+
+class CliFailure extends Error {
+  constructor(readonly error: StrataError, readonly exitCode: number) {
+    super(error.message);
+  }
+}
+
+async function callOrFail<T>(ctx: AppContext, channel: 'app.info' | 'env.summary'): Promise<T> {
+  const result = await ctx.router.call(channel, {}, { host: 'cli' });
+  if (!result.ok) throw new CliFailure(result.error, EXIT.problems);
+  return result.value as T;
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a whole number from 0 to 65535 (0 picks a free port)');
+  return n;
+}
+
+function openInBrowser(url: string) {
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const child = spawn(cmd as string, args as string[], { detached: true, stdio: 'ignore' });
+  child.on('error', () => process.stderr.write(`strata: could not open a browser (${cmd} failed). Fix: open the URL above yourself\n`));
+  child.unref();
+}
+
+async function serve(options: { port: number; host?: string; open?: boolean }) {
+  const root = findAppRoot();
+  const host = options.host ?? '127.0.0.1';
+  const ctx = createAppContext({ root });
+  let running;
+  try {
+    running = await startBrowserHost({
+      router: ctx.router,
+      bus: ctx.bus,
+      rendererDir: rendererDir(root),
+      browserPreloadFile: join(root, 'out', 'preload', 'browser.js'),
+      host,
+      port: options.port,
+    });
+  } catch (e) {
+    ctx.dispose();
+    const err = e as NodeJS.ErrnoException;
+    const fix =
+      err.code === 'EADDRINUSE' ? 'choose another --port, or --port 0 for any free one' : err.code === 'EADDRNOTAVAIL' ? 'use an address of this machine with --host' : undefined;
+    throw new CliFailure(strataError('serve/listen-failed', `Cannot listen on ${host}:${options.port}: ${err.code ?? err.message}`, fix ? { fix } : {}), EXIT.problems);
+  }
+  if (!isLoopback(host)) {
+    process.stderr.write(
+      `strata: warning: listening on ${host}, reachable from other machines. Anyone with the URL's token can read and change this machine's Vulkan configuration.\n`,
+    );
+  }
+  process.stdout.write(`Strata is running at ${running.url}\nPress Ctrl+C to stop.\n`);
+  if (options.open) openInBrowser(running.url);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      ctx.bus.emit('host.notice', { level: 'warning', message: 'The Strata server has stopped. Start `strata serve` again and open its new URL.' });
+      void running.close().then(() => resolve());
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  ctx.dispose();
+}
+
+/** Commander's message as our one line: "unknown option '--jsn' (did you mean --json?). Fix: …". */
+export function reshapeUsageError(text: string, command: string | null): string {
+  const message = text
+    .replace(/^error:\s*/, '')
+    .replace(/\s*\n\s*\(Did you mean (.*)\)\s*$/s, ' (did you mean $1)')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return `strata: ${message}. Fix: see \`strata ${command ? `${command} ` : ''}--help\`\n`;
+}
+
+export function buildProgram(version: string): Command {
+  let subcommand: string | null = null;
+  const program = new Command('strata')
+    .description('Strata: see and control which Vulkan layers and drivers an application gets, and why.')
+    .version(version, '-V, --version', 'print the Strata version')
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({
+      // Commander's own usage errors, reshaped into our one-line form.
+      outputError: (text, write) => write(reshapeUsageError(text, subcommand)),
+    })
+    .hook('preSubcommand', (_program, sub) => {
+      subcommand = sub.name();
+    });
+
+  program
+    .command('info')
+    .description('Strata version, platform, and the Vulkan loader found on this machine')
+    .option('--json', 'print machine-readable JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const ctx = createAppContext({ root: findAppRoot() });
+      try {
+        const info = await callOrFail<AppInfo>(ctx, 'app.info');
+        if (opts.json) printJson(info);
+        else process.stdout.write(`${formatAppInfo(info)}\n`);
+        if (!info.loader.found) process.exitCode = EXIT.problems;
+      } finally {
+        ctx.dispose();
+      }
+    });
+
+  program
+    .command('env')
+    .description('the Vulkan-related environment variables that are set, and the XDG folders the loader uses')
+    .option('--json', 'print machine-readable JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const ctx = createAppContext({ root: findAppRoot() });
+      try {
+        const summary = await callOrFail<EnvSummary>(ctx, 'env.summary');
+        if (opts.json) printJson(summary);
+        else process.stdout.write(`${formatEnvSummary(summary)}\n`);
+      } finally {
+        ctx.dispose();
+      }
+    });
+
+  program
+    .command('serve')
+    .description('run Strata in your browser: serves the UI on 127.0.0.1 with a one-time token')
+    .option('--port <n>', 'port to listen on (0: any free port)', parsePort, 0)
+    .option('--host <addr>', 'address to bind; anything but loopback exposes Strata to the network')
+    .option('--open', 'open the URL in the default browser')
+    .action(serve);
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let version = '0.0.0';
+  try {
+    version = (await import('../app-paths')).readAppVersion(findAppRoot());
+  } catch {
+    // Version is cosmetic here; a missing package.json surfaces again in the command itself.
+  }
+  const program = buildProgram(version);
+  try {
+    await program.parseAsync(argv as string[], { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version end through here too, with exit code 0.
+      return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (e instanceof CliFailure) {
+      printError(e.error);
+      return e.exitCode;
+    }
+    printError(strataError('internal', e instanceof Error ? e.message : String(e), { fix: 'this is a bug in Strata; please report it' }));
+    return EXIT.problems;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The probe process: the only place Strata maps libvulkan and driver libraries. It answers one
+ * request per line on stdin with one JSON line on stdout: {"id", "ok", "value"|"error"}.
+ * Main talks to it through main/bridge-client.ts, which restarts it if a driver crashes it.
+ */
+import { createInterface } from 'node:readline';
+import { queryLoaderVersion } from './loader-library';
+
+export const PROBE_PROTOCOL_VERSION = 1;
+
+type Handler = () => unknown;
+const handlers: Record<string, Handler> = {
+  'loader.version': () => queryLoaderVersion(),
+};
+
+function reply(message: object) {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+
+const rl = createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  let id: unknown = null;
+  try {
+    const request = JSON.parse(line) as { id?: unknown; method?: unknown };
+    id = request.id ?? null;
+    const handler = typeof request.method === 'string' ? handlers[request.method] : undefined;
+    if (!handler) {
+      reply({ id, ok: false, error: { code: 'bridge/unknown-method', message: `Unknown probe method ${String(request.method)}` } });
+      return;
+    }
+    reply({ id, ok: true, value: handler() });
+  } catch (e) {
+    reply({ id, ok: false, error: { code: 'bridge/failed', message: e instanceof Error ? e.message : String(e) } });
+  }
+});
+rl.on('close', () => process.exit(0));

@@ -1,0 +1,19 @@
+/**
+ * Electron preload (sandboxed, context-isolated): exposes window.strata and nothing else — never
+ * ipcRenderer itself (Electron security checklist, "Do not expose Electron APIs to untrusted content").
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { createStrataApi } from '../shared/ipc/api';
+import type { IpcResult } from '../shared/ipc/result';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from './ipc-channel-names';
+
+const api = createStrataApi({
+  invoke: (channel, request) => ipcRenderer.invoke(INVOKE_CHANNEL, channel, request) as Promise<IpcResult<unknown>>,
+  subscribe(listener) {
+    const handler = (_event: IpcRendererEvent, name: unknown, payload: unknown) => listener(name, payload);
+    ipcRenderer.on(EVENT_CHANNEL, handler);
+    return () => ipcRenderer.removeListener(EVENT_CHANNEL, handler);
+  },
+});
+
+contextBridge.exposeInMainWorld('strata', api);

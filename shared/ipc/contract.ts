@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { AppInfoSchema } from '../app/app-info';
+import { EnvSummarySchema } from '../loader/environment-summary';
+
+/**
+ * The one IPC contract. Every channel names its request and response schema; Electron's ipcMain,
+ * the browser host's POST /api/<channel> and the CLI all go through main/router.ts, which
+ * validates both directions against these schemas.
+ *
+ * Requests are objects (never bare values) so a channel can grow optional fields without breaking
+ * older callers; `.strict()` makes a typo in a field name an error instead of a silent default.
+ */
+const empty = z.object({}).strict();
+
+export const channels = {
+  'app.info': {
+    summary: 'Strata version, platform, runtime versions and the Vulkan loader library found (or why not).',
+    request: empty,
+    response: AppInfoSchema,
+  },
+  'env.summary': {
+    summary: 'The Vulkan-related environment variables that are set, and the XDG folders the loader will use.',
+    request: empty,
+    response: EnvSummarySchema,
+  },
+} as const;
+
+export type ChannelName = keyof typeof channels;
+export type RequestOf<C extends ChannelName> = z.input<(typeof channels)[C]['request']>;
+export type ResponseOf<C extends ChannelName> = z.output<(typeof channels)[C]['response']>;
+
+export function isChannelName(name: string): name is ChannelName {
+  return Object.prototype.hasOwnProperty.call(channels, name);
+}
+
+/** Events flow main → renderer only (Electron webContents.send / browser host server-sent events). */
+export const events = {
+  /** A message from the host for the user, e.g. the browser host is shutting down. */
+  'host.notice': z.object({
+    level: z.enum(['info', 'warning', 'error']),
+    message: z.string(),
+  }),
+  /** Ask the UI to show a panel (the Electron menu's "About Strata", later: "show in Problems"). */
+  'ui.navigate': z.object({ panel: z.string() }),
+} as const;
+
+export type EventName = keyof typeof events;
+export type EventPayloadOf<E extends EventName> = z.output<(typeof events)[E]>;
+export type StrataEvent = { [E in EventName]: { name: E; payload: EventPayloadOf<E> } }[EventName];
+
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(events, name);
+}
+
+/** Parse an event that crossed a process boundary; null if it does not match the contract. */
+export function parseEvent(name: unknown, payload: unknown): StrataEvent | null {
+  if (typeof name !== 'string' || !isEventName(name)) return null;
+  const parsed = events[name].safeParse(payload);
+  return parsed.success ? ({ name, payload: parsed.data } as StrataEvent) : null;
+}

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { StrataErrorSchema, type StrataError } from '../errors/strata-error';
+
+/** What every transport carries back for a call: a value or an error value, never a thrown exception. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: StrataError };
+
+export const IpcResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: StrataErrorSchema }),
+]);

@@ -1,0 +1,45 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { findAppRoot } from '../../main/app-paths';
+
+export const APP_ROOT = findAppRoot();
+export const STRATA_BIN = join(APP_ROOT, 'bin', 'strata');
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `bin/strata` (the built CLI) as a user would. */
+export function runStrata(args: string[], env: NodeJS.ProcessEnv): CliRun {
+  const r = spawnSync(process.execPath, [STRATA_BIN, ...args], { cwd: APP_ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Starts a long-running command and resolves once its stdout shows the browser host's URL.
+ * The caller kills the returned child.
+ */
+export function startAndWaitForUrl(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000) {
+  const child = spawn(command, args, { cwd: APP_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within ${timeoutMs} ms.\nstdout: ${stdout}\nstderr: ${stderr}`)), timeoutMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const m = stdout.match(/http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before printing a URL.\nstdout: ${stdout}\nstderr: ${stderr}`));
+    });
+  });
+  return { child, url, output: () => ({ stdout, stderr }) };
+}

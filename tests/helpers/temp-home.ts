@@ -1,0 +1,35 @@
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A throwaway HOME with its own XDG folders, so no test ever reads or writes the real home.
+ * `env` is the environment to hand to child processes: the parent's, minus anything Vulkan- or
+ * XDG-related, plus the temporary folders.
+ */
+export interface TempHome {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+export function makeTempHome(extra: NodeJS.ProcessEnv = {}): TempHome {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-test-home-'));
+  const xdg = {
+    XDG_CONFIG_HOME: join(dir, '.config'),
+    XDG_DATA_HOME: join(dir, '.local', 'share'),
+    XDG_STATE_HOME: join(dir, '.local', 'state'),
+    XDG_CACHE_HOME: join(dir, '.cache'),
+  };
+  for (const d of Object.values(xdg)) mkdirSync(d, { recursive: true });
+  const base: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^(VK_|XDG_|VULKAN_)/.test(k) || k === 'HOME' || k === 'DISPLAY' || k === 'WAYLAND_DISPLAY') continue;
+    base[k] = v;
+  }
+  return {
+    dir,
+    env: { ...base, HOME: dir, ...xdg, ...extra },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { makeTempHome } from '../helpers/temp-home';
+import { APP_ROOT, startAndWaitForUrl } from '../helpers/strata-cli';
+
+// The README's `npm start` on a machine with no display and no Electron binary (this one): it must
+// fall back to the browser host and print its URL within 60 s (issue "Foundation", done-when).
+test('npm start without a display falls back to the browser host and prints its URL within 60 s', async () => {
+  const home = makeTempHome();
+  const started = Date.now();
+  const run = startAndWaitForUrl(process.execPath, [join(APP_ROOT, 'scripts', 'start.mjs'), '--port', '0'], home.env, 60_000);
+  try {
+    const url = await run.url;
+    assert.ok(Date.now() - started < 60_000);
+    assert.match(run.output().stderr, /starting the browser host instead/);
+    const entry = await fetch(url, { redirect: 'manual' });
+    const cookie = entry.headers.get('set-cookie')?.split(';')[0] ?? '';
+    const page = await fetch(new URL(entry.headers.get('location') ?? '/', url), { headers: { cookie } });
+    assert.equal(page.status, 200, 'the redirect after trading the token lands on the app page');
+    assert.match(await page.text(), /<div id="root">/);
+  } finally {
+    run.child.kill('SIGTERM');
+    home.cleanup();
+  }
+});

@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRouter, type Handlers } from '../../main/router';
+import { channels } from '../../shared/ipc/contract';
+import type { AppInfo } from '../../shared/app/app-info';
+
+const info: AppInfo = {
+  name: 'Strata',
+  version: '1.2.3',
+  host: 'cli',
+  platform: 'linux',
+  arch: 'x64',
+  versions: { node: '20', v8: '11', electron: null, chrome: null },
+  loader: { found: false, library: 'libvulkan.so.1', reason: 'not installed' },
+};
+
+function handlers(overrides: Partial<Handlers> = {}) {
+  const calls: string[] = [];
+  const h: Handlers = {
+    'app.info': (_req, ctx) => {
+      calls.push('app.info');
+      return { ...info, host: ctx.host };
+    },
+    'env.summary': () => {
+      calls.push('env.summary');
+      return { platform: 'linux', variables: [], xdg: null };
+    },
+    ...overrides,
+  };
+  return { h, calls };
+}
+
+test('serves every channel of the contract, and only those', () => {
+  const router = createRouter(handlers().h);
+  assert.deepEqual([...router.channelNames].sort(), Object.keys(channels).sort());
+});
+
+test('a valid call returns the handler value and passes the host context', async () => {
+  const { h, calls } = handlers();
+  const result = await createRouter(h).call('app.info', {}, { host: 'browser' });
+  assert.equal(result.ok, true);
+  assert.equal(result.ok && (result.value as AppInfo).host, 'browser');
+  assert.deepEqual(calls, ['app.info']);
+});
+
+test('an absent payload is treated as an empty request', async () => {
+  const result = await createRouter(handlers().h).call('env.summary', undefined, { host: 'cli' });
+  assert.equal(result.ok, true);
+});
+
+test('unknown channel: error value naming the channels that exist, no handler runs', async () => {
+  const { h, calls } = handlers();
+  const result = await createRouter(h).call('app.delete', {}, { host: 'cli' });
+  assert.equal(result.ok, false);
+  assert.equal(!result.ok && result.error.code, 'ipc/unknown-channel');
+  assert.match(!result.ok ? result.error.fix ?? '' : '', /app\.info/);
+  assert.deepEqual(calls, []);
+});
+
+test('prototype keys are not channels', async () => {
+  const result = await createRouter(handlers().h).call('constructor', {}, { host: 'cli' });
+  assert.equal(!result.ok && result.error.code, 'ipc/unknown-channel');
+});
+
+for (const [label, payload] of [
+  ['an unknown field', { verbose: true }],
+  ['a non-object', 'hello'],
+  ['an array', []],
+] as const) {
+  test(`invalid request (${label}) is refused before the handler runs`, async () => {
+    const { h, calls } = handlers();
+    const result = await createRouter(h).call('app.info', payload, { host: 'cli' });
+    assert.equal(!result.ok && result.error.code, 'ipc/invalid-request');
+    assert.deepEqual(calls, []);
+  });
+}
+
+test('a throwing handler becomes an internal error value, not an exception', async () => {
+  const { h } = handlers({
+    'app.info': () => {
+      throw new Error('boom');
+    },
+  });
+  const result = await createRouter(h).call('app.info', {}, { host: 'cli' });
+  assert.equal(!result.ok && result.error.code, 'internal');
+  assert.match(!result.ok ? result.error.message : '', /boom/);
+});
+
+test('a response that breaks the contract is caught', async () => {
+  const { h } = handlers({ 'env.summary': () => ({ platform: 'linux' }) as never });
+  const result = await createRouter(h).call('env.summary', {}, { host: 'cli' });
+  assert.equal(!result.ok && result.error.code, 'ipc/invalid-response');
+  assert.match(!result.ok ? result.error.message : '', /variables/);
+});

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+// The renderer is plain static files: relative URLs ('./') so the same build loads from the
+// Electron app protocol and from the browser host.
+export default defineConfig({
+  root: fileURLToPath(new URL('./renderer', import.meta.url)),
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('./out/renderer', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2022',
+  },
+  logLevel: 'warn',
+});
