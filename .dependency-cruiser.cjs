@@ -1,0 +1,230 @@
+// @ts-check
+// The layering table of DESIGN.md "Folders", enforced: who may import whom among shared/,
+// main/, preload/, renderer/ and native-bridge/. Checked by `npm run layering` and by
+// tests/unit/layering.test.ts (which also runs these rules against tests/fixtures/layering/).
+//
+// Paths in rules are relative to the directory depcruise runs in (the repo root, or a fixture
+// root in the test), so they start with the folder name: '^shared/'. npm packages are matched
+// anywhere in the path ('(^|/)node_modules/…') because from a fixture root they resolve to
+// '../../../../node_modules/…'.
+//
+// Each comment is what a developer reads in `--output-type err-long`: what the layer MAY import.
+// The rules are cut so that one bad import breaks exactly one rule (node built-ins, npm packages
+// and our own folders are disjoint targets), so the message always names the precise problem.
+const path = require('node:path');
+
+/** npm packages with no Node built-ins and no DOM: safe in every layer, shared/ included. Add a
+ * package here only after checking that (its own imports, not its README). */
+const PLATFORM_FREE_PACKAGES = ['zod', 'jsonc-parser', 'vscode-languageserver-types'];
+/** What renderer/ may use for its UI on top of the platform-free packages. */
+const REACT_PACKAGES = ['react', 'react-dom', 'zustand', '@dnd-kit/[^/]+'];
+
+/** Matches an import that resolved into node_modules/ (from any base directory). */
+const NPM = '(^|/)node_modules/';
+/** Matches an import that resolved into one of `names` (or its @types/ package). */
+const npmPackages = (/** @type {string[]} */ names) => `${NPM}(@types/)?(${names.join('|')})/`;
+
+/** The target of an import into our own tree (not npm, not a Node built-in, resolved). The
+ * allowed folders go in `pathNot`. */
+const ownFolders = (/** @type {string[]} */ allowed) => ({
+  dependencyTypesNot: ['core'],
+  couldNotResolve: false,
+  pathNot: [NPM, ...allowed],
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    // ---- shared/ ---------------------------------------------------------------------------
+    {
+      name: 'shared-no-node-builtins',
+      severity: 'error',
+      comment:
+        'Bad layering: shared/ is pure TypeScript that runs in every host (renderer included), so it ' +
+        'may not use Node built-ins. Allowed in shared/: shared/ and platform-free npm packages (' +
+        `${PLATFORM_FREE_PACKAGES.join(', ')}). Do the I/O in main/ and pass the data in.`,
+      from: { path: '^shared/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'shared-allowed-folders',
+      severity: 'error',
+      comment:
+        'Bad layering: shared/ is the bottom layer. Allowed in shared/: shared/ and platform-free npm ' +
+        `packages (${PLATFORM_FREE_PACKAGES.join(', ')}); never main/, preload/, renderer/, ` +
+        'native-bridge/ or tests/. Move what both sides need into shared/.',
+      from: { path: '^shared/' },
+      // native-bridge/ is reported by native-bridge-only-from-main.
+      to: ownFolders(['^shared/', '^native-bridge/']),
+    },
+    {
+      name: 'shared-allowed-packages',
+      severity: 'error',
+      comment:
+        'Bad layering: shared/ runs in every host, so not electron, react, react-dom, zustand, koffi ' +
+        `or Node-only packages. Allowed npm packages in shared/: ${PLATFORM_FREE_PACKAGES.join(', ')} ` +
+        '(a new platform-free one goes into PLATFORM_FREE_PACKAGES in .dependency-cruiser.cjs after ' +
+        'review).',
+      from: { path: '^shared/' },
+      to: { path: NPM, pathNot: npmPackages(PLATFORM_FREE_PACKAGES) },
+    },
+    {
+      name: 'shared-no-circular',
+      // An error, not a warning: shared/ holds one concept per module, and a cycle between modules
+      // that build zod schemas at top level is a "Cannot access X before initialization" at load
+      // time in whichever host happens to import the cycle from the wrong end.
+      severity: 'error',
+      comment:
+        'shared/ modules may not import each other in a cycle. Allowed: an acyclic graph; move what ' +
+        'both modules need into a third module that both import.',
+      from: { path: '^shared/' },
+      to: { path: '^shared/', circular: true },
+    },
+
+    // ---- renderer/ -------------------------------------------------------------------------
+    {
+      name: 'renderer-no-node-builtins',
+      severity: 'error',
+      comment:
+        'Bad layering: renderer/ runs in a sandboxed browser page with no Node. Allowed in renderer/: ' +
+        'renderer/, shared/, React libraries (react, react-dom, zustand, @dnd-kit/*) and platform-free ' +
+        'packages. Ask main/ through window.strata (shared/ipc/contract.ts) instead.',
+      from: { path: '^renderer/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'renderer-allowed-folders',
+      severity: 'error',
+      comment:
+        'Bad layering: allowed in renderer/: renderer/ and shared/ only; never main/, preload/, ' +
+        'native-bridge/ or tests/. The renderer reaches main/ only through window.strata, typed by ' +
+        'shared/ipc/contract.ts.',
+      from: { path: '^renderer/' },
+      // native-bridge/ is reported by native-bridge-only-from-main.
+      to: ownFolders(['^renderer/', '^shared/', '^native-bridge/']),
+    },
+    {
+      name: 'renderer-allowed-packages',
+      severity: 'error',
+      comment:
+        'Bad layering: no electron (use window.strata), koffi or Node-only packages in renderer/. ' +
+        'Allowed npm packages in renderer/: React libraries (react, react-dom, zustand, @dnd-kit/*) ' +
+        `and platform-free packages (${PLATFORM_FREE_PACKAGES.join(', ')}).`,
+      from: { path: '^renderer/' },
+      to: { path: NPM, pathNot: npmPackages([...REACT_PACKAGES, ...PLATFORM_FREE_PACKAGES]) },
+    },
+
+    // ---- preload/ --------------------------------------------------------------------------
+    {
+      name: 'preload-no-node-builtins',
+      severity: 'error',
+      comment:
+        'Bad layering: preload/ runs sandboxed (sandbox: true), where Node built-ins are not ' +
+        'available. Allowed in preload/: preload/, shared/, electron (contextBridge, ipcRenderer) and ' +
+        'platform-free packages.',
+      from: { path: '^preload/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'preload-allowed-folders',
+      severity: 'error',
+      comment:
+        'Bad layering: allowed in preload/: preload/ and shared/ only (plus electron); never main/, ' +
+        'renderer/, native-bridge/ or tests/. What preload and main both need belongs in shared/.',
+      from: { path: '^preload/' },
+      // native-bridge/ is reported by native-bridge-only-from-main.
+      to: ownFolders(['^preload/', '^shared/', '^native-bridge/']),
+    },
+    {
+      name: 'preload-allowed-packages',
+      severity: 'error',
+      comment:
+        'Bad layering: preload/ is a thin contextBridge. Allowed npm packages in preload/: electron ' +
+        `(its renderer-side IPC) and platform-free packages (${PLATFORM_FREE_PACKAGES.join(', ')}).`,
+      from: { path: '^preload/' },
+      to: { path: NPM, pathNot: npmPackages(['electron', ...PLATFORM_FREE_PACKAGES]) },
+    },
+
+    // ---- main/ -----------------------------------------------------------------------------
+    {
+      name: 'main-allowed-folders',
+      severity: 'error',
+      comment:
+        'Bad layering: allowed in main/: main/, shared/, native-bridge/, Node built-ins and npm ' +
+        'packages; never renderer/ or tests/, and of preload/ only preload/ipc-channel-names.ts ' +
+        '(the channel-name constants). main/ talks to the renderer through the shared/ipc contract.',
+      from: { path: '^main/' },
+      // The one preload/ file is a pair of string constants both sides of Electron IPC need.
+      to: ownFolders(['^main/', '^shared/', '^native-bridge/', '^preload/ipc-channel-names\\.ts$']),
+    },
+    {
+      name: 'main-electron-only-in-main-electron',
+      severity: 'error',
+      comment:
+        'Bad layering: electron may be imported only in main/electron/ (the Electron host). The rest ' +
+        'of main/ (services, serve, cli) must run under plain Node: allowed there are main/, shared/, ' +
+        'native-bridge/, Node built-ins and npm packages other than electron.',
+      from: { path: '^main/', pathNot: '^main/electron/' },
+      to: { path: npmPackages(['electron']) },
+    },
+
+    // ---- native-bridge/ --------------------------------------------------------------------
+    {
+      name: 'native-bridge-only-from-main',
+      severity: 'error',
+      comment:
+        'Bad layering: native-bridge/ (koffi, the probe child process) is allowed only in main/ ' +
+        '(through main/bridge-client.ts) and in native-bridge/ itself. shared/, renderer/ and ' +
+        'preload/ get loader facts from main/ as data.',
+      from: { pathNot: '^(main|native-bridge)/' },
+      to: { path: '^native-bridge/' },
+    },
+    {
+      name: 'native-bridge-allowed-folders',
+      severity: 'error',
+      comment:
+        'Bad layering: allowed in native-bridge/: native-bridge/, shared/, Node built-ins, koffi and ' +
+        'platform-free packages; never main/, renderer/, preload/ or tests/ (main/ calls the bridge, ' +
+        'not the reverse).',
+      from: { path: '^native-bridge/' },
+      to: ownFolders(['^native-bridge/', '^shared/']),
+    },
+    {
+      name: 'native-bridge-allowed-packages',
+      severity: 'error',
+      comment:
+        'Bad layering: native-bridge/ runs as a plain Node child process (no electron). Allowed npm ' +
+        `packages in native-bridge/: koffi and platform-free packages (${PLATFORM_FREE_PACKAGES.join(', ')}).`,
+      from: { path: '^native-bridge/' },
+      to: { path: NPM, pathNot: npmPackages(['koffi', ...PLATFORM_FREE_PACKAGES]) },
+    },
+
+    // ---- everywhere ------------------------------------------------------------------------
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment:
+        'This import does not resolve to a file or an installed package, so no layering rule can ' +
+        'judge it. Allowed: extensionless relative imports of existing .ts/.tsx files, Node ' +
+        'built-ins, and packages listed in package.json (run npm install).',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Type-only imports and re-exports count: `import type` from main/ into renderer/ still ties
+    // the renderer to main's internals.
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    // Absolute, so the same config works when the test runs depcruise in a fixture root.
+    tsConfig: { fileName: path.join(__dirname, 'tsconfig.base.json') },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      // Imports are extensionless (moduleResolution: Bundler); .js for npm packages' subpaths.
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};
