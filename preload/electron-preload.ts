@@ -5,7 +5,7 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { createStrataApi } from '../shared/ipc/api';
 import type { IpcResult } from '../shared/ipc/result';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from './ipc-channel-names';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc/electron-channels';
 
 const api = createStrataApi({
   invoke: (channel, request) => ipcRenderer.invoke(INVOKE_CHANNEL, channel, request) as Promise<IpcResult<unknown>>,

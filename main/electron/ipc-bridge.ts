@@ -7,7 +7,7 @@ import type { Router } from '../router';
 import type { EventBus } from '../event-bus';
 import type { IpcResult } from '../../shared/ipc/result';
 import { strataError } from '../../shared/errors/strata-error';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../preload/ipc-channel-names';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/electron-channels';
 import { isAppUrl } from './app-origin';
 
 /** The part of IpcMainInvokeEvent we read. senderFrame is null once the frame navigated or died. */

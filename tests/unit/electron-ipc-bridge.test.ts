@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createRouter, type Handlers } from '../../main/router';
 import { EventBus } from '../../main/event-bus';
 import { forwardEvents, isTrustedSenderUrl, registerIpc, type InvokeEventLike, type IpcMainLike } from '../../main/electron/ipc-bridge';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../preload/ipc-channel-names';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/electron-channels';
 import type { AppInfo } from '../../shared/app/app-info';
 import type { IpcResult } from '../../shared/ipc/result';
 

@@ -1,3 +1,0 @@
-/** The two Electron IPC channel names that carry the whole contract (see main/electron/ipc-bridge.ts). */
-export const INVOKE_CHANNEL = 'strata:invoke';
-export const EVENT_CHANNEL = 'strata:event';
