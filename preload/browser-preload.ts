@@ -3,6 +3,7 @@
  * POST /api/<channel> and the server-sent-events stream at /api/events. The token travels as the
  * HttpOnly cookie the server set on first visit, so no script here ever sees it.
  */
+import '../shared/validation/zod-config';
 import { createStrataApi, type StrataApi } from '../shared/ipc/api';
 import { IpcResultSchema, type IpcResult } from '../shared/ipc/result';
 import { strataError } from '../shared/errors/strata-error';

@@ -2,6 +2,7 @@
  * Electron preload (sandboxed, context-isolated): exposes window.strata and nothing else — never
  * ipcRenderer itself (Electron security checklist, "Do not expose Electron APIs to untrusted content").
  */
+import '../shared/validation/zod-config';
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { createStrataApi } from '../shared/ipc/api';
 import type { IpcResult } from '../shared/ipc/result';

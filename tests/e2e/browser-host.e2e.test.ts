@@ -1,0 +1,245 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
+
+/**
+ * The whole browser-host path, for real: `bin/strata serve` with a throwaway HOME, Debian's
+ * Chromium through playwright-core, the built renderer, the real loader behind app.info. Tests run
+ * in order on one page (node:test runs a file's top-level tests sequentially).
+ */
+/*
+ * The callbacks given to page.evaluate run in Chromium, but this file is checked with
+ * tsconfig.node.json, which has no DOM lib on purpose (main/ must not use it). The few browser
+ * globals those callbacks use are declared here, for this module only.
+ */
+declare const document: {
+  documentElement: { dataset: Record<string, string | undefined> };
+  body: object;
+  activeElement: { id: string; tagName: string; textContent: string | null } | null;
+  addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void;
+};
+declare function getComputedStyle(element: object): { backgroundColor: string };
+declare function matchMedia(query: string): { matches: boolean };
+declare function requestAnimationFrame(callback: () => void): number;
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const artifacts = join(root, 'tests', 'e2e', 'artifacts');
+
+let home: TempHome;
+let server: ChildProcess | null = null;
+let serverOutput = '';
+let browser: Browser | null = null;
+let page: Page;
+let url: string;
+/** Console errors, uncaught exceptions and CSP violations seen while the server was up. */
+const problems: string[] = [];
+let watching = true;
+
+function readServerUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`strata serve printed no URL within ${timeoutMs} ms. Output:\n${serverOutput}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      serverOutput += chunk.toString('utf8');
+      const m = /Strata is running at (http:\/\/\S+)/.exec(serverOutput);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (serverOutput += c.toString('utf8')));
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`strata serve exited (${code ?? signal}) before printing its URL. Output:\n${serverOutput}`));
+    });
+  });
+}
+
+function stopServer(): Promise<void> {
+  const child = server;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Relative luminance (WCAG) of a CSS `rgb(...)`/`rgba(...)` colour. */
+function luminance(css: string): number {
+  const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(css);
+  assert.ok(m, `not an rgb() colour: ${css}`);
+  const [r, g, b] = [m[1], m[2], m[3]].map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+const theme = () => page.evaluate(() => document.documentElement.dataset['theme']);
+/** Media-query change events reach the page asynchronously (at the next rendering step). */
+const waitForTheme = (expected: 'light' | 'dark') =>
+  page.waitForFunction((t) => document.documentElement.dataset['theme'] === t, expected, { timeout: 2_000 });
+/** Waits until the page sees the emulated OS scheme and has had a frame to react to it. */
+const settleColorScheme = async (scheme: 'light' | 'dark') => {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.waitForFunction((s) => matchMedia(`(prefers-color-scheme: ${s})`).matches, scheme);
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+};
+const bodyBackground = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+const currentPanels = () => page.locator('nav[aria-label="Panels"] [aria-current="page"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-panel')));
+const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+
+before(async () => {
+  if (!existsSync(join(root, 'out', 'renderer', 'index.html'))) {
+    throw new Error('out/renderer/index.html is missing: build first with `node scripts/build.mjs` (`npm test` builds for you)');
+  }
+  mkdirSync(artifacts, { recursive: true });
+  home = makeTempHome();
+  server = spawn(process.execPath, [join(root, 'bin', 'strata'), 'serve', '--port', '0'], { cwd: root, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  url = await readServerUrl(server, 20_000);
+
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 960 }, colorScheme: 'light' });
+  // Runs through the DevTools protocol, so the page's CSP does not apply to it; it only records.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || '?'}:${e.lineNumber}`);
+    });
+  });
+  page = await context.newPage();
+  page.on('console', (msg) => {
+    if (watching && (msg.type() === 'error' || /Content Security Policy/i.test(msg.text()))) problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => {
+    if (watching) problems.push(`uncaught: ${err.message}`);
+  });
+  await page.goto(url);
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  await stopServer();
+  home?.cleanup();
+});
+
+test('About shows the loader version the real vulkaninfo reports, and the host environment', async () => {
+  const expected = vulkaninfoInstanceVersion(home.env);
+  const version = page.getByTestId('loader-version');
+  await version.waitFor({ timeout: 15_000 });
+  assert.equal((await version.textContent())?.trim(), expected);
+
+  // The token was traded for a cookie and dropped from the address bar.
+  assert.doesNotMatch(page.url(), /token=/);
+  assert.equal(await page.title(), 'Strata');
+  assert.equal(await page.locator('h1').textContent(), 'About');
+  assert.match((await page.getByRole('region', { name: 'Strata', exact: true }).textContent()) ?? '', /Browser \(strata serve\)/);
+
+  // env.summary comes from the server's environment: the temporary XDG_CONFIG_HOME, marked as set.
+  const configRow = page.getByTestId('xdg-folders').locator('tr', { hasText: 'XDG_CONFIG_HOME' });
+  assert.match((await configRow.textContent()) ?? '', new RegExp(`${home.env['XDG_CONFIG_HOME']!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*Set in environment`));
+  // makeTempHome clears every VK_* variable, so the table's empty state shows.
+  await page.getByTestId('env-vars-empty').waitFor();
+});
+
+test('theme switcher: dark and light by mouse and keyboard, System follows the OS, choice survives a reload', async () => {
+  const system = await theme();
+  assert.equal(system, 'light', 'the context asks for a light colour scheme and the default mode is System');
+
+  await page.getByRole('radio', { name: 'Dark' }).click();
+  assert.equal(await theme(), 'dark');
+  const dark = await bodyBackground();
+  assert.ok(luminance(dark) < 0.05, `dark body background is dark: ${dark}`);
+  await page.mouse.move(0, 0); // no hover state in the screenshot
+  await page.screenshot({ path: join(artifacts, 'about-dark.png'), fullPage: true });
+
+  // The radio just clicked has focus: ArrowLeft selects the one before it, as in any radio group.
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.getByRole('radio', { name: 'Light' }).isChecked(), true);
+  assert.equal(await theme(), 'light');
+  const light = await bodyBackground();
+  assert.ok(luminance(light) > 0.8, `light body background is light: ${light}`);
+  assert.notEqual(light, dark);
+  await page.screenshot({ path: join(artifacts, 'about-light.png'), fullPage: true });
+
+  // A pinned theme ignores the OS; System follows it, live.
+  await settleColorScheme('dark');
+  assert.equal(await theme(), 'light');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.getByRole('radio', { name: 'System' }).isChecked(), true);
+  await waitForTheme('dark');
+  await settleColorScheme('light');
+  await waitForTheme('light');
+
+  await page.getByRole('radio', { name: 'Dark' }).check();
+  await page.reload();
+  await page.getByTestId('loader-version').waitFor();
+  assert.equal(await theme(), 'dark');
+  assert.equal(await page.getByRole('radio', { name: 'Dark' }).isChecked(), true);
+});
+
+test('keyboard: skip link, Alt+digit shortcuts, roving focus in the sidebar, aria-current follows', async () => {
+  // A fresh load, so Tab starts from the top of the document.
+  await page.reload();
+  await page.getByTestId('loader-version').waitFor();
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedText(), 'Skip to main content');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
+
+  assert.deepEqual(await currentPanels(), ['about']);
+  await page.keyboard.press('Alt+2');
+  assert.deepEqual(await currentPanels(), ['drivers']);
+  assert.equal(await page.locator('h1').textContent(), 'Drivers & Devices');
+  // Focus moved to the new panel's heading.
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1');
+  await page.getByText('Drivers & Devices is not available yet').waitFor();
+  await page.screenshot({ path: join(artifacts, 'empty-panel-dark.png') });
+
+  // One Tab stop in the list: the open panel.
+  const tabbable = page.locator('nav[aria-label="Panels"] button[tabindex="0"]');
+  assert.equal(await tabbable.count(), 1);
+  assert.equal(await tabbable.getAttribute('data-panel'), 'drivers');
+
+  await tabbable.focus();
+  await page.keyboard.press('ArrowDown');
+  assert.match(await focusedText(), /^Profiles/);
+  assert.deepEqual(await currentPanels(), ['drivers'], 'arrows move focus, they do not open');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await currentPanels(), ['profiles']);
+  assert.equal(await page.locator('h1').textContent(), 'Profiles');
+
+  await page.locator('nav[aria-label="Panels"] button[tabindex="0"]').focus();
+  await page.keyboard.press('Home');
+  assert.match(await focusedText(), /^Layers/);
+  await page.keyboard.press('ArrowUp'); // wraps to the end
+  assert.match(await focusedText(), /^About/);
+  await page.keyboard.press(' ');
+  assert.deepEqual(await currentPanels(), ['about']);
+  await page.getByTestId('loader-version').waitFor();
+});
+
+test('no console errors, uncaught exceptions or CSP violations', () => {
+  assert.deepEqual(problems, []);
+});
+
+test('a host.notice (sent when the server stops) shows in a dismissible alert', async () => {
+  watching = false; // from here on the event stream's reconnect attempts fail, by design
+  await stopServer();
+  const alert = page.getByRole('alert').filter({ hasText: 'The Strata server has stopped' });
+  await alert.waitFor({ timeout: 5_000 });
+  await alert.getByRole('button', { name: /^Dismiss/ }).click();
+  await alert.waitFor({ state: 'detached', timeout: 2_000 });
+});

@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_PANEL, PANELS, isPanelId, panelById, panelForDigit, panelFromName, shortcutDigit, type PanelId } from '../../renderer/src/panels/panel-list';
+
+test('the sidebar lists the planned panels in order, About last', () => {
+  assert.deepEqual(
+    PANELS.map((p) => p.label),
+    ['Layers', 'Drivers & Devices', 'Profiles', 'Applications', 'Sessions', 'Shaders', 'Problems', 'About'],
+  );
+});
+
+test('ids are unique, and every panel not built says what it will show', () => {
+  assert.equal(new Set(PANELS.map((p) => p.id)).size, PANELS.length);
+  for (const p of PANELS) {
+    assert.ok(p.summary.length > 0, p.id);
+    if (!p.built) assert.ok(p.willShow.length > 0, `${p.id} has an empty state with content`);
+  }
+});
+
+test('Alt+digit numbers follow sidebar order and fit in 1…8', () => {
+  assert.equal(panelForDigit(1), 'layers');
+  assert.equal(panelForDigit(2), 'drivers');
+  assert.equal(panelForDigit(8), 'about');
+  assert.equal(panelForDigit(9), null);
+  assert.equal(panelForDigit(0), null);
+  assert.equal(panelForDigit(1.5), null);
+  for (const p of PANELS) assert.equal(panelForDigit(shortcutDigit(p.id)), p.id);
+});
+
+test('panelById and isPanelId agree with the list', () => {
+  for (const p of PANELS) {
+    assert.ok(isPanelId(p.id));
+    assert.equal(panelById(p.id), p);
+  }
+  assert.equal(isPanelId('settings'), false);
+  assert.ok(isPanelId(DEFAULT_PANEL));
+});
+
+test('ui.navigate names: ids and labels in any case; anything else is refused', () => {
+  const cases: [string, PanelId | null][] = [
+    ['about', 'about'],
+    ['About', 'about'],
+    [' PROBLEMS ', 'problems'],
+    ['Drivers & Devices', 'drivers'],
+    ['drivers', 'drivers'],
+    ['chain', null],
+    ['', null],
+    ['__proto__', null],
+  ];
+  for (const [name, expected] of cases) assert.equal(panelFromName(name), expected, JSON.stringify(name));
+});
