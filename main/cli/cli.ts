@@ -5,8 +5,7 @@ import { findAppRoot, rendererDir } from '../app-paths';
 import { startBrowserHost } from '../serve/browser-host';
 import { isLoopback } from '../serve/request-guard';
 import { strataError, type StrataError } from '../../shared/errors/strata-error';
-import type { AppInfo } from '../../shared/app/app-info';
-import type { EnvSummary } from '../../shared/loader/environment-summary';
+import type { ChannelName, ResponseOf } from '../../shared/ipc/contract';
 import { EXIT, printError, printJson } from './cli-output';
 import { formatAppInfo, formatEnvSummary } from './info-command';
 import { join } from 'node:path';
@@ -17,10 +16,24 @@ class CliFailure extends Error {
   }
 }
 
-async function callOrFail<T>(ctx: AppContext, channel: 'app.info' | 'env.summary'): Promise<T> {
-  const result = await ctx.router.call(channel, {}, { host: 'cli' });
-  if (!result.ok) throw new CliFailure(result.error, EXIT.problems);
-  return result.value as T;
+/**
+ * The action of a read command: one channel through the router, printed as JSON (`--json`) or in
+ * its human form; exit 1 when `problems` says the answer shows a problem.
+ */
+function readCommand<C extends ChannelName>(channel: C, format: (value: ResponseOf<C>) => string, problems?: (value: ResponseOf<C>) => boolean) {
+  return async (opts: { json?: boolean }) => {
+    const ctx = createAppContext({ root: findAppRoot() });
+    try {
+      const result = await ctx.router.call(channel, {}, { host: 'cli' });
+      if (!result.ok) throw new CliFailure(result.error, EXIT.problems);
+      const value = result.value as ResponseOf<C>;
+      if (opts.json) printJson(value);
+      else process.stdout.write(`${format(value)}\n`);
+      if (problems?.(value)) process.exitCode = EXIT.problems;
+    } finally {
+      ctx.dispose();
+    }
+  };
 }
 
 function parsePort(value: string): number {
@@ -105,32 +118,13 @@ export function buildProgram(version: string): Command {
     .command('info')
     .description('Strata version, platform, and the Vulkan loader found on this machine')
     .option('--json', 'print machine-readable JSON')
-    .action(async (opts: { json?: boolean }) => {
-      const ctx = createAppContext({ root: findAppRoot() });
-      try {
-        const info = await callOrFail<AppInfo>(ctx, 'app.info');
-        if (opts.json) printJson(info);
-        else process.stdout.write(`${formatAppInfo(info)}\n`);
-        if (!info.loader.found) process.exitCode = EXIT.problems;
-      } finally {
-        ctx.dispose();
-      }
-    });
+    .action(readCommand('app.info', formatAppInfo, (info) => !info.loader.found));
 
   program
     .command('env')
     .description('the Vulkan-related environment variables that are set, and the XDG folders the loader uses')
     .option('--json', 'print machine-readable JSON')
-    .action(async (opts: { json?: boolean }) => {
-      const ctx = createAppContext({ root: findAppRoot() });
-      try {
-        const summary = await callOrFail<EnvSummary>(ctx, 'env.summary');
-        if (opts.json) printJson(summary);
-        else process.stdout.write(`${formatEnvSummary(summary)}\n`);
-      } finally {
-        ctx.dispose();
-      }
-    });
+    .action(readCommand('env.summary', formatEnvSummary));
 
   program
     .command('serve')

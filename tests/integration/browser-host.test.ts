@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBrowserHost, type RunningBrowserHost } from '../../main/serve/browser-host';
-import { createRouter, type Handlers } from '../../main/router';
+import { createRouter } from '../../main/router';
+import { countingHandlers } from '../helpers/counting-handlers';
 import { EventBus } from '../../main/event-bus';
 import { cookieName } from '../../main/serve/request-guard';
 
@@ -13,27 +14,8 @@ import { cookieName } from '../../main/serve/request-guard';
 let host: RunningBrowserHost;
 let dir: string;
 const bus = new EventBus();
-const calls: string[] = [];
+const { handlers, calls } = countingHandlers();
 const TOKEN = 'test-token-0123456789abcdef';
-
-const handlers: Handlers = {
-  'app.info': (_r, ctx) => {
-    calls.push('app.info');
-    return {
-      name: 'Strata',
-      version: '0.0.1',
-      host: ctx.host,
-      platform: 'linux',
-      arch: 'x64',
-      versions: { node: '20', v8: '11', electron: null, chrome: null },
-      loader: { found: false, library: 'libvulkan.so.1', reason: 'test' },
-    };
-  },
-  'env.summary': () => {
-    calls.push('env.summary');
-    return { platform: 'linux', variables: [], xdg: null };
-  },
-};
 
 interface Reply {
   status: number;

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRouter, type Handlers } from '../../main/router';
+import { countingHandlers } from '../helpers/counting-handlers';
+import type { AppInfo } from '../../shared/app/app-info';
 import { EventBus } from '../../main/event-bus';
 import { forwardEvents, isTrustedSenderUrl, registerIpc, type InvokeEventLike, type IpcMainLike } from '../../main/electron/ipc-bridge';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/electron-channels';
-import type { AppInfo } from '../../shared/app/app-info';
 import type { IpcResult } from '../../shared/ipc/result';
 
 for (const url of ['strata://app/index.html', 'strata://app/', 'strata://app/assets/index-abc123.js', 'strata://app/index.html#/layers?x=1']) {
@@ -35,31 +35,11 @@ for (const url of [
   test(`untrusted sender: ${JSON.stringify(url)}`, () => assert.equal(isTrustedSenderUrl(url), false));
 }
 
-const info: AppInfo = {
-  name: 'Strata',
-  version: '9.9.9',
-  host: 'cli',
-  platform: 'linux',
-  arch: 'x64',
-  versions: { node: '20', v8: '11', electron: '45', chrome: '140' },
-  loader: { found: false, library: 'libvulkan.so.1', reason: 'not installed' },
-};
-
 /** A real router whose handlers count their calls. */
-function countingRouter() {
-  const calls: string[] = [];
-  const handlers: Handlers = {
-    'app.info': (_req, ctx) => {
-      calls.push('app.info');
-      return { ...info, host: ctx.host };
-    },
-    'env.summary': () => {
-      calls.push('env.summary');
-      return { platform: 'linux', variables: [], xdg: null };
-    },
-  };
-  return { router: createRouter(handlers), calls };
-}
+const countingRouter = () => {
+  const { router, calls } = countingHandlers();
+  return { router, calls };
+};
 
 type Listener = Parameters<IpcMainLike['handle']>[1];
 

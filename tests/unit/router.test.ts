@@ -3,32 +3,12 @@ import assert from 'node:assert/strict';
 import { createRouter, type Handlers } from '../../main/router';
 import { channels } from '../../shared/ipc/contract';
 import type { AppInfo } from '../../shared/app/app-info';
+import { countingHandlers } from '../helpers/counting-handlers';
 
-const info: AppInfo = {
-  name: 'Strata',
-  version: '1.2.3',
-  host: 'cli',
-  platform: 'linux',
-  arch: 'x64',
-  versions: { node: '20', v8: '11', electron: null, chrome: null },
-  loader: { found: false, library: 'libvulkan.so.1', reason: 'not installed' },
-};
-
-function handlers(overrides: Partial<Handlers> = {}) {
-  const calls: string[] = [];
-  const h: Handlers = {
-    'app.info': (_req, ctx) => {
-      calls.push('app.info');
-      return { ...info, host: ctx.host };
-    },
-    'env.summary': () => {
-      calls.push('env.summary');
-      return { platform: 'linux', variables: [], xdg: null };
-    },
-    ...overrides,
-  };
+const handlers = (overrides: Partial<Handlers> = {}) => {
+  const { handlers: h, calls } = countingHandlers(overrides);
   return { h, calls };
-}
+};
 
 test('serves every channel of the contract, and only those', () => {
   const router = createRouter(handlers().h);

@@ -1,0 +1,32 @@
+import { createRouter, type Handlers } from '../../main/router';
+import type { AppInfo } from '../../shared/app/app-info';
+
+export const FAKE_APP_INFO: AppInfo = {
+  name: 'Strata',
+  version: '9.9.9',
+  host: 'cli',
+  platform: 'linux',
+  arch: 'x64',
+  versions: { node: '20', v8: '11', electron: null, chrome: null },
+  loader: { found: false, library: 'libvulkan.so.1', reason: 'not installed' },
+};
+
+/**
+ * Handlers for every channel that record each call, for tests of the hosts and the router: a
+ * refused request must leave `calls` untouched. Overrides replace single channels.
+ */
+export function countingHandlers(overrides: Partial<Handlers> = {}) {
+  const calls: string[] = [];
+  const handlers: Handlers = {
+    'app.info': (_req, ctx) => {
+      calls.push('app.info');
+      return { ...FAKE_APP_INFO, host: ctx.host };
+    },
+    'env.summary': () => {
+      calls.push('env.summary');
+      return { platform: 'linux', variables: [], xdg: null };
+    },
+    ...overrides,
+  };
+  return { handlers, calls, router: createRouter(handlers) };
+}
