@@ -4,7 +4,8 @@
  */
 import '../shared/validation/zod-config';
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { createStrataApi } from '../shared/ipc/api';
+import { createStrataApi, type StrataApi } from '../shared/ipc/api';
+import { StrataRequestError } from '../shared/errors/strata-error';
 import type { IpcResult } from '../shared/ipc/result';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc/electron-channels';
 
@@ -17,4 +18,13 @@ const api = createStrataApi({
   },
 });
 
-contextBridge.exposeInMainWorld('strata', api);
+/**
+ * contextBridge copies a thrown Error's message only; a plain object keeps its fields. Rejecting with
+ * `{ name, message, error }` lets the error value (code, where, fix) reach the renderer intact.
+ */
+const call: StrataApi['call'] = (channel, request) =>
+  api.call(channel, request).catch((e: unknown) => {
+    throw e instanceof StrataRequestError ? { name: e.name, message: e.message, error: e.error } : e;
+  });
+
+contextBridge.exposeInMainWorld('strata', { call, on: api.on } satisfies StrataApi);

@@ -24,8 +24,8 @@ export function toStrataError(thrown: unknown, where: string): StrataError {
     return (thrown as { error: StrataError }).error;
   }
   const message = thrown instanceof Error ? thrown.message : String(thrown);
-  // Across Electron's contextBridge an Error keeps only its message, which for a StrataRequestError
-  // is already formatStrataError's line: show it as it is instead of adding a second where and fix.
+  // An Error that lost its fields (e.g. copied across Electron's contextBridge) but whose message is
+  // already formatStrataError's line: show it as it is instead of adding a second where and fix.
   if (/\. Fix: /.test(message)) return strataError('ui/unexpected', message);
   return strataError('ui/unexpected', message || 'Unknown error', { where, fix: 'reload the window; if it happens again, report it with this message' });
 }
