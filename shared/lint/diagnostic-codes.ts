@@ -1,0 +1,48 @@
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+
+/**
+ * Every diagnostic code Strata emits for manifests, with its default severity and the part of the
+ * specification it comes from. docs/diagnostics.md has one row per code (a test keeps them in step).
+ * Severity: Error where loader 1.3.239 rejects or ignores the manifest or layer, Warning where it
+ * loads it but something is off.
+ */
+export const LAYER_SPEC = 'LoaderLayerInterface § Layer Manifest File Format';
+export const VERSIONS_SPEC = 'LoaderLayerInterface § Layer Manifest File Version History';
+export const DRIVER_SPEC = 'LoaderInterfaceArchitecture § ICD Manifest File Format';
+
+export const diagnosticCodes = {
+  'manifest/invalid-json': { severity: DiagnosticSeverity.Error, spec: 'LLP_LAYER_6' },
+  'manifest/not-a-manifest': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
+  'manifest/missing-field': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
+  'manifest/wrong-type': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
+  'manifest/duplicate-key': { severity: DiagnosticSeverity.Warning, spec: 'RFC 8259 § 4 (names should be unique)' },
+  'manifest/unsupported-file-format-version': { severity: DiagnosticSeverity.Warning, spec: VERSIONS_SPEC },
+  'manifest/malformed-version': { severity: DiagnosticSeverity.Warning, spec: LAYER_SPEC },
+  'manifest/field-requires-newer-version': { severity: DiagnosticSeverity.Warning, spec: VERSIONS_SPEC },
+  'manifest/both-layer-and-layers': { severity: DiagnosticSeverity.Warning, spec: VERSIONS_SPEC },
+  'manifest/invalid-library-arch': { severity: DiagnosticSeverity.Warning, spec: LAYER_SPEC },
+  'manifest/empty-layers': { severity: DiagnosticSeverity.Warning, spec: LAYER_SPEC },
+  'layer/not-an-object': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
+  'layer/missing-library-path': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
+  'layer/meta-with-library-path': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
+  'layer/device-type': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
+  'layer/invalid-type': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
+  'layer/implicit-without-disable-environment': { severity: DiagnosticSeverity.Error, spec: 'LLP_LAYER_9' },
+  'layer/implicit-fields-on-explicit': { severity: DiagnosticSeverity.Warning, spec: LAYER_SPEC },
+  'layer/override-fields-on-non-override': { severity: DiagnosticSeverity.Warning, spec: 'LoaderLayerInterface § Override Meta-Layer' },
+  'layer/empty-component-layers': { severity: DiagnosticSeverity.Warning, spec: 'LoaderLayerInterface § Meta-layers' },
+  'layer/name-convention': { severity: DiagnosticSeverity.Warning, spec: 'LLP_LAYER_3' },
+  'layer/extension-incomplete': { severity: DiagnosticSeverity.Warning, spec: LAYER_SPEC },
+  'layer/duplicate-name': { severity: DiagnosticSeverity.Warning, spec: 'LLP_LAYER_3' },
+  'layer/component-missing': { severity: DiagnosticSeverity.Error, spec: 'LLP_LAYER_7' },
+  'layer/component-cycle': { severity: DiagnosticSeverity.Error, spec: 'LoaderLayerInterface § Meta-layers' },
+  'layer/component-api-version': { severity: DiagnosticSeverity.Error, spec: 'LLP_LAYER_8' },
+  'driver/missing-library-path': { severity: DiagnosticSeverity.Error, spec: DRIVER_SPEC },
+} as const;
+
+export type DiagnosticCode = keyof typeof diagnosticCodes;
+
+/** What every Strata diagnostic carries in `data`: the rule's source, for people and tools. */
+export interface DiagnosticData {
+  spec: string;
+}
