@@ -1,4 +1,5 @@
-import { BridgeClient } from './bridge-client';
+import { BridgeClient, type BridgeClientOptions } from './bridge-client';
+import { BridgePool } from './bridge-pool';
 import { EventBus } from './event-bus';
 import { createRouter, type Router } from './router';
 import { createHandlers } from './services/handlers';
@@ -16,8 +17,10 @@ export interface AppContext {
 
 export function createAppContext(options: { root: string; env?: NodeJS.ProcessEnv }): AppContext {
   const version = readAppVersion(options.root);
-  const bridge = new BridgeClient({ probe: probeCommand(options.root), cwd: options.root, ...(options.env ? { env: options.env } : {}) });
+  const bridgeOptions: BridgeClientOptions = { probe: probeCommand(options.root), cwd: options.root, ...(options.env ? { env: options.env } : {}) };
+  const bridge = new BridgeClient(bridgeOptions);
+  const probes = new BridgePool(bridgeOptions, bridge);
   const bus = new EventBus();
-  const router = createRouter(createHandlers({ version, bridge, ...(options.env ? { env: options.env } : {}) }));
-  return { root: options.root, version, router, bus, bridge, dispose: () => bridge.dispose() };
+  const router = createRouter(createHandlers({ version, bridge, probes, ...(options.env ? { env: options.env } : {}) }));
+  return { root: options.root, version, router, bus, bridge, dispose: () => probes.dispose() };
 }

@@ -1,7 +1,7 @@
 import { channels, isChannelName, type ChannelName, type RequestOf, type ResponseOf } from '../shared/ipc/contract';
 import type { IpcResult } from '../shared/ipc/result';
 import type { HostKind } from '../shared/app/app-info';
-import { strataError } from '../shared/errors/strata-error';
+import { strataError, StrataRequestError } from '../shared/errors/strata-error';
 
 /** Who is calling: handlers may use it (app.info reports the host), never to change semantics. */
 export interface CallContext {
@@ -51,6 +51,8 @@ export function createRouter(handlers: Handlers): Router {
         const handler = handlers[channel] as (req: unknown, ctx: CallContext) => unknown;
         value = await handler(request.data, context);
       } catch (e) {
+        // A service that failed with an error value (e.g. the probe crashed) keeps its code and fix.
+        if (e instanceof StrataRequestError) return { ok: false, error: e.error };
         return {
           ok: false,
           error: strataError('internal', `${channel} failed: ${e instanceof Error ? e.message : String(e)}`, { where: channel }),

@@ -1,5 +1,6 @@
-import koffi from 'koffi';
 import { readFileSync } from 'node:fs';
+import { NativeArena, openLibrary, type CType, type NativeFunction, type NativeLibrary } from './ffi';
+import { decodeApiVersion } from '../shared/vulkan/versions';
 
 /** The loader's file name per platform (LoaderApplicationInterface.md, "Interfacing with Vulkan Functions"). */
 export function loaderLibraryName(platform: NodeJS.Platform): string {
@@ -13,11 +14,6 @@ export interface LoaderVersionReport {
   path: string | null;
   apiVersion: number;
   version: string;
-}
-
-/** VK_API_VERSION_MAJOR/MINOR/PATCH: bits 22-28, 12-21, 0-11 (the variant bits 29-31 are dropped). */
-export function decodeApiVersion(v: number): string {
-  return `${(v >>> 22) & 0x7f}.${(v >>> 12) & 0x3ff}.${v & 0xfff}`;
 }
 
 /** Which file the dynamic linker really mapped, read back from the process (Linux only). */
@@ -34,6 +30,24 @@ function mappedPath(libraryName: string): string | null {
   return null;
 }
 
+let loader: NativeLibrary | null = null;
+
+/**
+ * The real loader, opened once per probe process. The probe is started with the environment a
+ * request asks about, because the loader reads it when it loads and when it creates instances.
+ */
+export function openLoader(platform: NodeJS.Platform = process.platform): NativeLibrary {
+  loader ??= openLibrary(loaderLibraryName(platform));
+  return loader;
+}
+
+/** Like `lib.func`, but a missing export is an error that names it. */
+export function requireFunc<R extends CType>(lib: NativeLibrary, symbol: string, result: R, args: readonly CType[]): NativeFunction<R> {
+  const fn = lib.func(symbol, result, args);
+  if (!fn) throw new Error(`${lib.name} does not export ${symbol}`);
+  return fn;
+}
+
 /**
  * Loads the real loader and asks vkEnumerateInstanceVersion. This runs inside the probe process
  * only (native-bridge/probe.ts): the loader runs implicit layers' pre-instance hooks here, and a
@@ -41,11 +55,22 @@ function mappedPath(libraryName: string): string | null {
  */
 export function queryLoaderVersion(platform: NodeJS.Platform = process.platform): LoaderVersionReport {
   const library = loaderLibraryName(platform);
-  const lib = koffi.load(library);
-  const enumerateInstanceVersion = lib.func('int32_t vkEnumerateInstanceVersion(_Out_ uint32_t *pApiVersion)');
-  const out = [0];
-  const result = enumerateInstanceVersion(out) as number;
-  if (result !== 0) throw new Error(`vkEnumerateInstanceVersion returned VkResult ${result}`);
-  const apiVersion = out[0]! >>> 0;
+  const lib = openLoader(platform);
+  const apiVersion = enumerateInstanceVersion(lib);
   return { library, path: mappedPath(library), apiVersion, version: decodeApiVersion(apiVersion) };
+}
+
+export function enumerateInstanceVersion(lib: NativeLibrary): number {
+  // A Vulkan 1.0 loader lacks vkEnumerateInstanceVersion (Vulkan spec, "Instances"): that means 1.0.0.
+  const fn = lib.func('vkEnumerateInstanceVersion', 'i32', ['u64']);
+  if (!fn) return 1 << 22;
+  const arena = new NativeArena();
+  try {
+    const out = arena.alloc(4);
+    const result = fn(out.address);
+    if (result !== 0) throw new Error(`vkEnumerateInstanceVersion returned VkResult ${result}`);
+    return out.bytes.readUInt32LE(0);
+  } finally {
+    arena.free();
+  }
 }

@@ -2,15 +2,21 @@
  * The probe process: the only place Strata maps libvulkan and driver libraries. It answers one
  * request per line on stdin with one JSON line on stdout: {"id", "ok", "value"|"error"}.
  * Main talks to it through main/bridge-client.ts, which restarts it if a driver crashes it.
+ * A probe answers for the environment it was started with (the loader reads VK_DRIVER_FILES,
+ * HOME, … at load and instance creation), so requests carry no environment: the client keeps one
+ * probe per environment.
  */
 import { createInterface } from 'node:readline';
 import { queryLoaderVersion } from './loader-library';
+import { queryDevices, queryLoaderInfo, VkError } from './vulkan-queries';
 
 export const PROBE_PROTOCOL_VERSION = 1;
 
 type Handler = () => unknown;
 const handlers: Record<string, Handler> = {
   'loader.version': () => queryLoaderVersion(),
+  'loader.info': () => queryLoaderInfo(),
+  devices: () => queryDevices(),
 };
 
 function reply(message: object) {
@@ -30,7 +36,8 @@ rl.on('line', (line) => {
     }
     reply({ id, ok: true, value: handler() });
   } catch (e) {
-    reply({ id, ok: false, error: { code: 'bridge/failed', message: e instanceof Error ? e.message : String(e) } });
+    const { code, fix } = e instanceof VkError ? e : { code: 'bridge/failed', fix: undefined };
+    reply({ id, ok: false, error: { code, message: e instanceof Error ? e.message : String(e), where: 'native-bridge probe', ...(fix ? { fix } : {}) } });
   }
 });
 rl.on('close', () => process.exit(0));

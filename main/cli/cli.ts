@@ -8,6 +8,7 @@ import { strataError, type StrataError } from '../../shared/errors/strata-error'
 import type { ChannelName, ResponseOf } from '../../shared/ipc/contract';
 import { EXIT, printError, printJson } from './cli-output';
 import { formatAppInfo, formatEnvSummary } from './info-command';
+import { formatDevices, formatLoaderInfo } from './vulkan-commands';
 import { join } from 'node:path';
 
 class CliFailure extends Error {
@@ -125,6 +126,18 @@ export function buildProgram(version: string): Command {
     .description('the Vulkan-related environment variables that are set, and the XDG folders the loader uses')
     .option('--json', 'print machine-readable JSON')
     .action(readCommand('env.summary', formatEnvSummary));
+
+  program
+    .command('loader')
+    .description('what the real Vulkan loader reports: its version, instance layers and instance extensions')
+    .option('--json', 'print machine-readable JSON')
+    .action(readCommand('loader.info', formatLoaderInfo));
+
+  program
+    .command('devices')
+    .description('the physical devices the real Vulkan loader enumerates, with their drivers (exit 1 when there are none)')
+    .option('--json', 'print machine-readable JSON')
+    .action(readCommand('devices', formatDevices, (r) => r.devices.length === 0));
 
   program
     .command('serve')

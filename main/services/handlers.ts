@@ -3,12 +3,16 @@ import type { Handlers } from '../router';
 import type { BridgeClient } from '../bridge-client';
 import { summarizeEnvironment } from '../../shared/loader/environment-summary';
 import { appInfo } from './app-info-service';
+import type { BridgePool } from '../bridge-pool';
+import { loaderInfo, physicalDevices } from './vulkan-service';
 
 export interface ServiceOptions {
   version: string;
   bridge: BridgeClient;
   /** The environment Strata reasons about; defaults to its own. Tests pass their own. */
   env?: NodeJS.ProcessEnv;
+  /** Probes per environment, for requests that carry `env`; without it only the default probe is used. */
+  probes?: BridgePool;
 }
 
 /** One handler per channel of shared/ipc/contract.ts; the type makes a missing channel a compile error. */
@@ -17,5 +21,7 @@ export function createHandlers(options: ServiceOptions): Handlers {
   return {
     'app.info': (_request, context) => appInfo(options, context),
     'env.summary': () => summarizeEnvironment(env, env['HOME'] || homedir(), process.platform),
+    'loader.info': (request) => loaderInfo(options, request),
+    devices: (request) => physicalDevices(options, request),
   };
 }

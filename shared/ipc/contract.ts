@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AppInfoSchema } from '../app/app-info';
 import { EnvSummarySchema } from '../loader/environment-summary';
+import { LoaderInfoSchema, ProbeRequestSchema } from '../vulkan/loader-info';
+import { DevicesReportSchema } from '../vulkan/devices';
 
 /**
  * The one IPC contract. Every channel names its request and response schema; Electron's ipcMain,
@@ -22,6 +24,16 @@ export const channels = {
     summary: 'The Vulkan-related environment variables that are set, and the XDG folders the loader will use.',
     request: empty,
     response: EnvSummarySchema,
+  },
+  'loader.info': {
+    summary: 'What the real Vulkan loader reports (in an optional environment): its version, instance layers with their extensions, instance extensions.',
+    request: ProbeRequestSchema,
+    response: LoaderInfoSchema,
+  },
+  devices: {
+    summary: 'The physical devices the real loader enumerates (in an optional environment): properties, driver properties, memory heaps, queue families, extensions.',
+    request: ProbeRequestSchema,
+    response: DevicesReportSchema,
   },
 } as const;
 

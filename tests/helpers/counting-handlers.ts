@@ -26,6 +26,14 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
       calls.push('env.summary');
       return { platform: 'linux', variables: [], xdg: null };
     },
+    'loader.info': () => {
+      calls.push('loader.info');
+      return { library: 'libvulkan.so.1', path: null, apiVersion: 4206831, version: '1.3.239', layers: [], extensions: [] };
+    },
+    devices: () => {
+      calls.push('devices');
+      return { requestedApiVersion: '1.1.0', enabledExtensions: [], devices: [] };
+    },
     ...overrides,
   };
   return { handlers, calls, router: createRouter(handlers) };

@@ -4,6 +4,7 @@ import { createRouter, type Handlers } from '../../main/router';
 import { channels } from '../../shared/ipc/contract';
 import type { AppInfo } from '../../shared/app/app-info';
 import { countingHandlers } from '../helpers/counting-handlers';
+import { StrataRequestError } from '../../shared/errors/strata-error';
 
 const handlers = (overrides: Partial<Handlers> = {}) => {
   const { handlers: h, calls } = countingHandlers(overrides);
@@ -71,4 +72,14 @@ test('a response that breaks the contract is caught', async () => {
   const result = await createRouter(h).call('env.summary', {}, { host: 'cli' });
   assert.equal(!result.ok && result.error.code, 'ipc/invalid-response');
   assert.match(!result.ok ? result.error.message : '', /variables/);
+});
+
+test('a handler failing with an error value keeps its code and fix', async () => {
+  const { h } = handlers({
+    'app.info': () => {
+      throw new StrataRequestError({ code: 'bridge/crashed', message: 'The Vulkan probe was killed by SIGSEGV', fix: 'run with VK_LOADER_DEBUG=all' });
+    },
+  });
+  const result = await createRouter(h).call('app.info', {}, { host: 'cli' });
+  assert.deepEqual(!result.ok && result.error, { code: 'bridge/crashed', message: 'The Vulkan probe was killed by SIGSEGV', fix: 'run with VK_LOADER_DEBUG=all' });
 });
