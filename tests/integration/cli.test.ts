@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -8,6 +8,10 @@ import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
 import { APP_ROOT, runStrata, startAndWaitForUrl, STRATA_BIN } from '../helpers/strata-cli';
 import { AppInfoSchema } from '../../shared/app/app-info';
 import { EnvSummarySchema } from '../../shared/loader/environment-summary';
+
+/** One temporary home for the tests that only need *a* clean environment. */
+const shared = makeTempHome();
+after(() => shared.cleanup());
 
 const version = (JSON.parse(readFileSync(join(APP_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -52,14 +56,14 @@ test('strata env --json: reports the Vulkan variables and XDG folders of the env
 });
 
 test('strata --version prints the package version', () => {
-  const r = runStrata(['--version'], makeTempHome().env);
+  const r = runStrata(['--version'], shared.env);
   assert.equal(r.status, 0);
   assert.equal(r.stdout.trim(), version);
 });
 
 test('--help works on every command, exit 0', () => {
   for (const args of [['--help'], ['info', '--help'], ['env', '--help'], ['serve', '--help']]) {
-    const r = runStrata(args, makeTempHome().env);
+    const r = runStrata(args, shared.env);
     assert.equal(r.status, 0, args.join(' '));
     assert.match(r.stdout, /Usage: strata/);
   }
@@ -71,7 +75,7 @@ for (const [args, pattern] of [
   [['serve', '--port', '70000'], /^strata: .*--port.*whole number from 0 to 65535.*Fix: see `strata serve --help`/],
 ] as const) {
   test(`usage error \`strata ${args.join(' ')}\` exits 2 with one line on stderr`, () => {
-    const r = runStrata([...args], makeTempHome().env);
+    const r = runStrata([...args], shared.env);
     assert.equal(r.status, 2);
     assert.match(r.stderr, pattern);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
@@ -84,7 +88,7 @@ test('strata serve on a port in use: exit 1, one line saying what to do', async 
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   const port = (blocker.address() as { port: number }).port;
   try {
-    const r = runStrata(['serve', '--port', String(port)], makeTempHome().env);
+    const r = runStrata(['serve', '--port', String(port)], shared.env);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^strata: Cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE\. Fix: choose another --port/);
   } finally {
