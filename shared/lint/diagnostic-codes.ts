@@ -28,6 +28,7 @@ export const diagnosticCodes = {
   'layer/device-type': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
   'layer/invalid-type': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
   'layer/implicit-without-disable-environment': { severity: DiagnosticSeverity.Error, spec: 'LLP_LAYER_9' },
+  'layer/empty-environment': { severity: DiagnosticSeverity.Error, spec: `${LAYER_SPEC} (enable_environment, disable_environment); LLP_LAYER_9` },
   'layer/implicit-fields-on-explicit': { severity: DiagnosticSeverity.Warning, spec: LAYER_SPEC },
   'layer/override-fields-on-non-override': { severity: DiagnosticSeverity.Warning, spec: 'LoaderLayerInterface § Override Meta-Layer' },
   'layer/empty-component-layers': { severity: DiagnosticSeverity.Warning, spec: 'LoaderLayerInterface § Meta-layers' },

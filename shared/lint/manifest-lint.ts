@@ -209,6 +209,22 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
       layer.name?.range ?? layerRange,
       `Implicit layer${name ? ` ${name}` : ''} has no "disable_environment"; the loader skips it (Policy LLP_LAYER_9). Fix: add "disable_environment": { "DISABLE_${(name ?? 'MY_LAYER').replace(/^VK_LAYER_/, '').toUpperCase()}": "1" }.`,
     );
+  // Loader 1.3.239 reads these objects only for implicit layers, and an empty one goes wrong: an empty
+  // "disable_environment" skips the layer, an empty "enable_environment" crashes it (SIGSEGV).
+  if (role === 'implicit-layer') {
+    if (layer.disable_environment?.value?.length === 0)
+      report(
+        'layer/empty-environment',
+        layer.disable_environment.range,
+        `"disable_environment" is empty; the loader skips this implicit layer ("Didn't find required layer child value disable_environment", Policy LLP_LAYER_9). Fix: name the variable that turns the layer off, e.g. { "DISABLE_${(name ?? 'MY_LAYER').replace(/^VK_LAYER_/, '').toUpperCase()}": "1" }.`,
+      );
+    if (layer.enable_environment?.value?.length === 0)
+      report(
+        'layer/empty-environment',
+        layer.enable_environment.range,
+        `"enable_environment" is empty; loader 1.3.239 crashes (segmentation fault) in every application that enumerates layers while this file is installed. Fix: name the variable that turns the layer on, e.g. { "ENABLE_${(name ?? 'MY_LAYER').replace(/^VK_LAYER_/, '').toUpperCase()}": "1" }, or remove "enable_environment" to have the layer always on.`,
+      );
+  }
   if (role === 'explicit-layer')
     for (const key of ['enable_environment', 'disable_environment', 'pre_instance_functions'] as const) {
       const f = layer[key];
@@ -266,7 +282,8 @@ function lintDriverManifest(report: Sink, parsed: ParsedManifest, m: DriverManif
   else if (checkType(report, m.api_version, ' in "ICD"')) checkVersionString(report, m.api_version, 'the Vulkan API version');
   if (m.library_arch && checkType(report, m.library_arch, ' in "ICD"') && m.library_arch.value !== '32' && m.library_arch.value !== '64')
     report('manifest/invalid-library-arch', m.library_arch.range, `"library_arch" is "${m.library_arch.value}"; the only valid values are "32" and "64". Fix: use "64" or "32", or remove the field.`);
-  if (m.is_portability_driver) checkType(report, m.is_portability_driver, ' in "ICD"');
+  // Loader 1.3.239 ignores a non-boolean is_portability_driver (reads it as false) and loads the driver.
+  if (m.is_portability_driver) checkType(report, m.is_portability_driver, ' in "ICD"', DiagnosticSeverity.Warning);
   const ffv = m.fileFormatVersion?.value;
   if (ffv !== undefined && compareVersions(parseVersion(ffv), parseVersion('1.0.1')) < 0)
     for (const f of [m.library_arch, m.is_portability_driver])

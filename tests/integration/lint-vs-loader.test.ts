@@ -1,0 +1,252 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseManifest } from '../../shared/manifest/manifest-parser';
+import type { ManifestRole } from '../../shared/lint/manifest-lint';
+import { makeTempHome } from '../helpers/temp-home';
+import { BAD_CORPUS_DIR, readBadCorpus, type LoaderVerdict } from '../helpers/bad-corpus';
+import { APP_ROOT } from '../helpers/strata-cli';
+
+/**
+ * The real loader (Debian libvulkan1 1.3.239) is the oracle for tests/fixtures/manifests/bad/: each
+ * file is put alone where its role says (VK_LAYER_PATH, $XDG_CONFIG_HOME/vulkan/implicit_layer.d, or
+ * VK_DRIVER_FILES) in its own temp HOME, and a gcc-built probe (tests/fixtures/probes/loader-oracle.c)
+ * asks the loader what it lists and whether an instance can be created with it. The verdicts are
+ * defined in tests/helpers/bad-corpus.ts; expected.json's `loader` must equal what is observed here.
+ */
+
+/** Real libraries put in place of the fixtures' placeholder library_path strings, so that "usable"
+ * means the loader really loads and calls it (numbers and other non-strings stay as written). */
+const LAYER_LIBRARY = '/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so';
+const DRIVER_LIBRARY = '/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so';
+const LAVAPIPE_MANIFEST = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
+const VK_ERROR_OUT_OF_HOST_MEMORY = -1;
+const VK_ERROR_INCOMPATIBLE_DRIVER = -9;
+const WORKERS = 2;
+const LIST_TIMEOUT_MS = 10_000;
+/** Enabling a layer whose library_path is not a string makes the loader dlopen("") (the program
+ * itself) and spin; a create that takes longer than this counts as "does not give an instance". */
+const CREATE_TIMEOUT_MS = 5_000;
+
+interface Case {
+  file: string;
+  role: ManifestRole;
+  text: string;
+}
+
+interface Observation {
+  verdict: LoaderVerdict | `unexpected: ${string}`;
+  /** The probe's own lines, for the table. */
+  facts: string;
+  /** The loader's most telling log line (VK_LOADER_DEBUG=all). */
+  log: string;
+}
+
+interface ProbeRun {
+  stdout: string;
+  stderr: string;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'strata-lint-vs-loader-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+let probePath: string | undefined;
+function probe(): string {
+  if (probePath) return probePath;
+  for (const need of [LAYER_LIBRARY, DRIVER_LIBRARY, LAVAPIPE_MANIFEST])
+    assert.ok(existsSync(need), `${need} is missing (vulkan-validationlayers and mesa-vulkan-drivers are needed)`);
+  const out = join(work, 'loader-oracle');
+  execFileSync('gcc', ['-O1', '-Wall', '-o', out, join(APP_ROOT, 'tests', 'fixtures', 'probes', 'loader-oracle.c'), '-lvulkan'], { stdio: 'pipe' });
+  probePath = out;
+  return out;
+}
+
+function runProbe(args: string[], env: NodeJS.ProcessEnv, timeout: number): Promise<ProbeRun> {
+  return new Promise((resolve) => {
+    execFile(probe(), args, { env, timeout, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const e = error as (Error & { signal?: NodeJS.Signals | null; killed?: boolean }) | null;
+      const signal = e?.signal ?? null;
+      resolve({ stdout, stderr, signal, timedOut: signal === 'SIGKILL' && e?.killed === true });
+    });
+  });
+}
+
+const swapLibrary = (text: string, library: string) => text.replace(/("library_path"\s*:\s*)"[^"]*"/g, `$1"${library}"`);
+
+/** The loader's log line that best explains the outcome: its first warning or error, else the line
+ * that names the file. */
+function telling(stderr: string, file: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim());
+  const line = lines.find((l) => /^(WARNING|ERROR)\b/.test(l)) ?? lines.filter((l) => l.includes(file)).pop() ?? '';
+  return line.replace(/\s+/g, ' ').slice(0, 160);
+}
+
+/** A layer manifest standing in for a meta-layer's component (same folder, real library). */
+function componentManifest(name: string): string {
+  const layer = {
+    name,
+    type: 'GLOBAL',
+    library_path: LAYER_LIBRARY,
+    api_version: '1.3.239',
+    implementation_version: '1',
+    description: 'component stand-in',
+    disable_environment: { DISABLE_STRATA_COMPONENT: '1' },
+  };
+  return JSON.stringify({ file_format_version: '1.1.1', layer }, null, 2);
+}
+
+async function observeLayer(c: Case): Promise<Observation> {
+  const home = makeTempHome();
+  try {
+    const folder = c.role === 'implicit-layer' ? join(home.env.XDG_CONFIG_HOME!, 'vulkan', 'implicit_layer.d') : join(home.dir, 'explicit_layer.d');
+    mkdirSync(folder, { recursive: true });
+    // System folders stay out (XDG_*_DIRS inside the temp HOME); only /etc/vulkan is fixed in the loader.
+    const env = {
+      ...home.env,
+      XDG_DATA_DIRS: join(home.dir, 'data-dirs'),
+      XDG_CONFIG_DIRS: join(home.dir, 'config-dirs'),
+      VK_DRIVER_FILES: LAVAPIPE_MANIFEST,
+      VK_LOADER_DEBUG: 'all',
+      ...(c.role === 'implicit-layer' ? {} : { VK_LAYER_PATH: folder }),
+    };
+    writeFileSync(join(folder, c.file), swapLibrary(c.text, LAYER_LIBRARY));
+    // The layers the loader should list if it takes the file: those it reads (`layers` wins over
+    // `layer`); a non-string name is listed as "" if at all.
+    const entries = parseManifest(c.text).manifest;
+    const defined = entries?.kind === 'layer' ? entries.layers : [];
+    for (const layer of defined)
+      for (const comp of layer.component_layers?.value ?? [])
+        if (comp.value !== undefined) writeFileSync(join(folder, `component-${comp.value}.json`), componentManifest(comp.value));
+
+    const list = await runProbe(['layers'], env, LIST_TIMEOUT_MS);
+    const log = telling(list.stderr, c.file);
+    const facts = list.stdout.trim().split('\n').filter(Boolean).join('; ');
+    if (list.signal && !list.timedOut) return { verdict: 'crashes', facts: `killed by ${list.signal}`, log };
+    const head = /^layers (-?\d+) (\d+)$/m.exec(list.stdout);
+    if (!head) return { verdict: `unexpected: ${list.timedOut ? 'timed out' : 'no result line'}`, facts, log };
+    const result = Number(head[1]);
+    if (result === VK_ERROR_OUT_OF_HOST_MEMORY) return { verdict: 'fails', facts, log };
+    if (result !== 0) return { verdict: `unexpected: VkResult ${result}`, facts, log };
+    const listed = new Set([...list.stdout.matchAll(/^layer (.*)$/gm)].map((m) => m[1]!));
+    // No layer the loader could read (empty file, root not an object, no "layer"/"layers" of the right
+    // type): the file meant to define one and the loader lists none. Only `"layers": []` defines none.
+    if (defined.length === 0 && !(entries?.kind === 'layer' && entries.layersArray?.value?.length === 0)) return { verdict: listed.size === 0 ? 'rejects' : `unexpected: lists ${[...listed].join(', ')}`, facts, log };
+    const names = defined.map((l) => (l.isObject ? (l.name?.value ?? (l.name ? '' : undefined)) : undefined));
+    if (names.some((n) => n === undefined || !listed.has(n))) return { verdict: 'rejects', facts, log };
+    for (const [i, name] of (names as string[]).entries()) {
+      if (name === '') return { verdict: 'unusable', facts: `${facts}; listed with an empty name`, log };
+      const create = await runProbe(c.role === 'implicit-layer' ? ['create'] : ['create', name], env, CREATE_TIMEOUT_MS);
+      // The loader logs each layer it puts in the chain; a meta-layer is replaced by its components.
+      const components = defined[i]!.component_layers?.value?.map((x) => x.value ?? '');
+      const inserted = (components ?? [name]).every((n) => create.stderr.includes(`Insert instance layer "${n}"`));
+      const createdWith = /^create 0$/m.test(create.stdout) && inserted;
+      if (!createdWith) {
+        const why = create.timedOut ? `create with ${name}: no answer in ${CREATE_TIMEOUT_MS} ms` : create.signal ? `create with ${name}: killed by ${create.signal}` : `create with ${name}: ${create.stdout.trim().replace(/\n/g, '; ')}`;
+        return { verdict: 'unusable', facts: `${facts}; ${why}`, log: telling(create.stderr, c.file) || log };
+      }
+    }
+    return { verdict: 'loads', facts, log };
+  } finally {
+    home.cleanup();
+  }
+}
+
+async function observeDriver(c: Case): Promise<Observation> {
+  const home = makeTempHome();
+  try {
+    const manifest = join(home.dir, c.file);
+    writeFileSync(manifest, swapLibrary(c.text, DRIVER_LIBRARY));
+    const env = { ...home.env, XDG_DATA_DIRS: join(home.dir, 'data-dirs'), XDG_CONFIG_DIRS: join(home.dir, 'config-dirs'), VK_DRIVER_FILES: manifest, VK_LOADER_DEBUG: 'all' };
+    const run = await runProbe(['create'], env, LIST_TIMEOUT_MS);
+    const log = telling(run.stderr, c.file);
+    const facts = run.stdout.trim().split('\n').filter(Boolean).join('; ');
+    if (run.signal && !run.timedOut) return { verdict: 'crashes', facts: `killed by ${run.signal}`, log };
+    const create = /^create (-?\d+)$/m.exec(run.stdout);
+    if (!create) return { verdict: `unexpected: ${run.timedOut ? 'timed out' : 'no result line'}`, facts, log };
+    const result = Number(create[1]);
+    if (result === VK_ERROR_OUT_OF_HOST_MEMORY) return { verdict: 'fails', facts, log };
+    if (result === VK_ERROR_INCOMPATIBLE_DRIVER) return { verdict: 'rejects', facts, log };
+    if (result !== 0) return { verdict: `unexpected: VkResult ${result}`, facts, log };
+    const devices = /^devices 0 (\d+)$/m.exec(run.stdout);
+    return { verdict: devices && Number(devices[1]) > 0 ? 'loads' : 'rejects', facts, log };
+  } finally {
+    home.cleanup();
+  }
+}
+
+const observe = (c: Case) => (c.role === 'driver' ? observeDriver(c) : observeLayer(c));
+
+async function pool<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return out;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ').trimEnd()).join('\n');
+}
+
+const expected = readBadCorpus();
+const corpus: Case[] = Object.entries(expected).map(([file, e]) => ({ file, role: e.role, text: readFileSync(join(BAD_CORPUS_DIR, file), 'utf8') }));
+let observed: Promise<Map<string, Observation>> | undefined;
+function observeCorpus(): Promise<Map<string, Observation>> {
+  observed ??= pool(corpus, WORKERS, observe).then((obs) => new Map(corpus.map((c, i) => [c.file, obs[i]!])));
+  return observed;
+}
+
+const goodLayer = (extra: object = {}) =>
+  JSON.stringify({
+    file_format_version: '1.2.0',
+    layer: { name: 'VK_LAYER_strata_good', type: 'GLOBAL', library_path: 'placeholder.so', api_version: '1.3.239', implementation_version: '1', description: 'well-formed', ...extra },
+  });
+
+test('the oracle itself: well-formed layers and lavapipe load, an absent layer is not listed', async () => {
+  const controls: [Case, LoaderVerdict][] = [
+    [{ file: 'good-explicit.json', role: 'explicit-layer', text: goodLayer() }, 'loads'],
+    [{ file: 'good-implicit.json', role: 'implicit-layer', text: goodLayer({ disable_environment: { DISABLE_STRATA_GOOD: '1' } }) }, 'loads'],
+    [{ file: 'good-driver.json', role: 'driver', text: readFileSync(LAVAPIPE_MANIFEST, 'utf8') }, 'loads'],
+    [{ file: 'good-meta.json', role: 'explicit-layer', text: JSON.stringify({ file_format_version: '1.1.1', layer: { ...JSON.parse(goodLayer()).layer, library_path: undefined, component_layers: ['VK_LAYER_strata_part'] } }) }, 'loads'],
+    [{ file: 'absent.json', role: 'explicit-layer', text: goodLayer({ type: 'DEVICE' }) }, 'rejects'],
+  ];
+  const got = await pool(controls, WORKERS, ([c]) => observe(c));
+  controls.forEach(([c, want], i) => assert.equal(got[i]!.verdict, want, `${c.file}: ${got[i]!.facts} | ${got[i]!.log}`));
+});
+
+test('the real loader does with every bad/ fixture what expected.json says', { timeout: 120_000 }, async (t) => {
+  const started = Date.now();
+  const obs = await observeCorpus();
+  t.diagnostic(`${corpus.length} fixtures against loader 1.3.239 in ${((Date.now() - started) / 1000).toFixed(1)} s, ${WORKERS} at a time`);
+  const rows = [['file', 'role', 'expected', 'loader said', 'probe', "loader's log"]];
+  for (const c of corpus) {
+    const o = obs.get(c.file)!;
+    if (o.verdict !== expected[c.file]!.loader) rows.push([c.file, c.role, expected[c.file]!.loader, o.verdict, o.facts, o.log]);
+  }
+  assert.equal(rows.length, 1, `expected.json's "loader" disagrees with the real loader:\n${table(rows)}`);
+});
+
+test('invalid JSON: the loader fails the whole enumeration with exactly VK_ERROR_OUT_OF_HOST_MEMORY (an empty file is skipped)', async () => {
+  const obs = await observeCorpus();
+  const invalid = corpus.filter((c) => expected[c.file]!.codes.includes('manifest/invalid-json'));
+  assert.ok(invalid.length >= 5, `only ${invalid.length} invalid-JSON fixtures`);
+  for (const c of invalid) {
+    // loader 1.3.239 treats an empty file as "no JSON" and moves on, with no log line; any
+    // syntax error in a non-empty file makes cJSON fail and the loader return the error.
+    const want: LoaderVerdict = c.text.trim() === '' ? 'rejects' : 'fails';
+    assert.equal(expected[c.file]!.loader, want, `${c.file}: expected.json`);
+    assert.equal(obs.get(c.file)!.verdict, want, `${c.file}: ${obs.get(c.file)!.facts}`);
+    if (want === 'fails') assert.match(obs.get(c.file)!.facts, new RegExp(`^(layers|create) ${VK_ERROR_OUT_OF_HOST_MEMORY}\\b`), c.file);
+  }
+});
