@@ -30,11 +30,12 @@ export class BridgeClient {
 
   constructor(private readonly options: BridgeClientOptions) {}
 
-  request<T = unknown>(method: string): Promise<IpcResult<T>> {
+  /** `params` travels with the request when given; `timeoutMs` overrides the client's limit for this request. */
+  request<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number } = {}): Promise<IpcResult<T>> {
     const child = this.ensureChild();
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timeoutMs = this.options.timeoutMs ?? 5000;
+      const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 5000;
       const timer = setTimeout(() => {
         this.fail(
           strataError('bridge/timeout', `The Vulkan probe did not answer "${method}" within ${timeoutMs} ms`, {
@@ -44,7 +45,7 @@ export class BridgeClient {
         );
       }, timeoutMs);
       this.pending.set(id, { method, resolve: resolve as (r: IpcResult<unknown>) => void, timer });
-      child.stdin!.write(`${JSON.stringify({ id, method })}\n`);
+      child.stdin!.write(`${JSON.stringify(params === undefined ? { id, method } : { id, method, params })}\n`);
     });
   }
 
@@ -115,7 +116,7 @@ export class BridgeClient {
     if (kill) child?.kill('SIGKILL');
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
-      p.resolve({ ok: false, error: { ...error, data: { method: p.method } } });
+      p.resolve({ ok: false, error: { ...error, data: { method: p.method, stderrTail: this.stderrTail } } });
       this.pending.delete(id);
     }
   }

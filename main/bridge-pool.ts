@@ -44,6 +44,14 @@ export class BridgePool {
     return client;
   }
 
+  /**
+   * A probe of its own with the base environment, not kept in the pool: for work that may crash or
+   * hang the process (loading one driver), so nothing else shares its fate. The caller disposes it.
+   */
+  isolated(timeoutMs?: number): BridgeClient {
+    return new BridgeClient({ ...this.base, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  }
+
   dispose(): void {
     for (const c of this.clients.values()) c.dispose();
     this.clients.clear();

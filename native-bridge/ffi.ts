@@ -6,7 +6,8 @@ import koffi from 'koffi';
  * are 32-bit integers or 64-bit integers/pointers. Structs are laid out by hand in those blocks
  * (native-bridge/vulkan-layouts.ts), so swapping koffi for another FFI means rewriting this file only.
  *
- * Pointers travel as uint64_t: on the 64-bit ABIs Strata ships for (x86-64 System V and Windows x64,
+ * Pointers travel as uint64_t, and a uint64_t result is always a bigint (koffi gives a number when it
+ * fits; comparing that with 0n would be wrong): on the 64-bit ABIs Strata ships for (x86-64 System V and Windows x64,
  * AArch64) a pointer argument and a 64-bit integer argument are passed the same way.
  */
 export type CType = 'void' | 'i32' | 'u32' | 'u64';
@@ -35,11 +36,13 @@ export function openLibrary(name: string): NativeLibrary {
   return {
     name,
     func(symbol, result, args) {
+      let fn: (...a: unknown[]) => unknown;
       try {
-        return lib.func(symbol, KOFFI_TYPE[result], args.map((a) => KOFFI_TYPE[a])) as NativeFunction<typeof result>;
+        fn = lib.func(symbol, KOFFI_TYPE[result], args.map((a) => KOFFI_TYPE[a]));
       } catch {
         return null;
       }
+      return (result === 'u64' ? (...a: unknown[]) => BigInt(fn(...a) as number | bigint) : fn) as NativeFunction<typeof result>;
     },
     close: () => lib.unload(),
   };
@@ -48,8 +51,8 @@ export function openLibrary(name: string): NativeLibrary {
 /** Calls the C function at `address` (a pointer a C function returned) with the given signature. */
 export function callPointer<R extends CType>(address: bigint, result: R, args: readonly CType[], values: (number | bigint)[]): Js<R> {
   const proto = koffi.proto(KOFFI_TYPE[result], args.map((a) => KOFFI_TYPE[a]));
-  const fn = koffi.decode(koffi.as(address, 'void *'), koffi.pointer(proto)) as (...a: unknown[]) => Js<R>;
-  return fn(...values);
+  const value = koffi.call(address, proto, ...values) as unknown;
+  return (result === 'u64' ? BigInt(value as number | bigint) : value) as Js<R>;
 }
 
 /**

@@ -17,7 +17,7 @@ export interface LoaderVersionReport {
 }
 
 /** Which file the dynamic linker really mapped, read back from the process (Linux only). */
-function mappedPath(libraryName: string): string | null {
+export function mappedPath(libraryName: string): string | null {
   try {
     const maps = readFileSync('/proc/self/maps', 'utf8');
     for (const line of maps.split('\n')) {

@@ -9,6 +9,7 @@ import type { ChannelName, ResponseOf } from '../../shared/ipc/contract';
 import { EXIT, printError, printJson } from './cli-output';
 import { formatAppInfo, formatEnvSummary } from './info-command';
 import { formatDevices, formatLoaderInfo } from './vulkan-commands';
+import { driversNegotiateAction } from './drivers-command';
 import { join } from 'node:path';
 
 class CliFailure extends Error {
@@ -138,6 +139,20 @@ export function buildProgram(version: string): Command {
     .description('the physical devices the real Vulkan loader enumerates, with their drivers (exit 1 when there are none)')
     .option('--json', 'print machine-readable JSON')
     .action(readCommand('devices', formatDevices, (r) => r.devices.length === 0));
+
+  program
+    .command('drivers')
+    .description('Vulkan drivers (ICDs)')
+    .command('negotiate')
+    .description('load each driver on its own and negotiate the loader–driver interface, as the loader does (exit 1 when any driver fails)')
+    .argument('[manifest...]', 'driver manifests (default: those the loader finds)')
+    .option('--json', 'print machine-readable JSON')
+    .option('--timeout <ms>', 'per-driver limit in milliseconds', (v) => {
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n < 100 || n > 120_000) throw new InvalidArgumentError('expected milliseconds from 100 to 120000');
+      return n;
+    })
+    .action(driversNegotiateAction);
 
   program
     .command('serve')

@@ -1,6 +1,8 @@
 import type { DevicesReport } from '../../shared/vulkan/devices';
 import type { LoaderInfo } from '../../shared/vulkan/loader-info';
 import { formatPairs } from './cli-output';
+import type { DriversNegotiateReport } from '../../shared/vulkan/driver-negotiation';
+import { formatStrataError } from '../../shared/errors/strata-error';
 
 /** Left-aligned columns with a header row, indented by two spaces. */
 function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -64,4 +66,38 @@ export function formatDevices(report: DevicesReport): string {
       return formatPairs(pairs);
     })
     .join('\n\n');
+}
+
+const ENTRY_POINT_SHORT: Readonly<Record<string, string>> = {
+  vk_icdNegotiateLoaderICDInterfaceVersion: 'negotiate',
+  vk_icdGetInstanceProcAddr: 'icdGIPA',
+  vk_icdGetPhysicalDeviceProcAddr: 'icdGPDPA',
+  vk_icdEnumerateAdapterPhysicalDevices: 'enumAdapters',
+  vkGetInstanceProcAddr: 'vkGIPA',
+};
+
+/** `strata drivers negotiate`: one row per driver, then each failure on its own line with its fix. */
+export function formatDriverNegotiation(report: DriversNegotiateReport): string {
+  if (report.drivers.length === 0) return `No driver manifests found (${report.source}).`;
+  const lines = [
+    `Loader–driver interface version offered: ${report.loaderInterfaceVersion} (manifests from ${report.source})`,
+    '',
+    formatTable(
+      ['DRIVER', 'LIBRARY', 'EXPORTS', 'INTERFACE', 'RESULT', 'TIME'],
+      report.drivers.map((d) => [
+        d.manifest.split('/').pop() ?? d.manifest,
+        d.library ?? d.libraryPath ?? '—',
+        d.exports === null ? '—' : d.exports.map((e) => ENTRY_POINT_SHORT[e] ?? e).join(',') || 'none',
+        d.interfaceVersion === null ? (d.negotiateResult ?? '—') : `${d.interfaceVersion}${d.negotiateFrom === 'vk_icdGetInstanceProcAddr' ? ' (via GIPA)' : ''}`,
+        d.ok ? 'ok' : (d.error?.code ?? 'failed'),
+        `${Math.round(d.elapsedMs)} ms`,
+      ]),
+    ),
+  ];
+  const failed = report.drivers.filter((d) => !d.ok && d.error);
+  if (failed.length) {
+    lines.push('', 'Problems:');
+    for (const d of failed) lines.push(`  ${formatStrataError(d.error!)}`);
+  }
+  return lines.join('\n');
 }

@@ -5,6 +5,7 @@ import { summarizeEnvironment } from '../../shared/loader/environment-summary';
 import { appInfo } from './app-info-service';
 import type { BridgePool } from '../bridge-pool';
 import { loaderInfo, physicalDevices } from './vulkan-service';
+import { negotiateDrivers } from './driver-negotiation-service';
 
 export interface ServiceOptions {
   version: string;
@@ -23,5 +24,6 @@ export function createHandlers(options: ServiceOptions): Handlers {
     'env.summary': () => summarizeEnvironment(env, env['HOME'] || homedir(), process.platform),
     'loader.info': (request) => loaderInfo(options, request),
     devices: (request) => physicalDevices(options, request),
+    'drivers.negotiate': (request) => negotiateDrivers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
   };
 }

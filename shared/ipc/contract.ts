@@ -3,6 +3,7 @@ import { AppInfoSchema } from '../app/app-info';
 import { EnvSummarySchema } from '../loader/environment-summary';
 import { LoaderInfoSchema, ProbeRequestSchema } from '../vulkan/loader-info';
 import { DevicesReportSchema } from '../vulkan/devices';
+import { DriversNegotiateReportSchema, DriversNegotiateRequestSchema } from '../vulkan/driver-negotiation';
 
 /**
  * The one IPC contract. Every channel names its request and response schema; Electron's ipcMain,
@@ -34,6 +35,11 @@ export const channels = {
     summary: 'The physical devices the real loader enumerates (in an optional environment): properties, driver properties, memory heaps, queue families, extensions.',
     request: ProbeRequestSchema,
     response: DevicesReportSchema,
+  },
+  'drivers.negotiate': {
+    summary: 'Each driver (ICD) loaded on its own, in a probe of its own: exported entry points, negotiated loader–driver interface version, vkCreateInstance reachable; crashes and hangs reported per driver.',
+    request: DriversNegotiateRequestSchema,
+    response: DriversNegotiateReportSchema,
   },
 } as const;
 

@@ -34,6 +34,10 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
       calls.push('devices');
       return { requestedApiVersion: '1.1.0', enabledExtensions: [], devices: [] };
     },
+    'drivers.negotiate': () => {
+      calls.push('drivers.negotiate');
+      return { loaderInterfaceVersion: 7, source: 'request' as const, drivers: [] };
+    },
     ...overrides,
   };
   return { handlers, calls, router: createRouter(handlers) };
