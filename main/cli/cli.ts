@@ -10,7 +10,9 @@ import { EXIT, printError, printJson } from './cli-output';
 import { formatAppInfo, formatEnvSummary } from './info-command';
 import { formatDevices, formatLoaderInfo } from './vulkan-commands';
 import { driversNegotiateAction } from './drivers-command';
+import { formatDiscoveryPaths } from './paths-command';
 import { join } from 'node:path';
+import { shaderDisAction } from './shader-command';
 
 class CliFailure extends Error {
   constructor(readonly error: StrataError, readonly exitCode: number) {
@@ -129,6 +131,12 @@ export function buildProgram(version: string): Command {
     .action(readCommand('env.summary', formatEnvSummary));
 
   program
+    .command('paths')
+    .description('where the Vulkan loader looks for layers and drivers, in its order, with where each folder comes from and whether it exists')
+    .option('--json', 'print machine-readable JSON')
+    .action(readCommand('discovery.paths', formatDiscoveryPaths));
+
+  program
     .command('loader')
     .description('what the real Vulkan loader reports: its version, instance layers and instance extensions')
     .option('--json', 'print machine-readable JSON')
@@ -153,6 +161,15 @@ export function buildProgram(version: string): Command {
       return n;
     })
     .action(driversNegotiateAction);
+
+  const shader = program.command('shader').description('SPIR-V shader modules: disassemble (reflection and validation to come)');
+  shader
+    .command('dis')
+    .description('disassemble a SPIR-V module, text identical to `spirv-dis --raw-id` (exit 1 when the module is corrupt)')
+    .argument('<file>', 'a SPIR-V binary (.spv), either byte order')
+    .option('--raw-id', 'number ids as %N (the only form so far; friendly names come later)')
+    .option('--json', 'print machine-readable JSON: text, ok, diagnostics')
+    .action(shaderDisAction);
 
   program
     .command('serve')

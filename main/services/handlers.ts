@@ -1,11 +1,13 @@
 import { homedir } from 'node:os';
 import type { Handlers } from '../router';
+import { disassembleShaderFile } from './shader-service';
 import type { BridgeClient } from '../bridge-client';
 import { summarizeEnvironment } from '../../shared/loader/environment-summary';
 import { appInfo } from './app-info-service';
 import type { BridgePool } from '../bridge-pool';
 import { loaderInfo, physicalDevices } from './vulkan-service';
 import { negotiateDrivers } from './driver-negotiation-service';
+import { discoveryPaths } from '../discovery/discovery-service';
 
 export interface ServiceOptions {
   version: string;
@@ -22,8 +24,10 @@ export function createHandlers(options: ServiceOptions): Handlers {
   return {
     'app.info': (_request, context) => appInfo(options, context),
     'env.summary': () => summarizeEnvironment(env, env['HOME'] || homedir(), process.platform),
+    'discovery.paths': () => discoveryPaths({ env }),
     'loader.info': (request) => loaderInfo(options, request),
     devices: (request) => physicalDevices(options, request),
     'drivers.negotiate': (request) => negotiateDrivers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
+    'shader.disassemble': (request) => disassembleShaderFile(request),
   };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { ShaderDisassembleRequestSchema, ShaderDisassemblySchema } from '../shader/shader-disassembly';
 import { AppInfoSchema } from '../app/app-info';
 import { EnvSummarySchema } from '../loader/environment-summary';
+import { DiscoveryPathsSchema } from '../loader/search-paths';
 import { LoaderInfoSchema, ProbeRequestSchema } from '../vulkan/loader-info';
 import { DevicesReportSchema } from '../vulkan/devices';
 import { DriversNegotiateReportSchema, DriversNegotiateRequestSchema } from '../vulkan/driver-negotiation';
@@ -26,6 +28,11 @@ export const channels = {
     request: empty,
     response: EnvSummarySchema,
   },
+  'discovery.paths': {
+    summary: 'Where the loader looks for implicit layers, explicit layers and drivers, in its order: each location with its origin (variable, default, build folder, registry key) and whether it exists.',
+    request: empty,
+    response: DiscoveryPathsSchema,
+  },
   'loader.info': {
     summary: 'What the real Vulkan loader reports (in an optional environment): its version, instance layers with their extensions, instance extensions.',
     request: ProbeRequestSchema,
@@ -40,6 +47,11 @@ export const channels = {
     summary: 'Each driver (ICD) loaded on its own, in a probe of its own: exported entry points, negotiated loader–driver interface version, vkCreateInstance reachable; crashes and hangs reported per driver.',
     request: DriversNegotiateRequestSchema,
     response: DriversNegotiateReportSchema,
+  },
+  'shader.disassemble': {
+    summary: 'Disassemble a SPIR-V file (read by main) to text identical to `spirv-dis --raw-id`, with diagnostics for a corrupt module.',
+    request: ShaderDisassembleRequestSchema,
+    response: ShaderDisassemblySchema,
   },
 } as const;
 

@@ -26,6 +26,10 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
       calls.push('env.summary');
       return { platform: 'linux', variables: [], xdg: null };
     },
+    'discovery.paths': () => {
+      calls.push('discovery.paths');
+      return { platform: { os: 'linux' as const }, elevated: false, home: null, locations: { implicit_layer: [], explicit_layer: [], driver: [] } };
+    },
     'loader.info': () => {
       calls.push('loader.info');
       return { library: 'libvulkan.so.1', path: null, apiVersion: 4206831, version: '1.3.239', layers: [], extensions: [] };
@@ -37,6 +41,10 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     'drivers.negotiate': () => {
       calls.push('drivers.negotiate');
       return { loaderInterfaceVersion: 7, source: 'request' as const, drivers: [] };
+    },
+    'shader.disassemble': (req) => {
+      calls.push('shader.disassemble');
+      return { path: req.path, ok: true, text: '; SPIR-V\n', diagnostics: [] };
     },
     ...overrides,
   };

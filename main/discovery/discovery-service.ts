@@ -1,0 +1,42 @@
+import { homedir } from 'node:os';
+import {
+  computeSearchPaths,
+  MANIFEST_KINDS,
+  platformFromNodeName,
+  type DiscoveryPaths,
+  type PlatformDescription,
+  type SearchUser,
+} from '../../shared/loader/search-paths';
+import type { Environment } from '../../shared/loader/xdg-directories';
+import { locationExists } from './manifest-scanner';
+
+export interface DiscoveryContext {
+  env: Environment;
+  platform?: PlatformDescription;
+  user?: SearchUser;
+  cwd?: string;
+}
+
+/** This process as the loader would see it: setuid/setgid shows as real ≠ effective id. */
+export function currentUser(env: Environment): SearchUser {
+  const elevated =
+    typeof process.getuid === 'function' && typeof process.geteuid === 'function' && typeof process.getgid === 'function' && typeof process.getegid === 'function'
+      ? process.getuid() !== process.geteuid() || process.getgid() !== process.getegid()
+      : false;
+  return { home: env['HOME'] || (process.platform === 'win32' ? homedir() : null), elevated };
+}
+
+/** `discovery.paths`: the search order of each kind, with whether each location exists. */
+export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPaths> {
+  const platform = ctx.platform ?? platformFromNodeName(process.platform);
+  const user = ctx.user ?? currentUser(ctx.env);
+  const cwd = ctx.cwd ?? process.cwd();
+  const paths = computeSearchPaths({ platform, env: ctx.env, user });
+  const locations = {} as DiscoveryPaths['locations'];
+  await Promise.all(
+    MANIFEST_KINDS.map(async (kind) => {
+      locations[kind] = await Promise.all(paths[kind].map(async (loc) => ({ ...loc, exists: await locationExists(loc, cwd) })));
+    }),
+  );
+  return { platform, elevated: user.elevated, home: user.home, locations };
+}

@@ -1,0 +1,115 @@
+import {
+  glslStd450Instructions,
+  spirvGenerators,
+  spirvInstructions,
+  spirvOperandKinds,
+  type GeneratedOperandKind,
+} from './spirv-grammar.generated';
+
+/**
+ * Lookups over the generated grammar tables (spirv-grammar.generated.ts): opcode → instruction,
+ * (operand kind, value) → enumerant, GLSL.std.450 number → extended instruction. Built once, lazily.
+ */
+export type Quantifier = '' | '?' | '*';
+
+export interface OperandSpec {
+  kind: string;
+  quantifier: Quantifier;
+  name?: string;
+}
+
+export interface InstructionSpec {
+  opcode: number;
+  opname: string;
+  opclass: string;
+  operands: readonly OperandSpec[];
+  hasResultType: boolean;
+  hasResult: boolean;
+}
+
+export interface EnumerantSpec {
+  name: string;
+  value: number;
+  parameters: readonly OperandSpec[];
+}
+
+export interface ExtInstructionSpec {
+  opcode: number;
+  opname: string;
+  operands: readonly OperandSpec[];
+}
+
+/** Parses the generated "Kind?:name" form. */
+export function parseOperandSpec(text: string): OperandSpec {
+  const colon = text.indexOf(':');
+  const head = colon < 0 ? text : text.slice(0, colon);
+  const last = head.at(-1);
+  const quantifier: Quantifier = last === '?' || last === '*' ? last : '';
+  const spec: OperandSpec = { kind: quantifier ? head.slice(0, -1) : head, quantifier };
+  if (colon >= 0) spec.name = text.slice(colon + 1);
+  return spec;
+}
+
+interface Tables {
+  instructions: Map<number, InstructionSpec>;
+  enumerants: Map<string, Map<number, EnumerantSpec>>;
+  glsl: Map<number, ExtInstructionSpec>;
+}
+
+let tables: Tables | undefined;
+
+function build(): Tables {
+  const instructions = new Map<number, InstructionSpec>();
+  for (const [opcode, opname, opclass, operands] of spirvInstructions) {
+    // Aliases share an opcode: SPIRV-Tools sorts its table by (opcode, name), so spirv-dis prints
+    // the alphabetically first (OpTypeAccelerationStructureKHR, not …NV).
+    const known = instructions.get(opcode);
+    if (known && known.opname < opname) continue;
+    const specs = operands.map(parseOperandSpec);
+    instructions.set(opcode, {
+      opcode,
+      opname,
+      opclass,
+      operands: specs,
+      hasResultType: specs[0]?.kind === 'IdResultType',
+      hasResult: specs.some((s) => s.kind === 'IdResult'),
+    });
+  }
+  const enumerants = new Map<string, Map<number, EnumerantSpec>>();
+  for (const [kind, info] of Object.entries(spirvOperandKinds)) {
+    if (info.category !== 'BitEnum' && info.category !== 'ValueEnum') continue;
+    const byValue = new Map<number, EnumerantSpec>();
+    for (const [name, value, parameters] of info.enumerants) {
+      if (!byValue.has(value)) byValue.set(value, { name, value, parameters: (parameters ?? []).map(parseOperandSpec) });
+    }
+    enumerants.set(kind, byValue);
+  }
+  const glsl = new Map<number, ExtInstructionSpec>();
+  for (const [opcode, opname, operands] of glslStd450Instructions) glsl.set(opcode, { opcode, opname, operands: operands.map(parseOperandSpec) });
+  return { instructions, enumerants, glsl };
+}
+
+function get(): Tables {
+  return (tables ??= build());
+}
+
+export function instructionSpec(opcode: number): InstructionSpec | undefined {
+  return get().instructions.get(opcode);
+}
+
+export function operandKind(kind: string): GeneratedOperandKind | undefined {
+  return Object.prototype.hasOwnProperty.call(spirvOperandKinds, kind) ? spirvOperandKinds[kind] : undefined;
+}
+
+export function enumerant(kind: string, value: number): EnumerantSpec | undefined {
+  return get().enumerants.get(kind)?.get(value);
+}
+
+export function glslStd450Instruction(opcode: number): ExtInstructionSpec | undefined {
+  return get().glsl.get(opcode);
+}
+
+/** "Khronos Glslang Reference Front End", "LunarG", or undefined for an id not registered in spir-v.xml. */
+export function generatorName(tool: number): string | undefined {
+  return Object.prototype.hasOwnProperty.call(spirvGenerators, tool) ? spirvGenerators[tool] : undefined;
+}
