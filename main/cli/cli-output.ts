@@ -17,3 +17,10 @@ export function formatPairs(rows: readonly (readonly [string, string])[]): strin
   const width = Math.max(0, ...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
 }
+
+/** A table with a header row, columns padded to their widest cell; the last column is not padded. */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], indent = ''): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (r: readonly string[]) => indent + r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}

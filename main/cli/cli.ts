@@ -5,7 +5,7 @@ import { findAppRoot, rendererDir } from '../app-paths';
 import { startBrowserHost } from '../serve/browser-host';
 import { isLoopback } from '../serve/request-guard';
 import { strataError, type StrataError } from '../../shared/errors/strata-error';
-import type { ChannelName, ResponseOf } from '../../shared/ipc/contract';
+import type { ChannelName, RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { EXIT, printError, printJson } from './cli-output';
 import { formatAppInfo, formatEnvSummary } from './info-command';
 import { formatDevices, formatLoaderInfo } from './vulkan-commands';
@@ -13,30 +13,38 @@ import { driversNegotiateAction } from './drivers-command';
 import { formatDiscoveryPaths } from './paths-command';
 import { join } from 'node:path';
 import { shaderDisAction } from './shader-command';
+import { callChannel, CliFailure } from './cli-channel';
+import { formatDrivers, formatLayers, formatLint, inventoryAsLint, lintHasErrors, type LayerFilter } from './discovery-commands';
 
-class CliFailure extends Error {
-  constructor(readonly error: StrataError, readonly exitCode: number) {
-    super(error.message);
-  }
+interface LayersListOptions {
+  json?: boolean;
+  implicit?: boolean;
+  explicit?: boolean;
 }
 
-/**
- * The action of a read command: one channel through the router, printed as JSON (`--json`) or in
- * its human form; exit 1 when `problems` says the answer shows a problem.
- */
-function readCommand<C extends ChannelName>(channel: C, format: (value: ResponseOf<C>) => string, problems?: (value: ResponseOf<C>) => boolean) {
-  return async (opts: { json?: boolean }) => {
-    const ctx = createAppContext({ root: findAppRoot() });
-    try {
-      const result = await ctx.router.call(channel, {}, { host: 'cli' });
-      if (!result.ok) throw new CliFailure(result.error, EXIT.problems);
-      const value = result.value as ResponseOf<C>;
-      if (opts.json) printJson(value);
-      else process.stdout.write(`${format(value)}\n`);
-      if (problems?.(value)) process.exitCode = EXIT.problems;
-    } finally {
-      ctx.dispose();
-    }
+function layerFilter(o: LayersListOptions): LayerFilter {
+  if (o.implicit && o.explicit) return 'all';
+  return o.implicit ? 'implicit' : o.explicit ? 'explicit' : 'all';
+}
+
+
+
+interface ReadOptions<C extends ChannelName, O> {
+  /** The human form. */
+  format: (value: ResponseOf<C>, opts: O) => string;
+  /** What `--json` prints, when not the whole answer. */
+  json?: (value: ResponseOf<C>, opts: O) => unknown;
+  /** Exit 1 when the answer shows a problem. */
+  problems?: (value: ResponseOf<C>, opts: O) => boolean;
+}
+
+/** The action of a read command: JSON with `--json`, the human form otherwise. */
+function readCommand<C extends ChannelName, O extends { json?: boolean } = { json?: boolean }>(channel: C, read: ReadOptions<C, O>) {
+  return async (opts: O) => {
+    const value = await callChannel(channel, {} as RequestOf<C>);
+    if (opts.json) printJson(read.json ? read.json(value, opts) : value);
+    else process.stdout.write(`${read.format(value, opts)}\n`);
+    if (read.problems?.(value, opts)) process.exitCode = EXIT.problems;
   };
 }
 
@@ -122,35 +130,70 @@ export function buildProgram(version: string): Command {
     .command('info')
     .description('Strata version, platform, and the Vulkan loader found on this machine')
     .option('--json', 'print machine-readable JSON')
-    .action(readCommand('app.info', formatAppInfo, (info) => !info.loader.found));
+    .action(readCommand('app.info', { format: formatAppInfo, problems: (info) => !info.loader.found }));
 
   program
     .command('env')
     .description('the Vulkan-related environment variables that are set, and the XDG folders the loader uses')
     .option('--json', 'print machine-readable JSON')
-    .action(readCommand('env.summary', formatEnvSummary));
+    .action(readCommand('env.summary', { format: formatEnvSummary }));
 
   program
     .command('paths')
     .description('where the Vulkan loader looks for layers and drivers, in its order, with where each folder comes from and whether it exists')
     .option('--json', 'print machine-readable JSON')
-    .action(readCommand('discovery.paths', formatDiscoveryPaths));
+    .action(readCommand('discovery.paths', { format: formatDiscoveryPaths }));
 
   program
     .command('loader')
     .description('what the real Vulkan loader reports: its version, instance layers and instance extensions')
     .option('--json', 'print machine-readable JSON')
-    .action(readCommand('loader.info', formatLoaderInfo));
+    .action(readCommand('loader.info', { format: formatLoaderInfo }));
 
   program
     .command('devices')
     .description('the physical devices the real Vulkan loader enumerates, with their drivers (exit 1 when there are none)')
     .option('--json', 'print machine-readable JSON')
-    .action(readCommand('devices', formatDevices, (r) => r.devices.length === 0));
+    .action(readCommand('devices', { format: formatDevices, problems: (r) => r.devices.length === 0 }));
 
   program
-    .command('drivers')
-    .description('Vulkan drivers (ICDs)')
+    .command('layers')
+    .description('Vulkan layers')
+    .command('list')
+    .description('every layer the loader would find, in its order, with type, versions, origin and problems')
+    .option('--json', 'print machine-readable JSON')
+    .option('--implicit', 'implicit layers only')
+    .option('--explicit', 'explicit layers only')
+    .action(
+      readCommand('discovery.manifests', {
+        format: (inv, o: LayersListOptions) => formatLayers(inv, layerFilter(o)),
+        json: (inv, o: LayersListOptions) => [
+          ...(layerFilter(o) !== 'explicit' ? inv.manifests.implicit_layer : []),
+          ...(layerFilter(o) !== 'implicit' ? inv.manifests.explicit_layer : []),
+        ],
+      }),
+    );
+
+  const drivers = program.command('drivers').description('Vulkan drivers (ICDs)');
+  drivers
+    .command('list')
+    .description('every driver manifest the loader would find, in its order, with library, API version, origin and problems')
+    .option('--json', 'print machine-readable JSON')
+    .action(readCommand('discovery.manifests', { format: formatDrivers, json: (inv) => inv.manifests.driver }));
+
+  program
+    .command('lint')
+    .description('diagnose layer and driver manifests as the loader reads them (no argument: everything discovered); exit 1 on any error')
+    .argument('[paths...]', 'manifest files or folders of them')
+    .option('--json', 'print machine-readable JSON: [{uri, diagnostics}]')
+    .action(async (paths: string[], opts: { json?: boolean }) => {
+      const results = paths.length ? await callChannel('lint.files', { paths }) : inventoryAsLint(await callChannel('discovery.manifests', {}));
+      if (opts.json) printJson(results);
+      else process.stdout.write(`${formatLint(results)}\n`);
+      if (lintHasErrors(results)) process.exitCode = EXIT.problems;
+    });
+
+  drivers
     .command('negotiate')
     .description('load each driver on its own and negotiate the loader–driver interface, as the loader does (exit 1 when any driver fails)')
     .argument('[manifest...]', 'driver manifests (default: those the loader finds)')

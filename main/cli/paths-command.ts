@@ -1,3 +1,4 @@
+import { formatTable } from './cli-output';
 import type { DiscoveryPaths, LocationStatus, ManifestKind } from '../../shared/loader/search-paths';
 
 const TITLE: Record<ManifestKind, string> = {
@@ -20,10 +21,7 @@ export function formatDiscoveryPaths(paths: DiscoveryPaths): string {
       const origin = l.origin + (l.source === 'default' ? ' (default)' : '') + (l.alsoFrom.length ? `, also ${l.alsoFrom.join(', ')}` : '');
       return [String(i + 1), existsMark(l), l.entry === 'file' ? `${l.path} (file)` : l.path, origin] as const;
     });
-    const header = ['#', 'exists', 'path', 'origin'] as const;
-    const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-    const line = (r: readonly string[]) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ');
-    out.push(`${TITLE[kind]}:`, `  ${line(header)}`, ...rows.map((r) => `  ${line(r)}`), '');
+    out.push(`${TITLE[kind]}:`, formatTable(['#', 'exists', 'path', 'origin'], rows, '  '), '');
   }
   return out.join('\n').trimEnd();
 }

@@ -1,7 +1,6 @@
-import { createAppContext } from '../app-context';
-import { findAppRoot } from '../app-paths';
-import { EXIT, printError, printJson } from './cli-output';
-import { ShaderDisassemblySchema, type ShaderDisassembly } from '../../shared/shader/shader-disassembly';
+import { callChannel } from './cli-channel';
+import { EXIT, printJson } from './cli-output';
+import type { ShaderDisassembly } from '../../shared/shader/shader-disassembly';
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
 
@@ -16,22 +15,11 @@ export function formatSpirvDiagnostics(result: ShaderDisassembly): string {
  * names (from OpName) arrive, so `--raw-id` is accepted for spirv-dis habits and scripts.
  */
 export async function shaderDisAction(file: string, opts: { json?: boolean; rawId?: boolean }): Promise<void> {
-  const ctx = createAppContext({ root: findAppRoot() });
-  try {
-    const result = await ctx.router.call('shader.disassemble', { path: file }, { host: 'cli' });
-    if (!result.ok) {
-      printError(result.error);
-      process.exitCode = EXIT.problems;
-      return;
-    }
-    const value = ShaderDisassemblySchema.parse(result.value);
-    if (opts.json) printJson(value);
-    else {
-      process.stdout.write(value.text);
-      process.stderr.write(formatSpirvDiagnostics(value));
-    }
-    if (!value.ok) process.exitCode = EXIT.problems;
-  } finally {
-    ctx.dispose();
+  const value = await callChannel('shader.disassemble', { path: file });
+  if (opts.json) printJson(value);
+  else {
+    process.stdout.write(value.text);
+    process.stderr.write(formatSpirvDiagnostics(value));
   }
+  if (!value.ok) process.exitCode = EXIT.problems;
 }

@@ -8,7 +8,8 @@ import {
   type SearchUser,
 } from '../../shared/loader/search-paths';
 import type { Environment } from '../../shared/loader/xdg-directories';
-import { locationExists } from './manifest-scanner';
+import { locationExists, scanManifests } from './manifest-scanner';
+import { buildInventory, type ManifestInventory } from '../../shared/discovery/manifest-inventory';
 
 export interface DiscoveryContext {
   env: Environment;
@@ -39,4 +40,14 @@ export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPa
     }),
   );
   return { platform, elevated: user.elevated, home: user.home, locations };
+}
+
+/** `discovery.manifests`: every manifest the loader would read, in its order, parsed and linted. */
+export async function discoveryManifests(ctx: DiscoveryContext): Promise<ManifestInventory> {
+  const platform = ctx.platform ?? platformFromNodeName(process.platform);
+  const user = ctx.user ?? currentUser(ctx.env);
+  const scan = await scanManifests(computeSearchPaths({ platform, env: ctx.env, user }), { cwd: ctx.cwd ?? process.cwd() });
+  const locations = {} as ManifestInventory['locations'];
+  for (const kind of MANIFEST_KINDS) locations[kind] = scan.locations[kind].map(({ error: _error, ...loc }) => loc);
+  return buildInventory(locations, scan.manifests);
 }

@@ -7,7 +7,8 @@ import { appInfo } from './app-info-service';
 import type { BridgePool } from '../bridge-pool';
 import { loaderInfo, physicalDevices } from './vulkan-service';
 import { negotiateDrivers } from './driver-negotiation-service';
-import { discoveryPaths } from '../discovery/discovery-service';
+import { discoveryManifests, discoveryPaths } from '../discovery/discovery-service';
+import { lintFiles } from '../discovery/lint-files-service';
 
 export interface ServiceOptions {
   version: string;
@@ -25,6 +26,8 @@ export function createHandlers(options: ServiceOptions): Handlers {
     'app.info': (_request, context) => appInfo(options, context),
     'env.summary': () => summarizeEnvironment(env, env['HOME'] || homedir(), process.platform),
     'discovery.paths': () => discoveryPaths({ env }),
+    'discovery.manifests': () => discoveryManifests({ env }),
+    'lint.files': (request) => lintFiles(request),
     'loader.info': (request) => loaderInfo(options, request),
     devices: (request) => physicalDevices(options, request),
     'drivers.negotiate': (request) => negotiateDrivers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ManifestInventorySchema } from '../discovery/manifest-inventory';
+import { FileDiagnosticsSchema } from '../lint/diagnostic-schema';
 import { ShaderDisassembleRequestSchema, ShaderDisassemblySchema } from '../shader/shader-disassembly';
 import { AppInfoSchema } from '../app/app-info';
 import { EnvSummarySchema } from '../loader/environment-summary';
@@ -32,6 +34,16 @@ export const channels = {
     summary: 'Where the loader looks for implicit layers, explicit layers and drivers, in its order: each location with its origin (variable, default, build folder, registry key) and whether it exists.',
     request: empty,
     response: DiscoveryPathsSchema,
+  },
+  'discovery.manifests': {
+    summary: 'Every layer and driver manifest the loader would read, in its order, with origin, parsed summary, text and lint diagnostics.',
+    request: empty,
+    response: ManifestInventorySchema,
+  },
+  'lint.files': {
+    summary: 'Lint the given manifest files (folders: their *.json) as one set; an array of {uri, diagnostics}.',
+    request: z.object({ paths: z.array(z.string().min(1)).min(1) }).strict(),
+    response: z.array(FileDiagnosticsSchema),
   },
   'loader.info': {
     summary: 'What the real Vulkan loader reports (in an optional environment): its version, instance layers with their extensions, instance extensions.',

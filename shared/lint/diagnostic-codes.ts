@@ -12,6 +12,8 @@ export const DRIVER_SPEC = 'LoaderInterfaceArchitecture § ICD Manifest File For
 
 export const diagnosticCodes = {
   'manifest/invalid-json': { severity: DiagnosticSeverity.Error, spec: 'LLP_LAYER_6' },
+  'manifest/unreadable': { severity: DiagnosticSeverity.Warning, spec: 'LoaderLayerInterface § Layer Discovery' },
+  'manifest/read-twice': { severity: DiagnosticSeverity.Information, spec: 'LoaderLayerInterface § Layer Discovery' },
   'manifest/not-a-manifest': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
   'manifest/missing-field': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },
   'manifest/wrong-type': { severity: DiagnosticSeverity.Error, spec: LAYER_SPEC },

@@ -38,6 +38,14 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
       calls.push('devices');
       return { requestedApiVersion: '1.1.0', enabledExtensions: [], devices: [] };
     },
+    'discovery.manifests': () => {
+      calls.push('discovery.manifests');
+      return { locations: { implicit_layer: [], explicit_layer: [], driver: [] }, manifests: { implicit_layer: [], explicit_layer: [], driver: [] } };
+    },
+    'lint.files': () => {
+      calls.push('lint.files');
+      return [];
+    },
     'drivers.negotiate': () => {
       calls.push('drivers.negotiate');
       return { loaderInterfaceVersion: 7, source: 'request' as const, drivers: [] };

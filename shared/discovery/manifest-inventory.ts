@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { ManifestKindSchema, LocationStatusSchema, type ManifestKind } from '../loader/search-paths';
+import { parseManifest } from '../manifest/manifest-parser';
+import type { LayerEntry, ParsedManifest } from '../manifest/manifest-model';
+import { lintManifest, type ManifestRole } from '../lint/manifest-lint';
+import { lintManifestSet } from '../lint/manifest-set-lint';
+import { diagnosticCodes } from '../lint/diagnostic-codes';
+import { DiagnosticSchema } from '../lint/diagnostic-schema';
+
+/**
+ * Discovery's answer: every manifest file the loader would read, in its order, parsed and linted.
+ * Pure: main/discovery reads the files; this turns them into what the UI and CLI show.
+ */
+export const LayerSummarySchema = z.object({
+  name: z.string().nullable(),
+  /** The manifest's "type" (GLOBAL, INSTANCE…); `meta` is whether it has component_layers. */
+  type: z.string().nullable(),
+  meta: z.boolean(),
+  apiVersion: z.string().nullable(),
+  implementationVersion: z.string().nullable(),
+  description: z.string().nullable(),
+  libraryPath: z.string().nullable(),
+  componentLayers: z.array(z.string()),
+  disableEnvironment: z.array(z.string()),
+  enableEnvironment: z.array(z.string()),
+});
+export type LayerSummary = z.infer<typeof LayerSummarySchema>;
+
+export const DriverSummarySchema = z.object({
+  libraryPath: z.string().nullable(),
+  apiVersion: z.string().nullable(),
+  libraryArch: z.string().nullable(),
+  isPortabilityDriver: z.boolean(),
+});
+
+export const DiscoveredManifestSchema = z.object({
+  path: z.string(),
+  kind: ManifestKindSchema,
+  origin: z.string(),
+  location: z.string(),
+  order: z.number().int().nonnegative(),
+  readdirOrder: z.boolean(),
+  problem: z.enum(['missing', 'dangling-symlink', 'not-a-file', 'unreadable']).nullable(),
+  duplicateOf: z.number().int().nullable(),
+  text: z.string().nullable(),
+  fileFormatVersion: z.string().nullable(),
+  layers: z.array(LayerSummarySchema),
+  driver: DriverSummarySchema.nullable(),
+  diagnostics: z.array(DiagnosticSchema),
+});
+export type DiscoveredManifest = z.infer<typeof DiscoveredManifestSchema>;
+
+export const ManifestInventorySchema = z.object({
+  locations: z.record(ManifestKindSchema, z.array(LocationStatusSchema)),
+  manifests: z.record(ManifestKindSchema, z.array(DiscoveredManifestSchema)),
+});
+export type ManifestInventory = z.infer<typeof ManifestInventorySchema>;
+
+/** What the scanner hands over for each file (main/discovery/manifest-scanner.ts ManifestFile). */
+export interface ScannedManifest {
+  path: string;
+  kind: ManifestKind;
+  origin: string;
+  location: string;
+  order: number;
+  readdirOrder: boolean;
+  text: string | null;
+  problem: DiscoveredManifest['problem'];
+  duplicateOf: number | null;
+}
+
+const ROLE: Record<ManifestKind, ManifestRole> = { implicit_layer: 'implicit-layer', explicit_layer: 'explicit-layer', driver: 'driver' };
+
+const str = (f: { value?: string | undefined } | undefined) => f?.value ?? null;
+const items = (f: { value?: { value: string | undefined }[] | undefined } | undefined) => (f?.value ?? []).flatMap((i) => (i.value === undefined ? [] : [i.value]));
+const entries = (f: { value?: { key: string }[] | undefined } | undefined) => (f?.value ?? []).map((e) => e.key);
+
+function summarizeLayer(l: LayerEntry): LayerSummary {
+  return {
+    name: str(l.name),
+    type: str(l.type),
+    meta: l.component_layers !== undefined,
+    apiVersion: str(l.api_version),
+    implementationVersion: str(l.implementation_version),
+    description: str(l.description),
+    libraryPath: str(l.library_path),
+    componentLayers: items(l.component_layers),
+    disableEnvironment: entries(l.disable_environment),
+    enableEnvironment: entries(l.enable_environment),
+  };
+}
+
+function fileDiagnostic(code: 'manifest/unreadable' | 'manifest/read-twice', message: string): Diagnostic {
+  const info = diagnosticCodes[code];
+  const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  return { range, severity: info.severity, code, source: 'strata', message, data: { spec: info.spec } };
+}
+
+const PROBLEM_TEXT: Record<NonNullable<ScannedManifest['problem']>, string> = {
+  missing: 'is named on the search path but does not exist',
+  'dangling-symlink': 'is a symbolic link to a file that does not exist',
+  'not-a-file': 'ends in .json but is not a file (a folder?)',
+  unreadable: 'cannot be read (permissions?)',
+};
+
+/**
+ * Parses and lints every file; rules over the whole set (duplicate names, meta-layer components) see
+ * the layers in the loader's order, implicit before explicit, as the loader builds its lists.
+ */
+export function buildInventory(locations: ManifestInventory['locations'], scanned: Record<ManifestKind, ScannedManifest[]>): ManifestInventory {
+  const parsedByPath = new Map<ScannedManifest, ParsedManifest>();
+  const manifests = {} as ManifestInventory['manifests'];
+  for (const kind of ManifestKindSchema.options) {
+    manifests[kind] = scanned[kind].map((file) => {
+      const diagnostics: Diagnostic[] = [];
+      let layers: LayerSummary[] = [];
+      let driver: DiscoveredManifest['driver'] = null;
+      let fileFormatVersion: string | null = null;
+      if (file.problem || file.text === null) {
+        diagnostics.push(
+          fileDiagnostic('manifest/unreadable', `${file.path} ${PROBLEM_TEXT[file.problem ?? 'unreadable']}; the loader skips it. Fix: remove it or point it at a real manifest.`),
+        );
+      } else {
+        const parsed = parseManifest(file.text);
+        parsedByPath.set(file, parsed);
+        diagnostics.push(...lintManifest(parsed, { role: ROLE[kind] }));
+        const m = parsed.manifest;
+        fileFormatVersion = str(m?.fileFormatVersion);
+        if (m?.kind === 'layer') layers = m.layers.filter((l) => l.isObject).map(summarizeLayer);
+        if (m?.kind === 'driver')
+          driver = { libraryPath: str(m.library_path), apiVersion: str(m.api_version), libraryArch: str(m.library_arch), isPortabilityDriver: m.is_portability_driver?.value === true };
+      }
+      if (file.duplicateOf !== null) {
+        diagnostics.push(
+          fileDiagnostic('manifest/read-twice', `The loader reaches this file twice (also as manifest #${file.duplicateOf + 1} of this kind) and reads it both times. Fix: remove the repeated search path or link.`),
+        );
+      }
+      return { ...file, fileFormatVersion, layers, driver, diagnostics };
+    });
+  }
+  const layerFiles = [...scanned.implicit_layer, ...scanned.explicit_layer].filter((f) => parsedByPath.has(f) && f.duplicateOf === null);
+  const byPath = new Map([...manifests.implicit_layer, ...manifests.explicit_layer].map((m) => [m.path, m]));
+  for (const { uri, diagnostic } of lintManifestSet(layerFiles.map((f) => ({ uri: f.path, parsed: parsedByPath.get(f)! })))) {
+    byPath.get(uri)?.diagnostics.push(diagnostic);
+  }
+  return { locations, manifests };
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === DiagnosticSeverity.Error);
+}
