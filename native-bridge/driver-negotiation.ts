@@ -12,6 +12,7 @@ import { mappedPath } from './loader-library';
 import { strataError, type StrataError } from '../shared/errors/strata-error';
 import { describeElf, expectedElf, parseElfIdentity } from '../shared/vulkan/elf-header';
 import {
+  emptyNegotiation,
   DRIVER_ENTRY_POINTS,
   driverLabel,
   LOADER_ICD_INTERFACE_VERSION,
@@ -120,21 +121,7 @@ function symbolExported(lib: NativeLibrary, symbol: DriverEntryPoint): boolean {
 /** One driver, start to end; never throws (every failure is this driver's error value). */
 export function negotiateDriver(manifest: string, requestedVersion = LOADER_ICD_INTERFACE_VERSION): DriverNegotiation {
   const started = performance.now();
-  const partial: DriverNegotiation = {
-    manifest,
-    libraryPath: null,
-    library: null,
-    apiVersion: null,
-    exports: null,
-    negotiateFrom: null,
-    requestedVersion,
-    interfaceVersion: null,
-    negotiateResult: null,
-    createInstanceFound: null,
-    ok: false,
-    error: null,
-    elapsedMs: 0,
-  };
+  const partial = emptyNegotiation(manifest, requestedVersion);
   const done = (error: StrataError | null): DriverNegotiation => ({ ...partial, ok: error === null, error, elapsedMs: performance.now() - started });
 
   const m = readManifest(manifest);

@@ -1,5 +1,6 @@
 import { access, opendir, readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import type { ScannedManifest } from '../../shared/discovery/manifest-inventory';
 import { MANIFEST_KINDS, type ManifestKind, type SearchLocation, type SearchPaths } from '../../shared/loader/search-paths';
 
 /**
@@ -13,26 +14,9 @@ import { MANIFEST_KINDS, type ManifestKind, type SearchLocation, type SearchPath
  * is the loader's order on this machine, and each folder's files carry `readdirOrder: true`.
  */
 
-export type ManifestProblem = 'missing' | 'dangling-symlink' | 'not-a-file' | 'unreadable';
-
-export interface ManifestFile {
-  /** As the loader spells it: `<folder>/<name>` (a folder given as "d/" gives "d//a.json"). */
-  path: string;
-  kind: ManifestKind;
-  /** The search location's origin (`XDG_DATA_DIRS[1]`, `VK_LAYER_PATH[0]`, …). */
-  origin: string;
-  /** The search location it came from. */
-  location: string;
-  /** 0-based position in the loader's list of manifests of this kind. */
-  order: number;
-  /** Its place inside its folder comes from readdir (filesystem order), not from the search order. */
-  readdirOrder: boolean;
-  /** The file's text; null when it could not be read (see `problem`). Parsing comes later. */
-  text: string | null;
-  problem: ManifestProblem | null;
-  /** The same file (by real path) was listed earlier at this `order`: the loader reads it twice. */
-  duplicateOf: number | null;
-}
+/** One manifest file as the loader lists it (shared/discovery/manifest-inventory.ts parses and lints it). */
+export type ManifestFile = ScannedManifest;
+export type ManifestProblem = NonNullable<ScannedManifest['problem']>;
 
 export interface ScannedLocation extends SearchLocation {
   exists: boolean | null;

@@ -57,16 +57,23 @@ export const ManifestInventorySchema = z.object({
 });
 export type ManifestInventory = z.infer<typeof ManifestInventorySchema>;
 
-/** What the scanner hands over for each file (main/discovery/manifest-scanner.ts ManifestFile). */
+/** What the scanner (main/discovery/manifest-scanner.ts) hands over for each file. */
 export interface ScannedManifest {
+  /** As the loader spells it: `<folder>/<name>` (a folder given as "d/" gives "d//a.json"). */
   path: string;
   kind: ManifestKind;
+  /** The search location's origin (`XDG_DATA_DIRS[1]`, `VK_LAYER_PATH[0]`, …). */
   origin: string;
+  /** The search location it came from. */
   location: string;
+  /** 0-based position in the loader's list of manifests of this kind. */
   order: number;
+  /** Its place inside its folder comes from readdir (filesystem order), not from the search order. */
   readdirOrder: boolean;
+  /** The file's text; null when it could not be read (see `problem`). */
   text: string | null;
-  problem: DiscoveredManifest['problem'];
+  problem: 'missing' | 'dangling-symlink' | 'not-a-file' | 'unreadable' | null;
+  /** The same file (by real path) was listed earlier at this `order`: the loader reads it twice. */
   duplicateOf: number | null;
 }
 

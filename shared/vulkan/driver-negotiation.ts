@@ -85,8 +85,8 @@ export const DriversNegotiateReportSchema = z.object({
 });
 export type DriversNegotiateReport = z.infer<typeof DriversNegotiateReportSchema>;
 
-/** A result for a driver the probe could not answer for (crash, timeout): everything unknown but the error. */
-export function failedNegotiation(manifest: string, error: StrataError, elapsedMs: number, partial: Partial<DriverNegotiation> = {}): DriverNegotiation {
+/** A driver's result before anything is known about it: every field null, not ok yet. */
+export function emptyNegotiation(manifest: string, requestedVersion: number = LOADER_ICD_INTERFACE_VERSION): DriverNegotiation {
   return {
     manifest,
     libraryPath: null,
@@ -94,15 +94,19 @@ export function failedNegotiation(manifest: string, error: StrataError, elapsedM
     apiVersion: null,
     exports: null,
     negotiateFrom: null,
-    requestedVersion: LOADER_ICD_INTERFACE_VERSION,
+    requestedVersion,
     interfaceVersion: null,
     negotiateResult: null,
     createInstanceFound: null,
-    ...partial,
     ok: false,
-    error,
-    elapsedMs,
+    error: null,
+    elapsedMs: 0,
   };
+}
+
+/** A result for a driver the probe could not answer for (crash, timeout): everything unknown but the error. */
+export function failedNegotiation(manifest: string, error: StrataError, elapsedMs: number, partial: Partial<DriverNegotiation> = {}): DriverNegotiation {
+  return { ...emptyNegotiation(manifest), ...partial, ok: false, error, elapsedMs };
 }
 
 /** "lvp_icd.x86_64.json (libvulkan_lvp.so)": how every per-driver message names the driver. */

@@ -9,6 +9,7 @@ import { parseSpirv } from '../../shared/shader/spirv-instructions';
 import { ShaderDisassemblySchema } from '../../shared/shader/shader-disassembly';
 import { makeTempHome } from '../helpers/temp-home';
 import { runStrata } from '../helpers/strata-cli';
+import { seededRandom } from '../helpers/seeded-random';
 
 /** Needs spirv-tools (spirv-dis, spirv-val, spirv-as) and glslang-tools (glslangValidator). */
 let corpus: ShaderCorpus;
@@ -91,20 +92,9 @@ test('the generator line: registered ids by vendor and tool, unregistered ones a
   }
 });
 
-/** mulberry32: small, seeded, reproducible. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('fuzz: 10,000 seeded mutations through reader and disassembler, no exception, each diagnosed or disassembled', () => {
-  const rand = random(0x5eed_0003);
+  const rand = seededRandom(0x5eed_0003);
   const pick = (n: number) => Math.floor(rand() * n);
   const sources = corpus.modules.map((m) => bytesOf(m.path));
   let diagnosed = 0;

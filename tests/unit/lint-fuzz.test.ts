@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { lintManifest, type ManifestRole } from '../../shared/lint/manifest-lint';
 import { lintManifestSet } from '../../shared/lint/manifest-set-lint';
+import { seededRandom } from '../helpers/seeded-random';
 
 /**
  * 10,000 seeded mutations of valid manifests through parser and lint: none may throw, and every
@@ -14,17 +15,6 @@ import { lintManifestSet } from '../../shared/lint/manifest-set-lint';
 const SEED = 0x5eed_2024;
 const ITERATIONS = 10_000;
 
-/** mulberry32: small, fast, reproducible. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const installed = ['/usr/share/vulkan/explicit_layer.d', '/usr/share/vulkan/implicit_layer.d', '/usr/share/vulkan/icd.d'].flatMap((d) =>
   readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => readFileSync(join(d, f), 'utf8')),
@@ -70,7 +60,7 @@ function mutate(text: string, next: () => number): string {
 }
 
 test(`${ITERATIONS} seeded mutations through parser and lint: no exception, sane diagnostics`, () => {
-  const next = rng(SEED);
+  const next = seededRandom(SEED);
   const roles: ManifestRole[] = ['explicit-layer', 'implicit-layer', 'driver', 'unknown'];
   const batch: { uri: string; parsed: ReturnType<typeof parseManifest> }[] = [];
   for (let i = 0; i < ITERATIONS; i++) {
