@@ -15,7 +15,7 @@ export const DEBIAN_PACKAGES = {
   start: ['libvulkan1', 'mesa-vulkan-drivers', 'vulkan-tools'],
   test: [
     'libvulkan1', 'libvulkan-dev', 'mesa-vulkan-drivers', 'vulkan-tools', 'vulkan-validationlayers',
-    'spirv-tools', 'spirv-headers', 'glslang-tools', 'gcc', 'chromium',
+    'spirv-tools', 'spirv-headers', 'spirv-cross', 'glslang-tools', 'gcc', 'chromium',
   ],
 };
 

@@ -12,7 +12,7 @@ import { formatDevices, formatLoaderInfo } from './vulkan-commands';
 import { driversNegotiateAction } from './drivers-command';
 import { formatDiscoveryPaths } from './paths-command';
 import { join } from 'node:path';
-import { shaderDisAction } from './shader-command';
+import { shaderDisAction, shaderInspectAction, shaderValidateAction } from './shader-command';
 import { callChannel, CliFailure } from './cli-channel';
 import { formatDrivers, formatLayers, formatLint, inventoryAsLint, lintHasErrors, type LayerFilter } from './discovery-commands';
 
@@ -213,6 +213,18 @@ export function buildProgram(version: string): Command {
     .option('--raw-id', 'number ids as %N (the only form so far; friendly names come later)')
     .option('--json', 'print machine-readable JSON: text, ok, diagnostics')
     .action(shaderDisAction);
+  shader
+    .command('inspect')
+    .description('summary and reflection of a SPIR-V module: entry points, interface, descriptor bindings, push constants, specialization constants (exit 1 when the module has errors)')
+    .argument('<file>', 'a SPIR-V binary (.spv), either byte order')
+    .option('--json', 'print machine-readable JSON: summary, reflection, diagnostics')
+    .action(shaderInspectAction);
+  shader
+    .command('validate')
+    .description('check a SPIR-V module\'s logical layout and ids (SPIR-V § 2.4); exit 1 on any error')
+    .argument('<file>', 'a SPIR-V binary (.spv), either byte order')
+    .option('--json', 'print machine-readable JSON: ok, diagnostics')
+    .action(shaderValidateAction);
 
   program
     .command('serve')

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import type { Handlers } from '../router';
-import { disassembleShaderFile } from './shader-service';
+import { disassembleShaderFile, inspectShaderFile } from './shader-service';
 import type { BridgeClient } from '../bridge-client';
 import { summarizeEnvironment } from '../../shared/loader/environment-summary';
 import { appInfo } from './app-info-service';
@@ -32,5 +32,6 @@ export function createHandlers(options: ServiceOptions): Handlers {
     devices: (request) => physicalDevices(options, request),
     'drivers.negotiate': (request) => negotiateDrivers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
     'shader.disassemble': (request) => disassembleShaderFile(request),
+    'shader.inspect': (request) => inspectShaderFile(request),
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ManifestInventorySchema } from '../discovery/manifest-inventory';
 import { FileDiagnosticsSchema } from '../lint/diagnostic-schema';
 import { ShaderDisassembleRequestSchema, ShaderDisassemblySchema } from '../shader/shader-disassembly';
+import { ShaderInspectRequestSchema, ShaderInspectionSchema } from '../shader/shader-inspection';
 import { AppInfoSchema } from '../app/app-info';
 import { EnvSummarySchema } from '../loader/environment-summary';
 import { DiscoveryPathsSchema } from '../loader/search-paths';
@@ -64,6 +65,11 @@ export const channels = {
     summary: 'Disassemble a SPIR-V file (read by main) to text identical to `spirv-dis --raw-id`, with diagnostics for a corrupt module.',
     request: ShaderDisassembleRequestSchema,
     response: ShaderDisassemblySchema,
+  },
+  'shader.inspect': {
+    summary: 'Inspect a SPIR-V file (read by main): header summary, reflection (entry points, interface, descriptors, push constants, specialization constants) and logical-layout validation diagnostics.',
+    request: ShaderInspectRequestSchema,
+    response: ShaderInspectionSchema,
   },
 } as const;
 

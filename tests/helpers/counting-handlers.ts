@@ -54,6 +54,10 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
       calls.push('shader.disassemble');
       return { path: req.path, ok: true, text: '; SPIR-V\n', diagnostics: [] };
     },
+    'shader.inspect': (req) => {
+      calls.push('shader.inspect');
+      return { path: req.path, ok: true, summary: null, reflection: { entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [] }, diagnostics: [] };
+    },
     ...overrides,
   };
   return { handlers, calls, router: createRouter(handlers) };

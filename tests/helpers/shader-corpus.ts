@@ -51,3 +51,8 @@ export function buildShaderCorpus(): ShaderCorpus {
 export function spirvDis(path: string): Buffer {
   return execFileSync('spirv-dis', ['--raw-id', path], { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
 }
+
+/** `spirv-cross FILE --reflect` (Debian spirv-cross), parsed. The file goes first: `--reflect` takes an optional value. */
+export function spirvCrossReflect(path: string): Record<string, unknown> {
+  return JSON.parse(execFileSync('spirv-cross', [path, '--reflect'], { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 }).toString('utf8'));
+}
