@@ -137,6 +137,8 @@ after(async () => {
 
 test('About shows the loader version the real vulkaninfo reports, and the host environment', async () => {
   const expected = vulkaninfoInstanceVersion(home.env);
+  // Layers is the default panel; About is one click away.
+  await page.locator('nav[aria-label="Panels"] button[data-panel="about"]').click();
   const version = page.getByTestId('loader-version');
   await version.waitFor({ timeout: 15_000 });
   assert.equal((await version.textContent())?.trim(), expected);
@@ -185,7 +187,7 @@ test('theme switcher: dark and light by mouse and keyboard, System follows the O
 
   await page.getByRole('radio', { name: 'Dark' }).check();
   await page.reload();
-  await page.getByTestId('loader-version').waitFor();
+  await page.getByTestId('layer-list').waitFor();
   assert.equal(await theme(), 'dark');
   assert.equal(await page.getByRole('radio', { name: 'Dark' }).isChecked(), true);
 });
@@ -193,20 +195,19 @@ test('theme switcher: dark and light by mouse and keyboard, System follows the O
 test('keyboard: skip link, Alt+digit shortcuts, roving focus in the sidebar, aria-current follows', async () => {
   // A fresh load, so Tab starts from the top of the document.
   await page.reload();
-  await page.getByTestId('loader-version').waitFor();
+  await page.getByTestId('layer-list').waitFor();
   await page.keyboard.press('Tab');
   assert.equal(await focusedText(), 'Skip to main content');
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
 
-  assert.deepEqual(await currentPanels(), ['about']);
+  assert.deepEqual(await currentPanels(), ['layers'], 'Layers is the default panel');
   await page.keyboard.press('Alt+2');
   assert.deepEqual(await currentPanels(), ['drivers']);
   assert.equal(await page.locator('h1').textContent(), 'Drivers & Devices');
   // Focus moved to the new panel's heading.
   assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1');
-  await page.getByText('Drivers & Devices is not available yet').waitFor();
-  await page.screenshot({ path: join(artifacts, 'empty-panel-dark.png') });
+  await page.getByTestId('drivers-devices').waitFor();
 
   // One Tab stop in the list: the open panel.
   const tabbable = page.locator('nav[aria-label="Panels"] button[tabindex="0"]');
@@ -220,6 +221,8 @@ test('keyboard: skip link, Alt+digit shortcuts, roving focus in the sidebar, ari
   await page.keyboard.press('Enter');
   assert.deepEqual(await currentPanels(), ['profiles']);
   assert.equal(await page.locator('h1').textContent(), 'Profiles');
+  await page.getByText('Profiles is not available yet').waitFor();
+  await page.screenshot({ path: join(artifacts, 'empty-panel-dark.png') });
 
   await page.locator('nav[aria-label="Panels"] button[tabindex="0"]').focus();
   await page.keyboard.press('Home');

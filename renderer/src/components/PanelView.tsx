@@ -1,9 +1,27 @@
 import { useEffect, useRef } from 'react';
-import { panelById } from '../panels/panel-list';
+import { panelById, type PanelDescription } from '../panels/panel-list';
 import { useNavigation } from '../stores/navigation-store';
 import { AboutView } from './AboutView';
+import { DriversDevicesView } from './DriversDevicesView';
 import { EmptyPanel } from './EmptyPanel';
+import { LayersView } from './LayersView';
+import { ProblemsView } from './ProblemsView';
 import { PanelIcon } from './Icon';
+
+function PanelContent({ panel }: { panel: PanelDescription }) {
+  switch (panel.id) {
+    case 'about':
+      return <AboutView />;
+    case 'drivers':
+      return <DriversDevicesView />;
+    case 'layers':
+      return <LayersView />;
+    case 'problems':
+      return <ProblemsView />;
+    default:
+      return <EmptyPanel panel={panel} />;
+  }
+}
 
 /** The open panel: its heading (which takes focus when the panel is opened) and its content. */
 export function PanelView() {
@@ -28,7 +46,9 @@ export function PanelView() {
           <p className="panel-summary">{panel.summary}</p>
         </div>
       </header>
-      <div className="panel-body">{panel.id === 'about' ? <AboutView /> : <EmptyPanel panel={panel} />}</div>
+      <div className="panel-body">
+        <PanelContent panel={panel} />
+      </div>
     </section>
   );
 }

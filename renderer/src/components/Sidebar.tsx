@@ -3,6 +3,7 @@ import { PANELS, panelIndex, shortcutDigit, type PanelGroup } from '../panels/pa
 import { rovingAction } from '../navigation/roving-focus';
 import { useNavigation } from '../stores/navigation-store';
 import { PanelIcon, StrataMark } from './Icon';
+import { ProblemsNavBadge } from './ProblemsNavBadge';
 import { ThemeSwitcher } from './ThemeSwitcher';
 
 const GROUPS: readonly { group: PanelGroup; title: string | null }[] = [
@@ -80,6 +81,7 @@ export function Sidebar() {
                         <PanelIcon panel={panel.id} />
                         <span className="nav-label">{panel.label}</span>
                         {!panel.built && <span className="nav-soon">Soon</span>}
+                        {panel.id === 'problems' && <ProblemsNavBadge />}
                         <kbd className="nav-shortcut" aria-hidden="true">
                           Alt+{digit}
                         </kbd>

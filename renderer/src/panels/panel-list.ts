@@ -29,7 +29,7 @@ export const PANELS: readonly PanelDescription[] = [
       'Each manifest file, where it came from, and any mistakes in it',
       'Whether a layer is enabled, disabled, or shadowed by another copy — and why',
     ],
-    built: false,
+    built: true,
   },
   {
     id: 'drivers',
@@ -41,7 +41,7 @@ export const PANELS: readonly PanelDescription[] = [
       'The physical devices each driver exposes, in the order applications see them',
       'Drivers that fail to load, with the loader’s reason',
     ],
-    built: false,
+    built: true,
   },
   {
     id: 'profiles',
@@ -98,7 +98,7 @@ export const PANELS: readonly PanelDescription[] = [
       'Missing libraries, shadowed layers, and settings the loader ignores',
       'A fix for each problem, where one is known',
     ],
-    built: false,
+    built: true,
   },
   {
     id: 'about',
@@ -110,8 +110,8 @@ export const PANELS: readonly PanelDescription[] = [
   },
 ];
 
-/** The only panel with content so far; becomes 'layers' once that panel is built. */
-export const DEFAULT_PANEL: PanelId = 'about';
+/** The main view: the layers the loader finds. */
+export const DEFAULT_PANEL: PanelId = 'layers';
 
 export function isPanelId(value: string): value is PanelId {
   return PANELS.some((p) => p.id === value);

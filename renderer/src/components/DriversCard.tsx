@@ -1,0 +1,175 @@
+import { formatStrataError } from '../../../shared/errors/strata-error';
+import { INTERFACE_VERSION_FEATURES, type DriverNegotiation } from '../../../shared/vulkan/driver-negotiation';
+import { baseName, countLabel, driverSourceLabel, formatElapsed, summarizeDrivers } from '../devices/device-labels';
+import { useDriversDevices } from '../stores/drivers-devices-store';
+import { Badge, Card } from './Card';
+import { LoadingLine } from './LoadingLine';
+import { PathText } from './PathText';
+import { RequestErrorMessage } from './RequestErrorMessage';
+
+function DriverRow({ driver }: { driver: DriverNegotiation }) {
+  const feature = driver.interfaceVersion === null ? undefined : INTERFACE_VERSION_FEATURES[driver.interfaceVersion];
+  return (
+    <tr data-testid="driver-row" data-manifest={driver.manifest} data-ok={String(driver.ok)} className={driver.ok ? undefined : 'driver-row-failed'}>
+      <th scope="row">
+        <span className="row-label">{baseName(driver.manifest)}</span>
+        <span className="driver-path">
+          <span className="driver-path-label">Manifest</span>
+          <span className="path">
+            <PathText path={driver.manifest} />
+          </span>
+        </span>
+        <span className="driver-path">
+          <span className="driver-path-label">Library</span>
+          {driver.library ?? driver.libraryPath ? (
+            <span className="path" data-testid="driver-library">
+              <PathText path={(driver.library ?? driver.libraryPath)!} />
+            </span>
+          ) : (
+            <span className="muted">not read</span>
+          )}
+        </span>
+        {driver.apiVersion && (
+          <span className="driver-path">
+            <span className="driver-path-label">API</span>
+            <span>{driver.apiVersion}</span>
+          </span>
+        )}
+      </th>
+      <td>
+        {driver.exports === null ? (
+          <span className="muted nowrap">library not opened</span>
+        ) : driver.exports.length === 0 ? (
+          <span className="muted">none</span>
+        ) : (
+          <ul className="driver-exports">
+            {driver.exports.map((e) => (
+              <li key={e}>
+                <code>{e}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </td>
+      <td data-testid="driver-interface">
+        {driver.interfaceVersion === null ? (
+          <span className="muted">—</span>
+        ) : (
+          <span className="driver-interface" title={feature}>
+            <span className="driver-interface-version">{driver.interfaceVersion}</span>
+            <span className="driver-interface-note">
+              of {driver.requestedVersion} offered
+              {driver.negotiateFrom === 'vk_icdGetInstanceProcAddr' ? ', via GetInstanceProcAddr' : ''}
+            </span>
+          </span>
+        )}
+      </td>
+      <td data-testid="driver-result">
+        {driver.ok ? <Badge tone="ok">OK</Badge> : <Badge tone="error">Failed</Badge>}
+        <span className="driver-result-detail">{driver.ok ? driver.negotiateResult : (driver.error?.code ?? driver.negotiateResult)}</span>
+      </td>
+      <td className="num">{formatElapsed(driver.elapsedMs)}</td>
+    </tr>
+  );
+}
+
+/** A driver that could not be used: its error value, worded as the CLI words it. */
+function DriverErrorCard({ driver }: { driver: DriverNegotiation }) {
+  const error = driver.error;
+  return (
+    <div className="driver-error" data-testid="driver-error" data-manifest={driver.manifest}>
+      <svg className="driver-error-icon" width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <circle cx="12" cy="12" r="9.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
+        <path d="M12 7.5v5.5M12 16.5h.01" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      </svg>
+      <div className="driver-error-text">
+        <p className="driver-error-title">{baseName(driver.manifest)} cannot be used</p>
+        {error ? (
+          <>
+            <p className="driver-error-message">{formatStrataError(error)}</p>
+            <p className="request-error-code">
+              Error code <code>{error.code}</code>
+            </p>
+          </>
+        ) : (
+          <p className="driver-error-message">
+            Negotiation returned {driver.negotiateResult ?? 'nothing'}
+            {driver.createInstanceFound === false ? ' and vkCreateInstance could not be found' : ''}.
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** drivers.negotiate: every driver manifest, loaded on its own, with the handshake's result. */
+export function DriversCard() {
+  const state = useDriversDevices((s) => s.drivers);
+  const refresh = useDriversDevices((s) => s.refresh);
+  const summary = state.status === 'ready' ? summarizeDrivers(state.value.drivers) : null;
+
+  const aside = summary && (
+    <span className="card-badges">
+      {summary.ok > 0 && <Badge tone="ok">{summary.ok} working</Badge>}
+      {summary.failed > 0 && <Badge tone="error">{summary.failed} failed</Badge>}
+    </span>
+  );
+
+  return (
+    <Card id="drivers" title="Drivers" aside={aside} className="drivers-card">
+      {state.status === 'error' ? (
+        <RequestErrorMessage title="Could not load the drivers" error={state.error} onRetry={() => void refresh()} />
+      ) : state.status !== 'ready' ? (
+        <LoadingLine text="Loading each driver in a probe of its own…" />
+      ) : (
+        <>
+          <p className="card-note" data-testid="drivers-source">
+            {countLabel(state.value.drivers.length, 'manifest')} from {driverSourceLabel(state.value.source)}. Each driver is loaded on its own and offered loader–driver interface version{' '}
+            {state.value.loaderInterfaceVersion}, as the loader does.
+          </p>
+          {state.value.drivers.length === 0 ? (
+            <p className="card-empty" data-testid="drivers-empty">
+              No driver manifests were found, so no application can use Vulkan here. Install a Vulkan driver, or point VK_DRIVER_FILES at a driver manifest.
+            </p>
+          ) : (
+            <div className="table-scroll drivers-table-scroll">
+              <table className="table drivers-table" data-testid="drivers">
+                <thead>
+                  <tr>
+                    <th scope="col">Driver</th>
+                    <th scope="col" className="col-fit">
+                      Exports
+                    </th>
+                    <th scope="col" className="col-fit">
+                      Interface
+                    </th>
+                    <th scope="col" className="col-fit">
+                      Result
+                    </th>
+                    <th scope="col" className="col-fit num">
+                      Time
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {state.value.drivers.map((d) => (
+                    <DriverRow driver={d} key={d.manifest} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {summary && summary.failed > 0 && (
+            <div className="driver-errors">
+              {state.value.drivers
+                .filter((d) => !d.ok)
+                .map((d) => (
+                  <DriverErrorCard driver={d} key={d.manifest} />
+                ))}
+            </div>
+          )}
+        </>
+      )}
+    </Card>
+  );
+}

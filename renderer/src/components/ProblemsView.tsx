@@ -1,0 +1,74 @@
+import { useMemo } from 'react';
+import { describeCounts } from '../problems/diagnostic-severity';
+import { findProblem, groupProblems, manifestCount, totalCounts } from '../problems/problem-groups';
+import { useDiscoveryLoaded } from '../discovery/use-discovery-loaded';
+import { useDiscovery } from '../stores/discovery-store';
+import { useProblemsView } from '../stores/problems-view-store';
+import { LoadingLine } from './LoadingLine';
+import { ProblemCounts } from './ProblemCounts';
+import { ProblemList } from './ProblemList';
+import { DiscoveryRefreshButton } from './DiscoveryRefreshButton';
+import { RequestErrorMessage } from './RequestErrorMessage';
+import { SourceView } from './SourceView';
+import { CheckCircleIcon } from './ViewIcons';
+import '../styles/problems.css';
+
+/** Problems: the lint diagnostics of every discovered manifest, and the source at each one. */
+export function ProblemsView() {
+  useDiscoveryLoaded();
+  const state = useDiscovery((s) => s.manifests);
+  const retry = useDiscovery((s) => s.loadManifests);
+  const selected = useProblemsView((s) => s.selected);
+
+  const groups = useMemo(() => (state.status === 'ready' ? groupProblems(state.value) : []), [state]);
+  const counts = useMemo(() => totalCounts(groups), [groups]);
+  const files = state.status === 'ready' ? manifestCount(state.value) : 0;
+  const open = state.status === 'ready' && selected ? findProblem(state.value, selected) : null;
+
+  return (
+    <div className="problems-view">
+      <div className="toolbar">
+        {state.status === 'ready' && (
+          <>
+            <ProblemCounts counts={counts} showZero />
+            <span className="toolbar-status" data-testid="problem-summary">
+              {groups.length === 0 ? `${files} manifests checked` : `${describeCounts(counts)} in ${groups.length} of ${files} manifests`}
+            </span>
+          </>
+        )}
+        <span className="toolbar-spacer" />
+        <DiscoveryRefreshButton />
+      </div>
+
+      {state.status === 'error' ? (
+        <RequestErrorMessage title="Could not check the manifests" error={state.error} onRetry={() => void retry()} />
+      ) : state.status !== 'ready' ? (
+        <LoadingLine text="Checking the manifests…" />
+      ) : groups.length === 0 ? (
+        <div className="all-clean" data-testid="problems-empty">
+          <span className="all-clean-icon">
+            <CheckCircleIcon size={28} />
+          </span>
+          <p className="all-clean-title">
+            No problems in {files} manifest{files === 1 ? '' : 's'}
+          </p>
+          <p className="muted">Every layer and driver manifest the loader reads is valid.</p>
+        </div>
+      ) : (
+        <div className="split split-problems">
+          <ProblemList groups={groups} />
+          {open ? (
+            <SourceView manifest={open.manifest} diagnostic={open.diagnostic} />
+          ) : (
+            <aside className="details-pane details-empty" aria-label="Source">
+              <p>Select a problem to see it in its file.</p>
+              <p className="muted">
+                <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens.
+              </p>
+            </aside>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import type { DiscoveredManifest, ManifestInventory } from '../../../shared/discovery/manifest-inventory';
+import type { ManifestKind } from '../../../shared/loader/search-paths';
+import { countSeverities, severityName, SEVERITY_ORDER, type SeverityCounts } from './diagnostic-severity';
+
+type InventoryDiagnostic = DiscoveredManifest['diagnostics'][number];
+
+/** One diagnostic as a row of the Problems list; `index` is its place in the manifest's own list. */
+export interface ProblemRow {
+  key: string;
+  path: string;
+  index: number;
+  diagnostic: InventoryDiagnostic;
+}
+
+/** The diagnostics of one manifest file. */
+export interface ProblemGroup {
+  path: string;
+  kind: ManifestKind;
+  origin: string;
+  counts: SeverityCounts;
+  rows: ProblemRow[];
+}
+
+/** Files in the loader's order: implicit layers, explicit layers, then drivers (as `strata lint` prints them). */
+export const KIND_ORDER: readonly ManifestKind[] = ['implicit_layer', 'explicit_layer', 'driver'];
+
+export const problemKey = (path: string, index: number) => `${path}#${index}`;
+
+export function manifestsInLoaderOrder(inventory: ManifestInventory): DiscoveredManifest[] {
+  return KIND_ORDER.flatMap((kind) => [...(inventory.manifests[kind] ?? [])].sort((a, b) => a.order - b.order));
+}
+
+const severityRank = (d: InventoryDiagnostic) => SEVERITY_ORDER.indexOf(severityName(d.severity));
+
+/**
+ * The Problems list: one group per manifest with diagnostics, in loader order; inside a file the
+ * worst first, then by position, as an editor's problem list sorts them.
+ */
+export function groupProblems(inventory: ManifestInventory): ProblemGroup[] {
+  return manifestsInLoaderOrder(inventory)
+    .filter((m) => m.diagnostics.length > 0)
+    .map((m) => ({
+      path: m.path,
+      kind: m.kind,
+      origin: m.origin,
+      counts: countSeverities(m.diagnostics),
+      rows: m.diagnostics
+        .map((diagnostic, index) => ({ key: problemKey(m.path, index), path: m.path, index, diagnostic }))
+        .sort(
+          (a, b) =>
+            severityRank(a.diagnostic) - severityRank(b.diagnostic) ||
+            a.diagnostic.range.start.line - b.diagnostic.range.start.line ||
+            a.diagnostic.range.start.character - b.diagnostic.range.start.character ||
+            a.index - b.index,
+        ),
+    }));
+}
+
+export function totalCounts(groups: readonly ProblemGroup[]): SeverityCounts {
+  return countSeverities(groups.flatMap((g) => g.rows.map((r) => r.diagnostic)));
+}
+
+export function manifestCount(inventory: ManifestInventory): number {
+  return KIND_ORDER.reduce((n, kind) => n + (inventory.manifests[kind]?.length ?? 0), 0);
+}
+
+/** The rows in the order they are drawn: what arrow keys walk through. */
+export function flatRows(groups: readonly ProblemGroup[]): ProblemRow[] {
+  return groups.flatMap((g) => g.rows);
+}
+
+/** The manifest and diagnostic a problem key names, or null when a refresh made it disappear. */
+export function findProblem(inventory: ManifestInventory, key: string): { manifest: DiscoveredManifest; diagnostic: InventoryDiagnostic } | null {
+  for (const manifest of manifestsInLoaderOrder(inventory)) {
+    const index = manifest.diagnostics.findIndex((_, i) => problemKey(manifest.path, i) === key);
+    if (index >= 0) return { manifest, diagnostic: manifest.diagnostics[index]! };
+  }
+  return null;
+}
+
+/** "/usr/share/vulkan/icd.d/x.json" → { folder: "/usr/share/vulkan/icd.d/", name: "x.json" }. */
+export function splitPath(path: string): { folder: string; name: string } {
+  const at = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return { folder: path.slice(0, at + 1), name: path.slice(at + 1) };
+}
+
+export const KIND_LABELS: Readonly<Record<ManifestKind, string>> = {
+  implicit_layer: 'Implicit layer',
+  explicit_layer: 'Explicit layer',
+  driver: 'Driver',
+};

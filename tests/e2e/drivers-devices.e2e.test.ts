@@ -1,0 +1,278 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { parseVulkaninfoSummary, runVulkaninfo, vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
+
+/**
+ * The Drivers & Devices panel against the real loader and lavapipe: `bin/strata serve` started with
+ * VK_DRIVER_FILES naming only lavapipe (compared with what `vulkaninfo --summary` prints in the
+ * same environment), then a second server whose only driver manifest names a library that does not
+ * exist. Debian's Chromium through playwright-core, as in browser-host.e2e.test.ts.
+ */
+/* Browser globals used inside page.evaluate callbacks (tsconfig.node.json has no DOM lib on purpose). */
+declare const document: {
+  documentElement: { dataset: Record<string, string | undefined> };
+  activeElement: { textContent: string | null; getAttribute(name: string): string | null } | null;
+  querySelector(selector: string): { scrollHeight: number } | null;
+  addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void;
+};
+declare class MutationObserver {
+  constructor(callback: (records: { target: { getAttribute(name: string): string | null } }[]) => void);
+  observe(target: object, options: { attributes: boolean; attributeFilter: string[] }): void;
+}
+declare const window: { __busySeen?: (string | null)[] };
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const artifacts = join(root, 'tests', 'e2e', 'artifacts');
+const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
+
+interface Server {
+  home: TempHome;
+  child: ChildProcess;
+  url: string;
+  output: string;
+}
+
+function startServer(home: TempHome): Promise<Server> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'strata'), 'serve', '--port', '0'], { cwd: root, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server: Server = { home, child, url: '', output: '' };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`strata serve printed no URL within 20 s. Output:\n${server.output}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      server.output += chunk.toString('utf8');
+      const m = /Strata is running at (http:\/\/\S+)/.exec(server.output);
+      if (m && !server.url) {
+        clearTimeout(timer);
+        server.url = m[1]!;
+        resolve(server);
+      }
+    });
+    child.stderr!.on('data', (c: Buffer) => (server.output += c.toString('utf8')));
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`strata serve exited (${code ?? signal}) before printing its URL. Output:\n${server.output}`));
+    });
+  });
+}
+
+function stopServer(server: Server | null): Promise<void> {
+  const child = server?.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+let browser: Browser | null = null;
+let good: Server | null = null;
+let broken: Server | null = null;
+let page: Page;
+/** Console errors, uncaught exceptions and CSP violations, on every page of this file. */
+const problems: string[] = [];
+
+async function openPage(url: string, colorScheme: 'light' | 'dark'): Promise<Page> {
+  const context = await browser!.newContext({ viewport: { width: 1280, height: 960 }, colorScheme });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || '?'}:${e.lineNumber}`);
+    });
+  });
+  const p = await context.newPage();
+  p.on('console', (msg) => {
+    if (msg.type() === 'error' || /Content Security Policy/i.test(msg.text())) problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  p.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  await p.goto(url);
+  await p.locator('nav[aria-label="Panels"]').waitFor({ timeout: 15_000 });
+  return p;
+}
+
+const setTheme = async (p: Page, mode: 'Light' | 'Dark') => {
+  await p.getByRole('radio', { name: mode }).check();
+  await p.waitForFunction((t) => document.documentElement.dataset['theme'] === t, mode.toLowerCase());
+  await p.mouse.move(0, 0);
+};
+/** The app scrolls inside <main>, so fullPage alone stops at the window: grow the window to the content first. */
+async function screenshot(p: Page, name: string) {
+  const height = await p.evaluate(() => document.querySelector('.main')?.scrollHeight ?? 960);
+  await p.setViewportSize({ width: 1280, height: Math.max(960, Math.ceil(height)) });
+  await p.screenshot({ path: join(artifacts, name) });
+  await p.setViewportSize({ width: 1280, height: 960 });
+}
+const focusedText = (p: Page) => p.evaluate(() => document.activeElement?.textContent ?? '');
+/** Waits until no refresh is out (aria-busy on the panel is false). */
+const idle = (p: Page) => p.locator('[data-testid="drivers-devices"][aria-busy="false"]').waitFor({ timeout: 30_000 });
+
+before(async () => {
+  if (!existsSync(join(root, 'out', 'renderer', 'index.html'))) {
+    throw new Error('out/renderer/index.html is missing: build first with `node scripts/build.mjs` (`npm test` builds for you)');
+  }
+  mkdirSync(artifacts, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+  });
+  good = await startServer(makeTempHome({ VK_DRIVER_FILES: LAVAPIPE }));
+  page = await openPage(good.url, 'light');
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  for (const s of [good, broken]) {
+    await stopServer(s);
+    s?.home.cleanup();
+  }
+});
+
+test('Drivers & Devices is built: no "Soon" badge for it, the others keep theirs', async () => {
+  const item = page.locator('nav[aria-label="Panels"] button[data-panel="drivers"]');
+  assert.doesNotMatch((await item.textContent()) ?? '', /Soon/);
+  assert.match((await page.locator('nav[aria-label="Panels"] button[data-panel="profiles"]').textContent()) ?? '', /Soon/);
+});
+
+test('the panel shows the llvmpipe device with the deviceName and driverName vulkaninfo prints, and the loader version', async () => {
+  const summary = parseVulkaninfoSummary(runVulkaninfo(['--summary'], good!.home.env));
+  assert.equal(summary.devices.length, 1, 'vulkaninfo sees exactly lavapipe in this environment');
+  const expected = summary.devices[0]!;
+  assert.match(expected['deviceName'] ?? '', /^llvmpipe/);
+
+  await page.keyboard.press('Alt+2');
+  assert.equal(await page.locator('h1').textContent(), 'Drivers & Devices');
+  const card = page.getByTestId('device-card');
+  await card.first().waitFor({ timeout: 30_000 });
+  await idle(page);
+  assert.equal(await card.count(), 1);
+  assert.equal(await card.getByTestId('device-name').textContent(), expected['deviceName']);
+  assert.equal(await card.getByTestId('device-driver-name').textContent(), expected['driverName']);
+  assert.match((await card.getByTestId('device-vendor').textContent()) ?? '', /^Mesa \(0x10005\)$/);
+  assert.match((await card.getByTestId('memory-heaps').textContent()) ?? '', /Heap 0.*GiB.*Device-local/);
+  assert.match((await card.getByTestId('queue-families').textContent()) ?? '', /Family 0.*Graphics.*Compute.*Transfer/);
+  assert.equal((await page.getByTestId('dd-loader-version').textContent())?.trim(), vulkaninfoInstanceVersion(good!.home.env));
+});
+
+test("lavapipe's driver row shows a negotiated interface version and OK", async () => {
+  const rows = page.getByTestId('driver-row');
+  assert.equal(await rows.count(), 1);
+  const row = page.locator(`[data-testid="driver-row"][data-manifest="${LAVAPIPE}"]`);
+  assert.equal(await row.getAttribute('data-ok'), 'true');
+  const iface = ((await row.getByTestId('driver-interface').textContent()) ?? '').trim();
+  const m = /^(\d+)of (\d+) offered/.exec(iface);
+  assert.ok(m, `interface cell: ${iface}`);
+  assert.ok(Number(m[1]) >= 2 && Number(m[1]) <= Number(m[2]), `negotiated ${m[1]} of ${m[2]}`);
+  assert.match((await row.getByTestId('driver-result').textContent()) ?? '', /^OK\s*VK_SUCCESS$/);
+  assert.match((await row.getByTestId('driver-library').textContent()) ?? '', /libvulkan_lvp\.so$/);
+  assert.match((await page.getByTestId('drivers-source').textContent()) ?? '', /from VK_DRIVER_FILES/);
+  assert.equal(await page.getByTestId('driver-error').count(), 0);
+});
+
+test('the extension list expands and filters', async () => {
+  const ext = page.getByTestId('device-extensions');
+  const total = Number(await ext.getByTestId('extension-count').textContent());
+  assert.ok(total > 50, `lavapipe offers many device extensions: ${total}`);
+  const toggle = ext.getByRole('button', { name: /Device extensions/ });
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+  assert.equal(await ext.getByRole('listitem').count(), total);
+  await toggle.blur();
+  await page.mouse.move(0, 0);
+  await screenshot(page, 'drivers-devices-light.png');
+
+  await ext.getByRole('searchbox').fill('driver_prop');
+  assert.deepEqual(await ext.getByRole('listitem').locator('code').allTextContents(), ['VK_KHR_driver_properties']);
+  assert.match((await ext.locator('.ext-shown').textContent()) ?? '', new RegExp(`^1 of ${total} match$`));
+  await ext.getByRole('searchbox').fill('');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Enter'); // collapse again from the toggle
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+});
+
+test('Refresh works by keyboard: asks both channels again, reports busy, keeps focus, announces the result', async () => {
+  // Opening the panel focuses its heading; the Refresh button is the next Tab stop.
+  await page.keyboard.press('Alt+8');
+  await page.keyboard.press('Alt+2');
+  await idle(page);
+  await page.keyboard.press('Tab');
+  assert.equal((await focusedText(page)).trim(), 'Refresh');
+
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    const m = /\/api\/(devices|drivers\.negotiate|loader\.info)$/.exec(r.url());
+    if (m) asked.push(m[1]!);
+  });
+  await page.evaluate(() => {
+    window.__busySeen = [];
+    const view = document.querySelector('[data-testid="drivers-devices"]')!;
+    new MutationObserver((records) => {
+      for (const r of records) window.__busySeen!.push(r.target.getAttribute('aria-busy'));
+    }).observe(view, { attributes: true, attributeFilter: ['aria-busy'] });
+  });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => (window.__busySeen ?? []).includes('false'), undefined, { timeout: 30_000 });
+  assert.deepEqual(await page.evaluate(() => window.__busySeen), ['true', 'false']);
+  assert.deepEqual([...asked].sort(), ['devices', 'drivers.negotiate', 'loader.info']);
+  assert.equal((await focusedText(page)).trim(), 'Refresh', 'focus stays on the button');
+  assert.equal(await page.getByTestId('dd-status').textContent(), 'Updated: 1 driver; 1 physical device.');
+  assert.equal(await page.getByTestId('device-card').count(), 1);
+
+  await setTheme(page, 'Dark');
+  await screenshot(page, 'drivers-devices-dark.png');
+});
+
+test('a driver whose library does not exist: an error card with the fix, and the device error with Retry', async () => {
+  const home = makeTempHome();
+  const manifest = join(home.dir, 'broken_icd.json');
+  writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: join(home.dir, 'no-such-dir', 'libvulkan_missing.so'), api_version: '1.3.239' } }));
+  home.env['VK_DRIVER_FILES'] = manifest;
+  broken = await startServer(home);
+  const p = await openPage(broken.url, 'light');
+  await p.keyboard.press('Alt+2');
+  await p.getByTestId('driver-error').waitFor({ timeout: 30_000 });
+  await idle(p);
+
+  const row = p.getByTestId('driver-row');
+  assert.equal(await row.getAttribute('data-ok'), 'false');
+  assert.match((await row.getByTestId('driver-result').textContent()) ?? '', /^Failed\s*driver\/library-not-found$/);
+  const card = p.getByTestId('driver-error');
+  assert.equal(await card.getAttribute('data-manifest'), manifest);
+  const text = (await card.textContent()) ?? '';
+  assert.match(text, /broken_icd\.json cannot be used/);
+  assert.match(text, /the library does not exist/);
+  assert.match(text, /\. Fix: reinstall the driver, or correct "library_path"/);
+  assert.match(text, /Error code driver\/library-not-found/);
+
+  // No driver works, so creating the instance fails as a whole: its error, with a way to retry.
+  const devicesError = p.getByTestId('devices-error');
+  assert.match((await devicesError.textContent()) ?? '', /VK_ERROR_INCOMPATIBLE_DRIVER.*Fix: .*VK_DRIVER_FILES.*vulkan\/incompatible-driver/);
+  await screenshot(p, 'drivers-devices-broken-light.png');
+
+  let retried = 0;
+  p.on('request', (r) => {
+    if (r.url().endsWith('/api/devices')) retried++;
+  });
+  await devicesError.getByRole('button', { name: 'Retry' }).focus();
+  await p.keyboard.press('Enter');
+  await p.locator('[data-testid="drivers-devices"][aria-busy="true"]').waitFor({ timeout: 5_000 }).catch(() => {});
+  await idle(p);
+  assert.equal(retried, 1);
+  await p.getByTestId('devices-error').waitFor();
+
+  await setTheme(p, 'Dark');
+  await screenshot(p, 'drivers-devices-broken-dark.png');
+  await p.context().close();
+});
+
+test('no console errors, uncaught exceptions or CSP violations', () => {
+  assert.deepEqual(problems, []);
+});
