@@ -1,4 +1,5 @@
-import { access, opendir, readFile, realpath } from 'node:fs/promises';
+import { closeSync, constants, openSync, readFileSync, realpathSync } from 'node:fs';
+import { access, opendir, realpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { ScannedManifest } from '../../shared/discovery/manifest-inventory';
 import { MANIFEST_KINDS, type ManifestKind, type SearchLocation, type SearchPaths } from '../../shared/loader/search-paths';
@@ -40,6 +41,8 @@ interface Listed {
   readdirOrder: boolean;
   /** The folder entry was a symlink (so ENOENT on read means dangling). */
   symlink: boolean;
+  /** The folder entry was a regular file, and its real path is that of the folder plus its name. */
+  realIfRegular: string | null;
 }
 
 const errCode = (e: unknown) => (e as NodeJS.ErrnoException).code ?? String(e);
@@ -48,9 +51,19 @@ const errCode = (e: unknown) => (e as NodeJS.ErrnoException).code ?? String(e);
 async function listFolder(location: SearchLocation, cwd: string): Promise<{ exists: boolean; error: string | null; files: Listed[] }> {
   const files: Listed[] = [];
   try {
-    const dir = await opendir(isAbsolute(location.path) ? location.path : resolve(cwd, location.path));
+    const abs = isAbsolute(location.path) ? location.path : resolve(cwd, location.path);
+    const dir = await opendir(abs);
+    const regular: { index: number; name: string }[] = [];
     for await (const d of dir) {
-      if (d.name.endsWith('.json')) files.push({ path: `${location.path}/${d.name}`, location, readdirOrder: true, symlink: d.isSymbolicLink() });
+      if (!d.name.endsWith('.json')) continue;
+      if (d.isFile()) regular.push({ index: files.length, name: d.name });
+      files.push({ path: `${location.path}/${d.name}`, location, readdirOrder: true, symlink: d.isSymbolicLink(), realIfRegular: null });
+    }
+    // One realpath for the folder instead of one per file: a regular file's real path is the
+    // folder's plus its name. Symlinks (and file systems that do not report types) still get their own.
+    if (regular.length > 0) {
+      const real = await realpath(abs).catch(() => null);
+      if (real !== null) for (const r of regular) files[r.index]!.realIfRegular = real === '/' ? `/${r.name}` : `${real}/${r.name}`;
     }
     return { exists: true, error: null, files };
   } catch (e) {
@@ -59,16 +72,60 @@ async function listFolder(location: SearchLocation, cwd: string): Promise<{ exis
   }
 }
 
-async function readManifest(item: Listed, cwd: string): Promise<{ text: string | null; problem: ManifestProblem | null; real: string | null }> {
+type ReadResult = { text: string | null; problem: ManifestProblem | null; real: string | null };
+
+function readManifest(item: Listed, cwd: string): ReadResult {
   const abs = isAbsolute(item.path) ? item.path : resolve(cwd, item.path);
-  // One read and one realpath per file, in parallel; the error of the read says what is wrong, no stat needed.
-  const [text, real] = await Promise.allSettled([readFile(abs, 'utf8'), realpath(abs)]);
-  const realPath = real.status === 'fulfilled' ? real.value : null;
-  if (text.status === 'fulfilled') return { text: text.value, problem: null, real: realPath };
-  const code = errCode(text.reason);
+  // One read per file (plus a realpath unless listFolder knows it); the read's error says what is
+  // wrong, no stat needed. Anything but a known regular file is opened O_NONBLOCK, so that a FIFO
+  // named *.json reads as empty instead of blocking until someone writes to it.
+  let text: string | null = null;
+  let code: string | null = null;
+  try {
+    if (item.realIfRegular !== null) text = readFileSync(abs, 'utf8');
+    else {
+      const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+      try {
+        text = readFileSync(fd, 'utf8');
+      } finally {
+        closeSync(fd);
+      }
+    }
+  } catch (e) {
+    code = errCode(e);
+  }
+  let real: string | null = code === null ? item.realIfRegular : null;
+  if (real === null)
+    try {
+      real = realpathSync.native(abs);
+    } catch {
+      // No real path: a missing file, a dangling link or a loop, which the read's error already says.
+    }
+  if (code === null) return { text, problem: null, real };
   const problem: ManifestProblem =
     code === 'ENOENT' ? (item.symlink ? 'dangling-symlink' : 'missing') : code === 'EISDIR' ? 'not-a-file' : 'unreadable';
-  return { text: null, problem, real: realPath };
+  return { text: null, problem, real };
+}
+
+/** How long the reads may hold the event loop before they let other work (IPC, HTTP) run. */
+const READ_SLICE_MS = 8;
+
+/**
+ * Reads the files synchronously, yielding to the event loop every READ_SLICE_MS. Small local files
+ * read ~8× faster this way than through fs.promises (four thread-pool round trips per file, and
+ * promise churn): 10,000 manifests in ~0.2 s instead of ~1.6 s on 2 cores (bench/discovery-10k).
+ */
+async function readAll(items: readonly Listed[], cwd: string): Promise<ReadResult[]> {
+  const out: ReadResult[] = [];
+  let sliceStart = performance.now();
+  for (const item of items) {
+    out.push(readManifest(item, cwd));
+    if (performance.now() - sliceStart > READ_SLICE_MS) {
+      await new Promise((resolveSlice) => setImmediate(resolveSlice));
+      sliceStart = performance.now();
+    }
+  }
+  return out;
 }
 
 async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[], cwd: string) {
@@ -76,12 +133,12 @@ async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[]
   const listed = await Promise.all(
     locations.map(async (loc) => {
       if (loc.entry === 'folder') return listFolder(loc, cwd);
-      if (loc.entry === 'file') return { exists: null, error: null, files: [{ path: loc.path, location: loc, readdirOrder: false, symlink: false }] };
+      if (loc.entry === 'file') return { exists: null, error: null, files: [{ path: loc.path, location: loc, readdirOrder: false, symlink: false, realIfRegular: null }] };
       return { exists: null, error: null, files: [] }; // registry keys: read on Windows only (not yet)
     }),
   );
   const items = listed.flatMap((l) => l.files);
-  const read = await Promise.all(items.map((item) => readManifest(item, cwd)));
+  const read = await readAll(items, cwd);
   const firstByReal = new Map<string, number>();
   const manifests: ManifestFile[] = items.map((item, order) => {
     const r = read[order]!;

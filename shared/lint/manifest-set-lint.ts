@@ -3,10 +3,17 @@ import type { LayerEntry, ParsedManifest } from '../manifest/manifest-model';
 import { compareVersions, parseVersion } from '../manifest/manifest-parser';
 import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
 
-/** One file of a set, in the loader's search order (earlier wins for duplicate names). */
+/** What the set rules read of a layer: a ParsedManifest's LayerEntry will do, or just these three fields. */
+export type LayerInSet = Pick<LayerEntry, 'name' | 'api_version' | 'component_layers'>;
+
+/**
+ * One file of a set, in the loader's search order (earlier wins for duplicate names). A whole
+ * ParsedManifest fits; a caller holding thousands of files may keep only the layers' LayerInSet
+ * fields, and let the rest of each tree go (shared/discovery/manifest-inventory.ts does).
+ */
 export interface ManifestInSet {
   uri: string;
-  parsed: ParsedManifest;
+  parsed: { manifest?: { kind: 'layer'; layers: readonly LayerInSet[] } | { kind: Exclude<NonNullable<ParsedManifest['manifest']>['kind'], 'layer'> } | undefined };
 }
 
 export interface SetDiagnostic {
@@ -21,7 +28,7 @@ function diag(code: DiagnosticCode, range: Range, message: string): Diagnostic {
 
 interface NamedLayer {
   uri: string;
-  layer: LayerEntry;
+  layer: LayerInSet;
   name: string;
 }
 

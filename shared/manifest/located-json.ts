@@ -95,12 +95,164 @@ export interface LocatedParse {
   lines: LineIndex;
 }
 
+/** Thrown by StrictJsonReader at the first character outside strict JSON; never escapes parseLocatedJson. */
+const NOT_STRICT = Symbol('not strict JSON');
+
+/**
+ * The fast path for the common case, a valid file: strict RFC 8259 JSON (whitespace: space, tab,
+ * LF, CR; the same set jsonc-parser skips) read straight into LocatedJson in one pass, with no second
+ * tree. It gives up (NOT_STRICT) at the first thing outside that grammar; parseLocatedJson then lets
+ * jsonc-parser read the file for its errors and its recovered tree. On the input this accepts,
+ * jsonc-parser reports no error and builds the same tree (tests/unit/located-json.test.ts holds the
+ * two to that), so only the speed differs (bench/discovery-10k.bench.ts).
+ */
+class StrictJsonReader {
+  private pos = 0;
+  constructor(
+    private readonly text: string,
+    private readonly lines: LineIndex,
+  ) {}
+
+  read(): LocatedJson | null {
+    try {
+      this.skipWhitespace();
+      const root = this.value();
+      this.skipWhitespace();
+      return this.pos === this.text.length ? root : null;
+    } catch (e) {
+      if (e === NOT_STRICT || e instanceof SyntaxError) return null;
+      throw e;
+    }
+  }
+
+  private skipWhitespace() {
+    const text = this.text;
+    let pos = this.pos;
+    for (let c = text.charCodeAt(pos); c === 32 || c === 10 || c === 13 || c === 9; c = text.charCodeAt(++pos));
+    this.pos = pos;
+  }
+
+  private digits() {
+    const text = this.text;
+    const start = this.pos;
+    let pos = start;
+    for (let c = text.charCodeAt(pos); c >= 48 && c <= 57; c = text.charCodeAt(++pos));
+    if (pos === start) throw NOT_STRICT;
+    this.pos = pos;
+  }
+
+  private string(): string {
+    const text = this.text;
+    const start = this.pos;
+    let pos = start + 1;
+    let escaped = false;
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === 34) break;
+      // NaN (past the end) and control characters (a line break included) end the fast path.
+      if (!(c >= 0x20)) throw NOT_STRICT;
+      if (c === 92) {
+        escaped = true;
+        pos += 2;
+      } else pos++;
+    }
+    this.pos = ++pos;
+    // Escapes are rare in manifests: JSON.parse decodes them as jsonc-parser does, and throws on a bad one.
+    return escaped ? (JSON.parse(text.slice(start, pos)) as string) : text.slice(start + 1, pos - 1);
+  }
+
+  private value(): LocatedJson {
+    const text = this.text;
+    const start = this.pos;
+    const c = text.charCodeAt(start);
+    if (c === 123) {
+      this.pos++;
+      this.skipWhitespace();
+      const properties: LocatedProperty[] = [];
+      if (text.charCodeAt(this.pos) === 125) this.pos++;
+      else
+        for (;;) {
+          if (text.charCodeAt(this.pos) !== 34) throw NOT_STRICT;
+          const keyStart = this.pos;
+          const key = this.string();
+          const keyRange = this.lines.range(keyStart, this.pos - keyStart);
+          this.skipWhitespace();
+          if (text.charCodeAt(this.pos++) !== 58) throw NOT_STRICT;
+          this.skipWhitespace();
+          properties.push({ key, keyRange, value: this.value() });
+          this.skipWhitespace();
+          const d = text.charCodeAt(this.pos++);
+          if (d === 125) break;
+          if (d !== 44) throw NOT_STRICT;
+          this.skipWhitespace();
+        }
+      return { kind: 'object', range: this.lines.range(start, this.pos - start), properties };
+    }
+    if (c === 91) {
+      this.pos++;
+      this.skipWhitespace();
+      const items: LocatedJson[] = [];
+      if (text.charCodeAt(this.pos) === 93) this.pos++;
+      else
+        for (;;) {
+          items.push(this.value());
+          this.skipWhitespace();
+          const d = text.charCodeAt(this.pos++);
+          if (d === 93) break;
+          if (d !== 44) throw NOT_STRICT;
+          this.skipWhitespace();
+        }
+      return { kind: 'array', range: this.lines.range(start, this.pos - start), items };
+    }
+    if (c === 34) {
+      const value = this.string();
+      return { kind: 'string', range: this.lines.range(start, this.pos - start), value };
+    }
+    if (c === 45 || (c >= 48 && c <= 57)) {
+      if (c === 45) this.pos++;
+      if (text.charCodeAt(this.pos) === 48) this.pos++;
+      else this.digits();
+      if (text.charCodeAt(this.pos) === 46) {
+        this.pos++;
+        this.digits();
+      }
+      const e = text.charCodeAt(this.pos);
+      if (e === 101 || e === 69) {
+        const sign = text.charCodeAt(++this.pos);
+        if (sign === 43 || sign === 45) this.pos++;
+        this.digits();
+      }
+      return { kind: 'number', range: this.lines.range(start, this.pos - start), value: Number(text.slice(start, this.pos)) };
+    }
+    // A keyword glued to more letters ("truex") fails in the caller, which finds no separator after it.
+    if (text.startsWith('true', start)) {
+      this.pos += 4;
+      return { kind: 'boolean', range: this.lines.range(start, 4), value: true };
+    }
+    if (text.startsWith('false', start)) {
+      this.pos += 5;
+      return { kind: 'boolean', range: this.lines.range(start, 5), value: false };
+    }
+    if (text.startsWith('null', start)) {
+      this.pos += 4;
+      return { kind: 'null', range: this.lines.range(start, 4), value: null };
+    }
+    throw NOT_STRICT;
+  }
+}
+
 /**
  * Strict JSON, as the loader's cJSON reads it: comments and trailing commas are errors (loader
  * 1.3.239 fails the whole enumeration on such a file, see docs/diagnostics.md).
  */
 export function parseLocatedJson(text: string): LocatedParse {
   const lines = new LineIndex(text);
+  const root = new StrictJsonReader(text, lines).read();
+  return root ? { root, errors: [], lines } : parseLocatedJsonc(text, lines);
+}
+
+/** jsonc-parser's reading: its errors, and the tree it recovers around them. Exported for tests/unit/located-json.test.ts. */
+export function parseLocatedJsonc(text: string, lines = new LineIndex(text)): LocatedParse {
   const raw: ParseError[] = [];
   const tree = parseTree(text, raw, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const errors = raw.map((e) => ({ error: printParseErrorCode(e.error), range: lines.range(e.offset, e.length) }));

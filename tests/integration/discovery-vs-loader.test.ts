@@ -1,9 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { parseLoaderSearches, type LoaderSearch } from '../helpers/loader-log';
@@ -73,6 +73,8 @@ interface Scenario {
   cwd?(t: Tree): string;
   /** What this scenario is about, checked on Strata's result (which must also equal the loader's). */
   expect(r: ScanResult, t: Tree): void;
+  /** Undoes what would stop the temporary home from being removed (e.g. a folder's mode 000). */
+  cleanup?(t: Tree): void;
 }
 
 const paths = (r: ScanResult, kind: ManifestKind) => r.manifests[kind].map((m) => m.path);
@@ -354,11 +356,218 @@ const scenarios: Scenario[] = [
       assert.ok(!r.locations.explicit_layer.some((l) => l.origin === 'XDG_CONFIG_HOME' || l.origin === 'XDG_DATA_HOME'));
     },
   },
+  {
+    name: 'XDG_CONFIG_HOME through a symlinked folder, XDG_DATA_HOME the real one: two locations, each file twice',
+    setup(t) {
+      t.layer(t.p('realcfg/vulkan/explicit_layer.d/via_link.json'));
+      t.implicit(t.p('realcfg/vulkan/implicit_layer.d/via_link_implicit.json'));
+      symlinkSync(t.p('realcfg'), t.p('cfglink'));
+      return { XDG_CONFIG_HOME: t.p('cfglink'), XDG_DATA_HOME: t.p('realcfg') };
+    },
+    expect(r, t) {
+      // The loader compares location strings, not real paths: the folder is searched twice.
+      assert.deepEqual(ours(r, 'explicit_layer', t), [t.p('cfglink/vulkan/explicit_layer.d/via_link.json'), t.p('realcfg/vulkan/explicit_layer.d/via_link.json')]);
+      const [first, second] = r.manifests.explicit_layer.filter((m) => m.path.includes(t.dir));
+      assert.equal(first!.origin, 'XDG_CONFIG_HOME');
+      assert.equal(second!.duplicateOf, first!.order);
+      assert.equal(ours(r, 'implicit_layer', t).length, 2);
+    },
+  },
+  {
+    name: 'a folder and a manifest with mode 000: as root both are read anyway (as another user the folder would list nothing)',
+    setup(t) {
+      t.layer(t.p('locked', 'in_locked.json'));
+      t.layer(t.p('open', 'mode000.json'));
+      t.layer(t.p('open', 'fine.json'));
+      chmodSync(t.p('open', 'mode000.json'), 0o000);
+      chmodSync(t.p('locked'), 0o000);
+      return { VK_LAYER_PATH: `${t.p('locked')}:${t.p('open')}` };
+    },
+    cleanup(t) {
+      chmodSync(t.p('locked'), 0o755);
+      chmodSync(t.p('open', 'mode000.json'), 0o644);
+    },
+    expect(r, t) {
+      const locked = r.locations.explicit_layer[0]!;
+      if (process.getuid?.() === 0) {
+        // Root's CAP_DAC_OVERRIDE ignores the mode: the loader and Strata read everything.
+        assert.equal(locked.error, null);
+        assert.equal(r.manifests.explicit_layer.length, 3);
+        assert.ok(r.manifests.explicit_layer.every((m) => m.problem === null && m.text !== null));
+      } else {
+        assert.equal(locked.error, 'EACCES');
+        assert.equal(r.manifests.explicit_layer.find((m) => m.path.endsWith('mode000.json'))?.problem, 'unreadable');
+      }
+      assert.ok(paths(r, 'explicit_layer').includes(t.p('open', 'fine.json')));
+    },
+  },
+  {
+    name: 'a folder full of files that are not manifests: nothing is listed',
+    setup(t) {
+      const d = t.p('notjson');
+      mkdirSync(d);
+      for (const n of ['README', 'layer.so', 'a.json~', 'b.jsonc', 'c.json5', 'd.json.disabled', 'e.js', 'f.JSON5', 'g.txt', 'json', 'h.jso', 'i.json.orig'])
+        writeFileSync(join(d, n), '{}');
+      return { VK_LAYER_PATH: d };
+    },
+    expect(r) {
+      assert.deepEqual(r.manifests.explicit_layer, []);
+      assert.equal(r.locations.explicit_layer[0]?.exists, true);
+    },
+  },
+  {
+    name: 'VK_ADD_LAYER_PATH of 5 entries: a repeat is searched once, "c" and "c/" twice, a standard folder moves to the front',
+    setup(t) {
+      t.layer(t.p('a', 'a.json'));
+      t.layer(t.p('b', 'b.json'));
+      t.layer(t.p('c', 'c.json'));
+      t.layer(t.p('.config/vulkan/explicit_layer.d/home.json'));
+      return { VK_ADD_LAYER_PATH: [t.p('a'), t.p('b'), t.p('a'), `${t.p('c')}/`, t.p('c'), t.p('.config/vulkan/explicit_layer.d')].join(':') };
+    },
+    expect(r, t) {
+      assert.deepEqual(paths(r, 'explicit_layer').slice(0, 5), [t.p('a', 'a.json'), t.p('b', 'b.json'), `${t.p('c')}//c.json`, t.p('c', 'c.json'), t.p('.config/vulkan/explicit_layer.d/home.json')]);
+      assert.deepEqual(r.locations.explicit_layer[0]?.alsoFrom, ['VK_ADD_LAYER_PATH[2]']);
+      assert.deepEqual(r.locations.explicit_layer[4]?.alsoFrom, ['XDG_CONFIG_HOME']);
+      assert.ok(!r.locations.explicit_layer.some((l) => l.origin === 'XDG_CONFIG_HOME'));
+      assert.equal(r.manifests.explicit_layer[3]?.duplicateOf, 2);
+    },
+  },
+  {
+    name: 'implicit layers in XDG_CONFIG_DIRS[1] and XDG_DATA_HOME: config dirs first, then /etc, then data home',
+    setup(t) {
+      t.implicit(t.p('cfg2/vulkan/implicit_layer.d/cfgdirs_implicit.json'));
+      t.implicit(t.p('.local/share/vulkan/implicit_layer.d/datahome_implicit.json'));
+      mkdirSync(t.p('cfg1/vulkan/implicit_layer.d'), { recursive: true });
+      return { XDG_CONFIG_DIRS: `${t.p('cfg1')}:${t.p('cfg2')}` };
+    },
+    expect(r, t) {
+      assert.deepEqual(ours(r, 'implicit_layer', t), [t.p('cfg2/vulkan/implicit_layer.d/cfgdirs_implicit.json'), t.p('.local/share/vulkan/implicit_layer.d/datahome_implicit.json')]);
+      assert.deepEqual(r.manifests.implicit_layer.filter((m) => m.path.includes(t.dir)).map((m) => m.origin), ['XDG_CONFIG_DIRS[1]', 'XDG_DATA_HOME']);
+      assert.ok(paths(r, 'implicit_layer').includes('/usr/share/vulkan/implicit_layer.d/VkLayer_MESA_device_select.json'));
+    },
+  },
+  {
+    name: 'drivers in XDG_CONFIG_HOME come before XDG_DATA_HOME and the system drivers',
+    setup(t) {
+      t.driver(t.p('.config/vulkan/icd.d/cfg_icd.json'));
+      t.driver(t.p('.local/share/vulkan/icd.d/data_icd.json'));
+      return {};
+    },
+    expect(r, t) {
+      assert.deepEqual(paths(r, 'driver').slice(0, 2), [t.p('.config/vulkan/icd.d/cfg_icd.json'), t.p('.local/share/vulkan/icd.d/data_icd.json')]);
+      assert.equal(r.manifests.driver[0]?.origin, 'XDG_CONFIG_HOME');
+    },
+  },
+  {
+    name: "a manifest symlinked to another folder's manifest: listed in both places, the later one a duplicate by real path",
+    setup(t) {
+      const target = t.layer(t.p('.config/vulkan/explicit_layer.d/original.json'));
+      mkdirSync(t.p('.local/share/vulkan/explicit_layer.d'), { recursive: true });
+      symlinkSync(target, t.p('.local/share/vulkan/explicit_layer.d/alias.json'));
+      return {};
+    },
+    expect(r, t) {
+      assert.deepEqual(ours(r, 'explicit_layer', t), [t.p('.config/vulkan/explicit_layer.d/original.json'), t.p('.local/share/vulkan/explicit_layer.d/alias.json')]);
+      const [original, alias] = r.manifests.explicit_layer.filter((m) => m.path.includes(t.dir));
+      assert.equal(alias!.problem, null);
+      assert.equal(alias!.duplicateOf, original!.order);
+    },
+  },
+  {
+    name: 'sub-folders of a search folder are not searched, whatever their name',
+    setup(t) {
+      t.layer(t.p('.local/share/vulkan/explicit_layer.d/top.json'));
+      t.layer(t.p('.local/share/vulkan/explicit_layer.d/vendor/nested.json'));
+      t.layer(t.p('.local/share/vulkan/explicit_layer.d/explicit_layer.d/nested_again.json'));
+      t.driver(t.p('.local/share/vulkan/icd.d/deeper/icd.d/nested_icd.json'));
+      return {};
+    },
+    expect(r, t) {
+      assert.deepEqual(ours(r, 'explicit_layer', t), [t.p('.local/share/vulkan/explicit_layer.d/top.json')]);
+      assert.deepEqual(ours(r, 'driver', t), []);
+    },
+  },
+  {
+    name: 'upper-case ".JSON" in the standard folders is not a manifest, for layers or drivers',
+    setup(t) {
+      t.implicit(t.p('.config/vulkan/implicit_layer.d/SHOUT.JSON'));
+      t.implicit(t.p('.config/vulkan/implicit_layer.d/quiet.json'));
+      t.driver(t.p('.local/share/vulkan/icd.d/DRIVER.Json'));
+      t.driver(t.p('.local/share/vulkan/icd.d/driver.json'));
+      return {};
+    },
+    expect(r, t) {
+      assert.deepEqual(ours(r, 'implicit_layer', t), [t.p('.config/vulkan/implicit_layer.d/quiet.json')]);
+      assert.deepEqual(ours(r, 'driver', t), [t.p('.local/share/vulkan/icd.d/driver.json')]);
+    },
+  },
+  {
+    name: 'VK_LAYER_PATH with a leading, a doubled and a trailing colon: empty entries are skipped',
+    setup(t) {
+      t.layer(t.p('x', 'x.json'));
+      t.layer(t.p('y', 'y.json'));
+      return { VK_LAYER_PATH: `:${t.p('x')}::${t.p('y')}:` };
+    },
+    expect(r, t) {
+      assert.deepEqual(paths(r, 'explicit_layer'), [t.p('x', 'x.json'), t.p('y', 'y.json')]);
+      assert.deepEqual(r.locations.explicit_layer.map((l) => l.origin), ['VK_LAYER_PATH[0]', 'VK_LAYER_PATH[1]']);
+    },
+  },
+  {
+    name: 'VK_LAYER_PATH naming a file that does not end in .json: searched as a folder, which fails with ENOTDIR',
+    setup(t) {
+      t.layer(t.p('plain', 'layer.txt'));
+      t.layer(t.p('plain', 'other.json'));
+      return { VK_LAYER_PATH: `${t.p('plain', 'layer.txt')}:${t.p('plain')}` };
+    },
+    expect(r, t) {
+      assert.deepEqual(paths(r, 'explicit_layer'), [t.p('plain', 'other.json')]);
+      assert.deepEqual([r.locations.explicit_layer[0]?.entry, r.locations.explicit_layer[0]?.error], ['folder', 'ENOTDIR']);
+    },
+  },
+  {
+    name: 'a symlink loop named *.json is listed, by its bare name like a dangling link, and cannot be read',
+    setup(t) {
+      t.layer(t.p('loops', 'good.json'));
+      symlinkSync('self.json', t.p('loops', 'self.json'));
+      return { VK_LAYER_PATH: t.p('loops') };
+    },
+    expect(r) {
+      const self = r.manifests.explicit_layer.find((m) => m.path.endsWith('/self.json'));
+      // ELOOP: Strata says "unreadable"; the loader's log shows only "self.json" (its realpath failed).
+      assert.deepEqual([self?.text, self?.problem], [null, 'unreadable']);
+    },
+  },
+  {
+    name: 'a relative XDG_DATA_HOME resolves against the working directory',
+    setup(t) {
+      t.layer(t.p('work', 'reldata', 'vulkan', 'explicit_layer.d', 'rel.json'));
+      t.driver(t.p('work', 'reldata', 'vulkan', 'icd.d', 'rel_icd.json'));
+      return { XDG_DATA_HOME: 'reldata' };
+    },
+    cwd: (t) => t.p('work'),
+    expect(r) {
+      assert.ok(paths(r, 'explicit_layer').includes('reldata/vulkan/explicit_layer.d/rel.json'));
+      assert.ok(paths(r, 'driver').includes('reldata/vulkan/icd.d/rel_icd.json'));
+      assert.equal(r.locations.explicit_layer.find((l) => l.origin === 'XDG_DATA_HOME')?.exists, true);
+    },
+  },
 ];
 
-/** How loader 1.3.239 prints a file in its list: a dangling symlink by its bare name (it lost the folder). */
-function asLoaderLogsIt(m: ManifestFile): string {
-  return m.problem === 'dangling-symlink' ? basename(m.path) : m.path;
+/**
+ * How loader 1.3.239 prints a file in its list: a folder entry whose real path it cannot resolve
+ * (a dangling symlink, a symlink loop) by its bare name; it lost the folder.
+ */
+function asLoaderLogsIt(m: ManifestFile, cwd: string): string {
+  if (m.problem === 'dangling-symlink') return basename(m.path);
+  if (m.readdirOrder && m.problem !== null) {
+    try {
+      realpathSync(resolve(cwd, m.path));
+    } catch {
+      return basename(m.path);
+    }
+  }
+  return m.path;
 }
 
 
@@ -381,10 +590,11 @@ for (const s of scenarios) {
 
       for (const kind of MANIFEST_KINDS) {
         assert.deepEqual(strata.locations[kind].map((l) => l.path), loader[kind].locations, `${kind}: search locations differ from the loader's`);
-        assert.deepEqual(strata.manifests[kind].map(asLoaderLogsIt), loader[kind].files, `${kind}: manifest files differ from the loader's`);
+        assert.deepEqual(strata.manifests[kind].map((m) => asLoaderLogsIt(m, cwd)), loader[kind].files, `${kind}: manifest files differ from the loader's`);
       }
       s.expect(strata, t);
     } finally {
+      s.cleanup?.(t);
       home.cleanup();
     }
   });

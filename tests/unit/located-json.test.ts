@@ -1,0 +1,100 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseLocatedJson, parseLocatedJsonc } from '../../shared/manifest/located-json';
+import { seededRandom } from '../helpers/seeded-random';
+import { APP_ROOT } from '../helpers/strata-cli';
+
+/**
+ * parseLocatedJson reads valid JSON by a fast strict pass and leaves everything else to jsonc-parser.
+ * Whatever path a text takes, the answer must be exactly jsonc-parser's: same tree, same ranges,
+ * same errors. Checked on the fixtures, the installed manifests, hand-made edge cases and seeded
+ * mutations of them (a failure names the seed and iteration).
+ */
+
+function jsonFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? jsonFiles(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : [],
+  );
+}
+
+const installed = ['/usr/share/vulkan/explicit_layer.d', '/usr/share/vulkan/implicit_layer.d', '/usr/share/vulkan/icd.d'].flatMap((d) =>
+  readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => join(d, f)),
+);
+const files = [...jsonFiles(join(APP_ROOT, 'tests', 'fixtures')), ...installed].map((f) => readFileSync(f, 'utf8'));
+
+const edges = [
+  '',
+  ' ',
+  '{}',
+  '[]',
+  ' \t\r\n{ "a" : [ 1 , -0.5e+3 , 2E-2 , 0 , -0 , 1e999 , true , false , null ] }\r\n',
+  '{"a":1,"a":2}',
+  '{"esc":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\\ud800"}',
+  '{"k\\u0041y":"v"}',
+  '"caf\u00e9 \u2028 \ud83d\ude00"',
+  '{"a":"x"}\r{"b":1}',
+  '{"a":"line\nbreak"}',
+  '{"a":"tab\there"}',
+  '{"a":"\\x"}',
+  '{"a":"\\u12"}',
+  '{"a":01}',
+  '{"a":1.}',
+  '{"a":.5}',
+  '{"a":-}',
+  '{"a":+1}',
+  '{"a":1e}',
+  '{"a":truex}',
+  '{"a":nul}',
+  '{"a":1,}',
+  '[1,]',
+  '{"a" 1}',
+  '{a:1}',
+  '\ufeff{}',
+  '{} // c',
+  '/* c */ {}',
+  '{}}',
+  '{"a":[1 2]}',
+  '{"a":{"b":{"c":[[[]]]}}}',
+  '\u000b{}',
+  '{"a":"\u007f"}',
+  '{"a":"\u001f"}',
+  '{"a":1}\n\n',
+  '\r\n\r\n{\r\n"a"\r\n:\r\n"b"\r\n}',
+  'true',
+  'nullx',
+  '12 34',
+  '"\\',
+  '"abc',
+];
+
+function same(text: string, where: string) {
+  assert.deepEqual(parseLocatedJson(text), parseLocatedJsonc(text), `${where}: ${JSON.stringify(text.slice(0, 200))}`);
+}
+
+test('fixtures and installed manifests: the same tree, ranges and errors as jsonc-parser', () => {
+  assert.ok(files.length > 20);
+  files.forEach((t, i) => same(t, `file ${i}`));
+});
+
+test('edge cases of the JSON grammar: the same answer as jsonc-parser', () => {
+  edges.forEach((t, i) => same(t, `edge ${i}`));
+});
+
+test('seeded mutations: the same answer as jsonc-parser', () => {
+  const SEED = 0x10ca_7ed;
+  const next = seededRandom(SEED);
+  const JUNK = ['{', '}', '[', ']', ',', ':', '"', '\\', '\\u', '0', '-', '.', 'e', '+', ' ', '\t', '\n', '\r', '\u0001', 't', 'n', 'x', '/', '*', '\ufeff', 'é'];
+  const seeds = [...edges.filter((e) => e.length > 2), ...files.map((f) => (f.length > 3000 ? f.slice(0, 3000) : f))];
+  for (let i = 0; i < 4000; i++) {
+    let text = seeds[Math.floor(next() * seeds.length)]!;
+    const at = Math.floor(next() * (text.length + 1));
+    const op = Math.floor(next() * 4);
+    if (op === 0) text = text.slice(0, at) + text.slice(at + 1);
+    else if (op === 1) text = text.slice(0, at) + JUNK[Math.floor(next() * JUNK.length)]! + text.slice(at);
+    else if (op === 2) text = text.slice(0, at);
+    else text = text.slice(0, at) + JUNK[Math.floor(next() * JUNK.length)]! + text.slice(at + 1);
+    same(text, `seed ${SEED} iteration ${i}`);
+  }
+});
