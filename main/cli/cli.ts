@@ -13,8 +13,11 @@ import { driversNegotiateAction } from './drivers-command';
 import { formatDiscoveryPaths } from './paths-command';
 import { join } from 'node:path';
 import { shaderDisAction, shaderInspectAction, shaderValidateAction } from './shader-command';
+import { shaderPackAction } from './vbc-command';
 import { callChannel, CliFailure } from './cli-channel';
 import { formatDrivers, formatLayers, formatLint, inventoryAsLint, lintHasErrors, type LayerFilter } from './discovery-commands';
+import { addOverrideCommands } from './override-command';
+import { addExplainCommand } from './chain-command';
 
 interface LayersListOptions {
   json?: boolean;
@@ -215,16 +218,30 @@ export function buildProgram(version: string): Command {
     .action(shaderDisAction);
   shader
     .command('inspect')
-    .description('summary and reflection of a SPIR-V module: entry points, interface, descriptor bindings, push constants, specialization constants (exit 1 when the module has errors)')
-    .argument('<file>', 'a SPIR-V binary (.spv), either byte order')
+    .description('summary and reflection of a SPIR-V module: entry points, interface, descriptor bindings, push constants, specialization constants; of a VBC file: header, sections, its reflection cross-checked against each stage (exit 1 when the file has errors)')
+    .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (.vbc, told by its magic)')
     .option('--json', 'print machine-readable JSON: summary, reflection, diagnostics')
     .action(shaderInspectAction);
+  shader
+    .command('pack')
+    .description('pack SPIR-V stages into a VBC ("Vega ByteCode") file with reflection derived from them (exit 1 when a stage does not validate, the stages do not link, or VBC cannot describe them)')
+    .option('--vert <file>', 'vertex stage SPIR-V')
+    .option('--tesc <file>', 'tessellation control stage SPIR-V')
+    .option('--tese <file>', 'tessellation evaluation stage SPIR-V')
+    .option('--geom <file>', 'geometry stage SPIR-V')
+    .option('--frag <file>', 'fragment stage SPIR-V')
+    .requiredOption('-o, --output <file>', 'the VBC file to write')
+    .option('--json', 'print machine-readable JSON: ok, output, byteLength, reflection, diagnostics')
+    .action(shaderPackAction);
   shader
     .command('validate')
     .description('check a SPIR-V module\'s logical layout and ids (SPIR-V § 2.4); exit 1 on any error')
     .argument('<file>', 'a SPIR-V binary (.spv), either byte order')
     .option('--json', 'print machine-readable JSON: ok, diagnostics')
     .action(shaderValidateAction);
+
+  addOverrideCommands(program);
+  addExplainCommand(program);
 
   program
     .command('serve')

@@ -3,6 +3,7 @@ import { EXIT, formatTable, printJson } from './cli-output';
 import type { ShaderDisassembly } from '../../shared/shader/shader-disassembly';
 import type { ShaderInspection } from '../../shared/shader/shader-inspection';
 import type { BlockMember } from '../../shared/shader/spirv-reflect';
+import { formatVbcDiagnostics, formatVbcInspection } from './vbc-command';
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
 
@@ -119,8 +120,8 @@ export async function shaderInspectAction(file: string, opts: { json?: boolean }
   const value = await callChannel('shader.inspect', { path: file });
   if (opts.json) printJson(value);
   else {
-    process.stdout.write(formatShaderInspection(value));
-    process.stderr.write(formatSpirvDiagnostics(value));
+    process.stdout.write(value.format === 'vbc' ? formatVbcInspection(value) : formatShaderInspection(value));
+    process.stderr.write(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
   }
   if (!value.ok) process.exitCode = EXIT.problems;
 }
@@ -131,7 +132,7 @@ export async function shaderValidateAction(file: string, opts: { json?: boolean 
   const errors = value.diagnostics.filter((d) => (d.severity ?? 1) === 1).length;
   if (opts.json) printJson({ path: value.path, ok: value.ok, diagnostics: value.diagnostics });
   else {
-    process.stdout.write(formatSpirvDiagnostics(value));
+    process.stdout.write(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
     process.stdout.write(errors ? `${value.path}: ${errors} error${errors === 1 ? '' : 's'}\n` : `${value.path}: valid (logical layout and ids; not a full spirv-val)\n`);
   }
   if (errors) process.exitCode = EXIT.problems;

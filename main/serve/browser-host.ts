@@ -32,7 +32,8 @@ export interface RunningBrowserHost {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 1 << 20;
+// shader.inspectBytes carries a file as base64: up to 16 MiB decoded is about 21.4 MiB of JSON.
+const MAX_BODY_BYTES = 24 << 20;
 const API_PREFIX = '/api/';
 
 /** The Host header values that mean "this server": loopback names, or every local address for a wildcard bind. */

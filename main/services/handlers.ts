@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import type { Handlers } from '../router';
-import { disassembleShaderFile, inspectShaderFile } from './shader-service';
+import { disassembleShaderFile, inspectShaderBytes, inspectShaderFile } from './shader-service';
 import type { BridgeClient } from '../bridge-client';
 import { summarizeEnvironment } from '../../shared/loader/environment-summary';
 import { appInfo } from './app-info-service';
@@ -9,6 +9,8 @@ import { loaderInfo, physicalDevices } from './vulkan-service';
 import { negotiateDrivers } from './driver-negotiation-service';
 import { discoveryManifests, discoveryPaths } from '../discovery/discovery-service';
 import { lintFiles } from '../discovery/lint-files-service';
+import { explainChainRequest } from '../chain/chain-service';
+import { overrideApply, overrideExport, overrideRemove, overrideStatus } from '../override/override-service';
 
 export interface ServiceOptions {
   version: string;
@@ -27,11 +29,17 @@ export function createHandlers(options: ServiceOptions): Handlers {
     'env.summary': () => summarizeEnvironment(env, env['HOME'] || homedir(), process.platform),
     'discovery.paths': () => discoveryPaths({ env }),
     'discovery.manifests': () => discoveryManifests({ env }),
+    'chain.explain': (request) => explainChainRequest(env, request),
     'lint.files': (request) => lintFiles(request),
     'loader.info': (request) => loaderInfo(options, request),
     devices: (request) => physicalDevices(options, request),
     'drivers.negotiate': (request) => negotiateDrivers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
     'shader.disassemble': (request) => disassembleShaderFile(request),
     'shader.inspect': (request) => inspectShaderFile(request),
+    'shader.inspectBytes': (request) => inspectShaderBytes(request),
+    'override.status': (request) => overrideStatus({ env }, request),
+    'override.apply': (request) => overrideApply({ env }, request),
+    'override.remove': (request) => overrideRemove({ env }, request),
+    'override.export': (request) => overrideExport(request),
   };
 }

@@ -3,9 +3,21 @@ import { ManifestInventorySchema } from '../discovery/manifest-inventory';
 import { FileDiagnosticsSchema } from '../lint/diagnostic-schema';
 import { ShaderDisassembleRequestSchema, ShaderDisassemblySchema } from '../shader/shader-disassembly';
 import { ShaderInspectRequestSchema, ShaderInspectionSchema } from '../shader/shader-inspection';
+import { ShaderInspectBytesRequestSchema, ShaderInspectBytesSchema } from '../shader/shader-inspect-bytes';
 import { AppInfoSchema } from '../app/app-info';
+import {
+  OverrideApplyRequestSchema,
+  OverrideApplyResultSchema,
+  OverrideExportRequestSchema,
+  OverrideExportSchema,
+  OverrideRemoveRequestSchema,
+  OverrideRemoveResultSchema,
+  OverrideStatusRequestSchema,
+  OverrideStatusSchema,
+} from '../override/override-status';
 import { EnvSummarySchema } from '../loader/environment-summary';
 import { DiscoveryPathsSchema } from '../loader/search-paths';
+import { ChainExplainRequestSchema, LayerChainSchema } from '../loader/chain';
 import { LoaderInfoSchema, ProbeRequestSchema } from '../vulkan/loader-info';
 import { DevicesReportSchema } from '../vulkan/devices';
 import { DriversNegotiateReportSchema, DriversNegotiateRequestSchema } from '../vulkan/driver-negotiation';
@@ -41,6 +53,11 @@ export const channels = {
     request: empty,
     response: ManifestInventorySchema,
   },
+  'chain.explain': {
+    summary: 'The effective instance layer chain for an application (path, requested layers, API version) in an optional environment: each layer in order with the reasons it is there, and every layer left out with why; modeled on the loader 1.3.239 rules.',
+    request: ChainExplainRequestSchema,
+    response: LayerChainSchema,
+  },
   'lint.files': {
     summary: 'Lint the given manifest files (folders: their *.json) as one set; an array of {uri, diagnostics}.',
     request: z.object({ paths: z.array(z.string().min(1)).min(1) }).strict(),
@@ -70,6 +87,31 @@ export const channels = {
     summary: 'Inspect a SPIR-V file (read by main): header summary, reflection (entry points, interface, descriptors, push constants, specialization constants) and logical-layout validation diagnostics.',
     request: ShaderInspectRequestSchema,
     response: ShaderInspectionSchema,
+  },
+  'shader.inspectBytes': {
+    summary: 'Inspect a SPIR-V module sent as base64 (up to 16 MiB; for hosts where the UI cannot name a file main can read): what shader.inspect answers, plus the disassembly text; `path` is the name given.',
+    request: ShaderInspectBytesRequestSchema,
+    response: ShaderInspectBytesSchema,
+  },
+  'override.status': {
+    summary: "Strata's override meta-layer (VK_LAYER_LUNARG_override): where its file is, whose it is (absent, Strata's, changed since, or another tool's), what it forces on and off, and the diff of any change made since Strata wrote it.",
+    request: OverrideStatusRequestSchema,
+    response: OverrideStatusSchema,
+  },
+  'override.apply': {
+    summary: 'Install a configuration (layers on / off / auto) as the override meta-layer, atomically, with a backup; refuses to replace a file Strata did not write, or one changed since, unless `force`.',
+    request: OverrideApplyRequestSchema,
+    response: OverrideApplyResultSchema,
+  },
+  'override.remove': {
+    summary: "Surrender: restore exactly the state before Strata (the earlier override file, or none); refuses when the file was changed since Strata wrote it, unless `force`.",
+    request: OverrideRemoveRequestSchema,
+    response: OverrideRemoveResultSchema,
+  },
+  'override.export': {
+    summary: 'The VkLayer_override.json text of a configuration, without installing it.',
+    request: OverrideExportRequestSchema,
+    response: OverrideExportSchema,
   },
 } as const;
 

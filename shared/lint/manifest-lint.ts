@@ -150,7 +150,10 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
     );
   if (layer.component_layers && checkType(report, layer.component_layers, where)) {
     const items = layer.component_layers.value!;
-    if (items.length === 0)
+    // The override meta-layer may force nothing on and only blacklist: loader 1.3.239 accepts it ("all 0
+    // component layers appear to be valid") and applies the blacklist; vkconfig writes such files too.
+    const blacklistOnly = name === OVERRIDE_LAYER && (layer.blacklisted_layers?.value?.length ?? 0) > 0;
+    if (items.length === 0 && !blacklistOnly)
       report('layer/empty-component-layers', layer.component_layers.range, `A meta-layer must list one or more component layers. Fix: add the names of the layers it groups, or remove the layer.`);
     for (const item of items)
       if (item.value === undefined)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SpirvDiagnosticSchema } from './shader-disassembly';
 import type { BlockMember, SpirvReflection } from './spirv-reflect';
+import { VbcDescriptionSchema } from './vbc-inspection';
 
 /** What `shader.inspect` answers: the module's header and mode-setting summary, its reflection, and validation diagnostics. */
 export const ShaderInspectRequestSchema = z
@@ -93,7 +94,25 @@ export const ShaderInspectionSchema = z.object({
   /** null when the file is not a SPIR-V module at all (no header). */
   summary: SpirvSummarySchema.nullable(),
   reflection: SpirvReflectionSchema,
-  /** Ranges are on line 0 and count 32-bit words from the start of the module. */
+  /** Ranges are on line 0 and count 32-bit words from the start of the module (a VBC file: bytes from the start of the file). */
   diagnostics: z.array(SpirvDiagnosticSchema),
+  /** 'vbc' for a VBC ("Vega ByteCode") file, detected by its magic; absent or 'spirv' for a SPIR-V module. */
+  format: z.enum(['spirv', 'vbc']).optional(),
+  /** VBC only: header, sections and the file's own reflection (docs/vbc.md). `reflection` above is then the union of the stages'. */
+  vbc: VbcDescriptionSchema.optional(),
+  /** VBC only: each stage's SPIR-V, inspected on its own (its diagnostics count words from the stage's first word). */
+  stages: z
+    .array(
+      z.object({
+        stage: z.enum(['vert', 'tesc', 'tese', 'geom', 'frag']),
+        byteOffset: z.number().int(),
+        byteLength: z.number().int(),
+        ok: z.boolean(),
+        summary: SpirvSummarySchema.nullable(),
+        reflection: SpirvReflectionSchema,
+        diagnostics: z.array(SpirvDiagnosticSchema),
+      }),
+    )
+    .optional(),
 });
 export type ShaderInspection = z.infer<typeof ShaderInspectionSchema>;

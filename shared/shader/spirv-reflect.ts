@@ -320,7 +320,9 @@ class Reflector {
         return { k: 'sampled-image', image: idOf(ops[1]) ?? 0 };
       case 'OpTypeArray': {
         const length = this.constants.get(idOf(ops[2]) ?? 0)?.value;
-        return { k: 'array', element: idOf(ops[1]) ?? 0, length: typeof length === 'number' ? length : Number(length ?? 0) };
+        // A corrupt module's length constant can be a float or negative: not a length, so 0 (unknown).
+        const n = typeof length === 'number' ? length : Number(length ?? 0);
+        return { k: 'array', element: idOf(ops[1]) ?? 0, length: Number.isSafeInteger(n) && n >= 0 ? n : 0 };
       }
       case 'OpTypeRuntimeArray':
         return { k: 'runtime-array', element: idOf(ops[1]) ?? 0 };
@@ -432,7 +434,8 @@ class Reflector {
     switch (t.k) {
       case 'int':
       case 'float':
-        return t.width / 8;
+        // A corrupt module can declare any width; a size is whole bytes or unknown.
+        return t.width % 8 === 0 ? t.width / 8 : undefined;
       case 'bool':
         return 4;
       case 'vector': {
@@ -448,7 +451,8 @@ class Reflector {
       }
       case 'array': {
         const stride = num(this.decoration(id, 'ArrayStride')?.[0]) ?? this.size(t.element, matrixStride, rowMajor, depth + 1);
-        return stride === undefined ? undefined : stride * t.length;
+        const bytes = stride === undefined ? undefined : stride * t.length;
+        return bytes !== undefined && Number.isSafeInteger(bytes) ? bytes : undefined;
       }
       case 'runtime-array':
         return 0;

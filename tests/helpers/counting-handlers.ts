@@ -42,6 +42,10 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
       calls.push('discovery.manifests');
       return { locations: { implicit_layer: [], explicit_layer: [], driver: [] }, manifests: { implicit_layer: [], explicit_layer: [], driver: [] } };
     },
+    'chain.explain': () => {
+      calls.push('chain.explain');
+      return { loaderVersion: '1.3.239', rulesVersion: '1.3.239', result: 'VK_SUCCESS' as const, chain: [], metaLayers: [], excluded: [], notes: [] };
+    },
     'lint.files': () => {
       calls.push('lint.files');
       return [];
@@ -57,6 +61,26 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     'shader.inspect': (req) => {
       calls.push('shader.inspect');
       return { path: req.path, ok: true, summary: null, reflection: { entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [] }, diagnostics: [] };
+    },
+    'shader.inspectBytes': (req) => {
+      calls.push('shader.inspectBytes');
+      return { path: req.name, ok: true, summary: null, reflection: { entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [] }, diagnostics: [], disassembly: '' };
+    },
+    'override.status': () => {
+      calls.push('override.status');
+      return { scope: 'user' as const, path: '/tmp/VkLayer_override.json', ownership: 'absent' as const, text: null, sha256: null, writtenAt: null, layers: null, originalBackup: null, recordPath: '/tmp/override-record.json', diff: null };
+    },
+    'override.apply': () => {
+      calls.push('override.apply');
+      return { scope: 'user' as const, path: '/tmp/VkLayer_override.json', action: 'created' as const, before: 'absent' as const, backup: null, originalBackup: null, sha256: '0'.repeat(64), text: '{}\n' };
+    },
+    'override.remove': () => {
+      calls.push('override.remove');
+      return { scope: 'user' as const, path: '/tmp/VkLayer_override.json', action: 'nothing' as const, backup: null, reason: 'no override' };
+    },
+    'override.export': () => {
+      calls.push('override.export');
+      return { fileName: 'VkLayer_override.json', text: '{}\n' };
     },
     ...overrides,
   };

@@ -146,7 +146,7 @@ test('API refuses non-JSON bodies (no CORS-simple requests) and oversized bodies
   const before = calls.length;
   const form = await send('POST', '/api/app.info', { ...cookie(), 'Content-Type': 'text/plain' }, '{}');
   assert.equal(form.status, 415);
-  const big = await send('POST', '/api/app.info', { ...json, ...cookie() }, `{"x":"${'a'.repeat(1 << 21)}"}`).catch(() => ({ status: 413 }) as Reply);
+  const big = await send('POST', '/api/app.info', { ...json, ...cookie() }, `{"x":"${'a'.repeat(25 << 20)}"}`).catch(() => ({ status: 413 }) as Reply);
   assert.equal(big.status, 413);
   assert.equal(calls.length, before);
 });

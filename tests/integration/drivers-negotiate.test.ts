@@ -128,7 +128,7 @@ test('one request: good fakes and lavapipe negotiate while crashing, hanging and
   // The hang: reported at the per-driver limit, not later.
   const hang = failure(by(m.hang), 'driver/timeout', 'hang.json');
   assert.match(hang.error!.message, /during vk_icdNegotiateLoaderICDInterfaceVersion within 3000 ms/);
-  assert.ok(hang.elapsedMs >= TIMEOUT_MS - 50 && hang.elapsedMs < TIMEOUT_MS + 1500, `${hang.elapsedMs} ms`);
+  assert.ok(hang.elapsedMs >= TIMEOUT_MS - 50 && hang.elapsedMs < TIMEOUT_MS + 5000, `${hang.elapsedMs} ms`);
 
   const incompatible = failure(by(m.incompatible), 'driver/unsupported-interface', 'incompatible.json');
   assert.equal(incompatible.negotiateResult, 'VK_ERROR_INCOMPATIBLE_DRIVER');

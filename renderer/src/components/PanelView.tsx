@@ -6,6 +6,7 @@ import { DriversDevicesView } from './DriversDevicesView';
 import { EmptyPanel } from './EmptyPanel';
 import { LayersView } from './LayersView';
 import { ProblemsView } from './ProblemsView';
+import { ShadersView } from './ShadersView';
 import { PanelIcon } from './Icon';
 
 function PanelContent({ panel }: { panel: PanelDescription }) {
@@ -18,6 +19,8 @@ function PanelContent({ panel }: { panel: PanelDescription }) {
       return <LayersView />;
     case 'problems':
       return <ProblemsView />;
+    case 'shaders':
+      return <ShadersView />;
     default:
       return <EmptyPanel panel={panel} />;
   }

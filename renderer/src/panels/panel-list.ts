@@ -86,7 +86,7 @@ export const PANELS: readonly PanelDescription[] = [
       'Entry points, execution models and capabilities of a SPIR-V module',
       'The extensions and SPIR-V version a module needs',
     ],
-    built: false,
+    built: true,
   },
   {
     id: 'problems',

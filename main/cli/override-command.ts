@@ -1,0 +1,188 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { strataError } from '../../shared/errors/strata-error';
+import { OVERRIDE_DISABLE_VARIABLE, OverrideConfigSchema, type OverrideConfig } from '../../shared/override/override-config';
+import type { OverrideApplyResult, OverrideOwnership, OverrideRemoveResult, OverrideStatus } from '../../shared/override/override-status';
+import { callChannel, CliFailure } from './cli-channel';
+import { EXIT, formatPairs, printJson } from './cli-output';
+
+export const CONFIG_HELP = `
+The configuration file (--config) is JSON:
+  {
+    "layers": [
+      { "name": "VK_LAYER_KHRONOS_validation", "state": "on" },
+      { "name": "VK_LAYER_MESA_device_select", "state": "off" }
+    ],
+    "appKeys": ["/usr/bin/vkcube"],          (optional: only these executables; default: every application)
+    "overridePaths": ["/opt/layers"],        (optional: the only folders searched for the "on" layers)
+    "apiVersion": "1.3.0"                    (optional: the override layer's api_version, default 1.3.0)
+  }
+state: "on" forces the layer on (component_layers, in the order listed), "off" forces it off
+(blacklisted_layers, even when an application asks for it), "auto" leaves it to the application.
+The override is ~/.local/share/vulkan/implicit_layer.d/VkLayer_override.json ($XDG_DATA_HOME);
+set ${OVERRIDE_DISABLE_VARIABLE}=1 to run an application without it.`;
+
+function readConfig(file: string): OverrideConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliFailure(strataError('override/config-unreadable', `Cannot read the configuration: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: file, fix: 'check the path given to --config' }), EXIT.problems);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new CliFailure(strataError('override/config-invalid', `The configuration is not valid JSON (${(e as Error).message})`, { where: file, fix: 'correct the JSON; see `strata override apply --help` for the format' }), EXIT.problems);
+  }
+  const parsed = OverrideConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
+    throw new CliFailure(strataError('override/config-invalid', `The configuration does not match the format: ${issues}`, { where: file, fix: 'see `strata override apply --help` for the format' }), EXIT.problems);
+  }
+  return parsed.data;
+}
+
+const OWNERSHIP: Record<OverrideOwnership, string> = {
+  absent: 'no override file',
+  strata: "Strata's",
+  modified: 'changed since Strata wrote it',
+  foreign: "not Strata's (another tool's or a person's)",
+};
+
+const list = (names: readonly string[]) => (names.length ? names.join(', ') : '(none)');
+
+function layerLines(layers: OverrideStatus['layers']): [string, string][] {
+  if (!layers) return [];
+  const rows: [string, string][] = [
+    ['on (in order)', list(layers.componentLayers)],
+    ['off', list(layers.blacklistedLayers)],
+  ];
+  if (layers.appKeys.length) rows.push(['only for', layers.appKeys.join(', ')]);
+  if (layers.overridePaths.length) rows.push(['layers only from', layers.overridePaths.join(', ')]);
+  return rows;
+}
+
+export function formatOverrideStatus(s: OverrideStatus): string {
+  const rows: [string, string][] = [
+    ['file', s.path],
+    ['state', s.ownership === 'strata' && s.writtenAt ? `${OWNERSHIP[s.ownership]} (written ${s.writtenAt})` : OWNERSHIP[s.ownership]],
+    ...layerLines(s.layers),
+  ];
+  if (s.text !== null && !s.layers) rows.push(['content', 'not a readable override layer']);
+  if (s.originalBackup) rows.push(['remove restores', `the earlier override, kept in ${s.originalBackup}`]);
+  const out = [`Override (${s.scope})`, formatPairs(rows).replace(/^/gm, '  ')];
+  if (s.diff) out.push('What changed since Strata wrote it:', s.diff);
+  return out.join('\n');
+}
+
+const BEFORE: Record<OverrideOwnership, string> = {
+  absent: 'there was no override before',
+  strata: "replacing Strata's previous override",
+  modified: 'replacing a version changed since Strata wrote it',
+  foreign: "replacing another tool's override",
+};
+
+export function formatApplyResult(r: OverrideApplyResult, config: OverrideConfig): string {
+  if (r.action === 'unchanged') return `The override at ${r.path} already has this configuration; nothing changed.`;
+  const names = (state: string) => config.layers.filter((l) => l.state === state).map((l) => l.name);
+  const lines = [`${r.action === 'created' ? 'Created' : 'Replaced'} ${r.path} (${BEFORE[r.before]}).`];
+  lines.push(`  forced on, in this order: ${list(names('on'))}`, `  forced off: ${list(names('off'))}`);
+  if (config.appKeys?.length) lines.push(`  only for: ${config.appKeys.join(', ')}`);
+  if (r.backup) lines.push(`The file it replaced is kept in ${r.backup}.`);
+  if (r.originalBackup) lines.push(`The override that was there before Strata is kept in ${r.originalBackup}; \`strata override remove\` puts it back.`);
+  lines.push(`Vulkan applications started from now on get this; run one with ${OVERRIDE_DISABLE_VARIABLE}=1 to leave it out.`);
+  return lines.join('\n');
+}
+
+export function formatRemoveResult(r: OverrideRemoveResult): string {
+  const lines =
+    r.action === 'restored'
+      ? [`Removed Strata's override and restored the override that was at ${r.path} before Strata, byte for byte.`]
+      : r.action === 'deleted'
+        ? [`Removed Strata's override: ${r.path} is gone, and applications choose their layers again.`]
+        : [`Nothing to remove: ${r.reason ?? 'Strata has no override here'}.`];
+  if (r.backup) lines.push(`A copy of what was removed is in ${r.backup}.`);
+  return lines.join('\n');
+}
+
+interface ScopeOptions {
+  system?: boolean;
+  json?: boolean;
+}
+
+export function addOverrideCommands(program: Command): void {
+  const override = program
+    .command('override')
+    .description("Strata's override meta-layer (VK_LAYER_LUNARG_override): force layers on or off for every Vulkan application")
+    .addHelpText('after', CONFIG_HELP);
+  const system = ['--system', 'the system-wide override in /etc/vulkan/implicit_layer.d (root only) instead of your own'] as const;
+
+  override
+    .command('apply')
+    .description('install a configuration as the override (atomically, with a backup); refuses to replace a file Strata did not write unless --force')
+    .requiredOption('--config <file>', 'the configuration, JSON (format below)')
+    .option('--force', 'replace a file Strata did not write, or one changed since it did (a backup is kept)')
+    .option(...system)
+    .option('--json', 'print machine-readable JSON')
+    .addHelpText('after', CONFIG_HELP)
+    .action(async (opts: ScopeOptions & { config: string; force?: boolean }) => {
+      const config = readConfig(opts.config);
+      const r = await callChannel('override.apply', { config, ...(opts.force ? { force: true } : {}), ...(opts.system ? { system: true } : {}) });
+      if (opts.json) printJson(r);
+      else process.stdout.write(`${formatApplyResult(r, config)}\n`);
+    });
+
+  override
+    .command('show')
+    .description('print the installed override file')
+    .option(...system)
+    .action(async (opts: ScopeOptions) => {
+      const s = await callChannel('override.status', opts.system ? { system: true } : {});
+      if (s.text === null) process.stdout.write(`No override is installed (${s.path} does not exist).\n`);
+      else process.stdout.write(s.text.endsWith('\n') ? s.text : `${s.text}\n`);
+    });
+
+  override
+    .command('remove')
+    .description('surrender: restore the state before Strata (the earlier override file, or none)')
+    .option('--force', 'remove even when the file was changed since Strata wrote it (a copy is kept)')
+    .option(...system)
+    .option('--json', 'print machine-readable JSON')
+    .action(async (opts: ScopeOptions & { force?: boolean }) => {
+      const r = await callChannel('override.remove', { ...(opts.force ? { force: true } : {}), ...(opts.system ? { system: true } : {}) });
+      if (opts.json) printJson(r);
+      else process.stdout.write(`${formatRemoveResult(r)}\n`);
+    });
+
+  override
+    .command('status')
+    .description('where the override is, whose it is, what it forces on and off, and what changed since Strata wrote it')
+    .option(...system)
+    .option('--json', 'print machine-readable JSON')
+    .action(async (opts: ScopeOptions) => {
+      const s = await callChannel('override.status', opts.system ? { system: true } : {});
+      if (opts.json) printJson(s);
+      else process.stdout.write(`${formatOverrideStatus(s)}\n`);
+    });
+
+  override
+    .command('export')
+    .description('the VkLayer_override.json of a configuration, without installing it')
+    .requiredOption('--config <file>', 'the configuration, JSON (format below)')
+    .option('-o, --output <file>', 'write it to this file instead of printing it')
+    .addHelpText('after', CONFIG_HELP)
+    .action(async (opts: { config: string; output?: string }) => {
+      const r = await callChannel('override.export', { config: readConfig(opts.config) });
+      if (!opts.output) {
+        process.stdout.write(r.text);
+        return;
+      }
+      try {
+        writeFileSync(opts.output, r.text);
+      } catch (e) {
+        throw new CliFailure(strataError('override/export-failed', `Cannot write the override: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: opts.output, fix: 'choose a writable path for -o' }), EXIT.problems);
+      }
+      process.stdout.write(`Wrote ${opts.output} (not installed; \`strata override apply --config ${opts.config}\` installs it).\n`);
+    });
+}

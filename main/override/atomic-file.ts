@@ -1,0 +1,130 @@
+import * as nodeFs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
+
+/** The file system calls the override writer makes; tests swap single ones in to inject ENOSPC and friends. */
+export type FileOps = Pick<
+  typeof nodeFs,
+  'openSync' | 'writeFileSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'unlinkSync' | 'readFileSync' | 'mkdirSync' | 'linkSync' | 'readdirSync' | 'existsSync'
+>;
+export const realFileOps: FileOps = nodeFs;
+
+/** `.NAME.<pid>.<random>.tmp`: never ends in .json, so the loader never reads a half-written one. */
+export function tempNameFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+export function isTempOf(path: string, entry: string): boolean {
+  return entry.startsWith(`.${basename(path)}.`) && entry.endsWith('.tmp');
+}
+
+/** fsync a folder, so a rename or unlink in it survives a crash of the machine, not only of Strata. */
+export function fsyncDir(dir: string, ops: FileOps = realFileOps): void {
+  const fd = ops.openSync(dir, 'r');
+  try {
+    ops.fsyncSync(fd);
+  } finally {
+    ops.closeSync(fd);
+  }
+}
+
+/**
+ * Replace `path` with `data` so that every observer, and the file after any crash, has either the
+ * old or the new bytes: a temp file in the same folder, fsync, rename over the target, fsync the
+ * folder. On failure the temp file is removed and the target is untouched.
+ */
+export function writeFileAtomic(path: string, data: string | Buffer, ops: FileOps = realFileOps): void {
+  const tmp = tempNameFor(path);
+  let fd: number | undefined;
+  try {
+    fd = ops.openSync(tmp, 'wx', 0o644);
+    ops.writeFileSync(fd, data);
+    ops.fsyncSync(fd);
+    ops.closeSync(fd);
+    fd = undefined;
+    ops.renameSync(tmp, path);
+  } catch (e) {
+    if (fd !== undefined)
+      try {
+        ops.closeSync(fd);
+      } catch {
+        // already failing; the original error is the one to report
+      }
+    try {
+      ops.unlinkSync(tmp);
+    } catch {
+      // not created, or already renamed
+    }
+    throw e;
+  }
+  fsyncDir(dirname(path), ops);
+}
+
+/** Remove `path` (absent is fine) and make the removal durable. */
+export function unlinkDurable(path: string, ops: FileOps = realFileOps): void {
+  try {
+    ops.unlinkSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    return;
+  }
+  fsyncDir(dirname(path), ops);
+}
+
+export function readIfExists(path: string, ops: FileOps = realFileOps): Buffer | null {
+  try {
+    return ops.readFileSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** A file system failure as a StrataError with a fix; `action` says what Strata was doing ("write the override"). */
+export function fileError(e: unknown, action: string, folder: string): StrataError {
+  const err = e as NodeJS.ErrnoException;
+  const where = err.path ?? folder;
+  const untouched = 'the override file is as it was';
+  switch (err.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return strataError('override/permission-denied', `Cannot ${action}: permission denied; ${untouched}`, {
+        where,
+        fix: `make ${folder} writable for your user (ls -ld ${folder}), or for the system-wide override run as root with --system`,
+      });
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return strataError('override/no-space', `Cannot ${action}: no space left on the device (or quota exceeded); ${untouched}`, {
+        where,
+        fix: `free some space on the file system of ${folder} (df -h ${folder}) and run the command again`,
+      });
+    case 'EROFS':
+      return strataError('override/read-only', `Cannot ${action}: the file system is read-only; ${untouched}`, {
+        where,
+        fix: `remount the file system of ${folder} read-write, or point XDG_DATA_HOME / XDG_STATE_HOME at a writable folder`,
+      });
+    case 'ENOTDIR':
+    case 'EISDIR':
+      return strataError('override/not-a-folder', `Cannot ${action}: a path on the way is a file where a folder should be (or the reverse); ${untouched}`, {
+        where,
+        fix: `look at ${where} and move the file that is in the way`,
+      });
+    default:
+      return strataError('override/io-failed', `Cannot ${action}: ${err.code ?? err.message}; ${untouched}`, {
+        where,
+        fix: 'check the folder and run the command again',
+      });
+  }
+}
+
+/** Runs `fn`, turning a file system exception into a StrataRequestError (an error value at the router). */
+export function asStrataFailure<T>(action: string, folder: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof StrataRequestError) throw e;
+    if (e && typeof e === 'object' && 'code' in e && typeof (e as NodeJS.ErrnoException).code === 'string') throw new StrataRequestError(fileError(e, action, folder));
+    throw e;
+  }
+}

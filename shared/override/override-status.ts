@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { OverrideConfigSchema } from './override-config';
+
+/**
+ * What crosses IPC for the override writer (main/override/override-writer.ts): where the override
+ * file is, whose it is, and what apply / remove did.
+ */
+
+/** user: $XDG_DATA_HOME/vulkan/implicit_layer.d; system: /etc/vulkan/implicit_layer.d (root only). */
+export const OverrideScopeSchema = z.enum(['user', 'system']);
+export type OverrideScope = z.infer<typeof OverrideScopeSchema>;
+
+/**
+ * absent: no file. strata: the file is what Strata last wrote. modified: Strata wrote it, then a
+ * person or another tool changed it. foreign: there is a file and Strata never wrote one here.
+ */
+export const OverrideOwnershipSchema = z.enum(['absent', 'strata', 'modified', 'foreign']);
+export type OverrideOwnership = z.infer<typeof OverrideOwnershipSchema>;
+
+const scopeField = { system: z.boolean().optional() };
+
+export const OverrideStatusRequestSchema = z.object(scopeField).strict();
+export const OverrideApplyRequestSchema = z.object({ config: OverrideConfigSchema, force: z.boolean().optional(), ...scopeField }).strict();
+export const OverrideRemoveRequestSchema = z.object({ force: z.boolean().optional(), ...scopeField }).strict();
+export const OverrideExportRequestSchema = z.object({ config: OverrideConfigSchema }).strict();
+
+export const OverrideStatusSchema = z.object({
+  scope: OverrideScopeSchema,
+  /** The override file the loader reads. */
+  path: z.string(),
+  ownership: OverrideOwnershipSchema,
+  /** The file's text, when there is one. */
+  text: z.string().nullable(),
+  sha256: z.string().nullable(),
+  /** When Strata last wrote it (ISO 8601), if it ever did. */
+  writtenAt: z.string().nullable(),
+  /** What the file asks of the loader, when it parses (null otherwise). */
+  layers: z
+    .object({
+      componentLayers: z.array(z.string()),
+      blacklistedLayers: z.array(z.string()),
+      appKeys: z.array(z.string()),
+      overridePaths: z.array(z.string()),
+    })
+    .nullable(),
+  /** The file that was there before Strata, kept for `override remove` (null: there was none). */
+  originalBackup: z.string().nullable(),
+  /** Strata's record of what it wrote (sha256, time, path). */
+  recordPath: z.string(),
+  /** modified: what changed since Strata wrote it, as a unified diff. */
+  diff: z.string().nullable(),
+});
+export type OverrideStatus = z.infer<typeof OverrideStatusSchema>;
+
+export const OverrideApplyResultSchema = z.object({
+  scope: OverrideScopeSchema,
+  path: z.string(),
+  /** created: there was no file; replaced: there was one; unchanged: it already had these bytes. */
+  action: z.enum(['created', 'replaced', 'unchanged']),
+  /** Whose file was there before this apply. */
+  before: OverrideOwnershipSchema,
+  /** A copy of the file this apply replaced (null: nothing replaced). */
+  backup: z.string().nullable(),
+  /** The pre-Strata file that `override remove` will restore (null: remove deletes the file). */
+  originalBackup: z.string().nullable(),
+  sha256: z.string(),
+  text: z.string(),
+});
+export type OverrideApplyResult = z.infer<typeof OverrideApplyResultSchema>;
+
+export const OverrideRemoveResultSchema = z.object({
+  scope: OverrideScopeSchema,
+  path: z.string(),
+  /** restored: the pre-Strata file is back; deleted: there was none, so no file now; nothing: Strata had not written one. */
+  action: z.enum(['restored', 'deleted', 'nothing']),
+  /** A copy of what was removed (null: nothing removed). */
+  backup: z.string().nullable(),
+  /** action nothing: why. */
+  reason: z.string().nullable(),
+});
+export type OverrideRemoveResult = z.infer<typeof OverrideRemoveResultSchema>;
+
+export const OverrideExportSchema = z.object({
+  fileName: z.string(),
+  text: z.string(),
+});
+export type OverrideExport = z.infer<typeof OverrideExportSchema>;

@@ -1,0 +1,143 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { explainChain } from '../../main/chain/chain-service';
+import { makeTempHome } from '../helpers/temp-home';
+import { APP_ROOT } from '../helpers/strata-cli';
+import { describeScenario, FOLDERS, makeScenario, RECORDING_LAYERS, type Scenario } from '../helpers/chain-scenarios';
+
+/**
+ * The real loader (Debian libvulkan1 1.3.239) against shared/loader/chain.ts: each seeded scenario
+ * (tests/helpers/chain-scenarios.ts) is laid out in its own temp HOME with recording layers
+ * (tests/fixtures/layers/recording-layer.c, one copy of the library per manifest so the log tells
+ * which manifest the loader used), the probe (chain-probe.c) creates an instance under lavapipe, and
+ * the layers' log (order = chain, application side first) and the VkResult must equal the model's.
+ */
+
+const LAVAPIPE_MANIFEST = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
+const SCENARIOS = Number(process.env['STRATA_CHAIN_SCENARIOS'] ?? 200);
+const FIRST_SEED = Number(process.env['STRATA_CHAIN_SEED'] ?? 1);
+const WORKERS = 2;
+const VK_RESULT: Record<string, number> = { VK_SUCCESS: 0, VK_ERROR_LAYER_NOT_PRESENT: -6 };
+
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'strata-chain-vs-loader-')));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function build(): { probe: string; libs: Map<string, string> } {
+  assert.ok(existsSync(LAVAPIPE_MANIFEST), `${LAVAPIPE_MANIFEST} is missing (mesa-vulkan-drivers is needed)`);
+  const src = join(APP_ROOT, 'tests', 'fixtures', 'layers');
+  const probe = join(work, 'chain-probe');
+  execFileSync('gcc', ['-O1', '-Wall', '-o', probe, join(src, 'chain-probe.c'), '-lvulkan'], { stdio: 'pipe' });
+  // The loader dlopens each library path once: one library per layer name, copied per manifest.
+  const libs = new Map<string, string>();
+  for (const name of RECORDING_LAYERS) {
+    const out = join(work, `lib${name}.so`);
+    execFileSync('gcc', ['-O1', '-Wall', '-shared', '-fPIC', `-DLAYER_NAME="${name}"`, '-o', out, join(src, 'recording-layer.c'), '-ldl'], { stdio: 'pipe' });
+    libs.set(name, out);
+  }
+  return { probe, libs };
+}
+
+interface Outcome {
+  result: number | string;
+  chain: string[];
+}
+
+function run(probe: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(probe, args, { env, timeout: 20_000, killSignal: 'SIGKILL', encoding: 'utf8' }, (error, stdout, stderr) => {
+      resolve(error && !stdout ? `error: ${error.message} ${stderr}` : stdout);
+    });
+  });
+}
+
+interface Checked {
+  failure: string | null;
+  /** What the scenario exercised: reason codes the model gave, plus outcome facts. */
+  covered: Set<string>;
+}
+
+async function check(s: Scenario, probe: string, libs: Map<string, string>): Promise<Checked> {
+  const home = makeTempHome();
+  try {
+    const fill = (v: string, lib = '') => v.replaceAll('$HOME', home.dir).replaceAll('$APP', probe).replaceAll('$LIB', lib);
+    for (const m of s.manifests) {
+      const folder = join(home.dir, FOLDERS[m.folder]);
+      mkdirSync(folder, { recursive: true });
+      const name = String(m.layer['name']);
+      let lib = '';
+      if (m.layer['library_path'] === '$LIB') {
+        lib = join(folder, `lib-${m.file.replace(/\.json$/, '')}.so`);
+        copyFileSync(libs.get(name)!, lib);
+      }
+      writeFileSync(join(folder, m.file), fill(JSON.stringify({ file_format_version: '1.2.0', layer: m.layer }, null, 2), lib));
+    }
+    const log = join(home.dir, 'layers.log');
+    const env: Record<string, string> = {
+      ...(home.env as Record<string, string>),
+      XDG_DATA_DIRS: join(home.dir, 'data-dirs'),
+      XDG_CONFIG_DIRS: join(home.dir, 'config-dirs'),
+      VK_DRIVER_FILES: LAVAPIPE_MANIFEST,
+      STRATA_LAYER_LOG: log,
+    };
+    for (const [k, v] of Object.entries(s.env)) env[k] = fill(v);
+
+    const out = await run(probe, [s.apiVersion, ...s.requested], env);
+    const m = /^create (-?\d+)$/m.exec(out);
+    const real: Outcome = {
+      result: m ? Number(m[1]) : `no result: ${out.trim()}`,
+      chain: existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [],
+    };
+    const model = await explainChain({ env }, { app: { path: probe, requestedLayers: s.requested, apiVersion: s.apiVersion } });
+    const expected: Outcome = { result: VK_RESULT[model.result]!, chain: model.chain.map((e) => `${e.name} ${e.libraryPath}`) };
+    const covered = new Set<string>([...model.chain, ...model.metaLayers, ...model.excluded].flatMap((e) => e.reasons.map((r) => r.code)));
+    covered.add(`result ${real.result}`);
+    if (real.chain.length >= 3) covered.add('chain of 3 or more');
+    if (JSON.stringify(real) === JSON.stringify(expected)) return { failure: null, covered };
+    const short = (o: Outcome) => `result ${o.result}\n${o.chain.map((l, i) => `    ${i}. ${l.replace(home.dir, '$HOME')}`).join('\n') || '    (no layers)'}`;
+    const failure = [
+      describeScenario(s),
+      `  loader: ${short(real)}`,
+      `  model:  ${short(expected)}`,
+      `  model reasons: ${JSON.stringify(model.chain.map((e) => [e.name, e.reasons.map((r) => r.code)]))}`,
+      `  excluded: ${JSON.stringify(model.excluded.map((e) => [e.name, e.reasons.map((r) => r.message)])).replaceAll(home.dir, '$HOME')}`,
+    ].join('\n');
+    return { failure, covered };
+  } finally {
+    home.cleanup();
+  }
+}
+
+async function pool<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return out;
+}
+
+test(`the chain model equals the real loader on ${SCENARIOS} seeded scenarios`, { timeout: 180_000 }, async () => {
+  const { probe, libs } = build();
+  const scenarios = Array.from({ length: SCENARIOS }, (_, i) => makeScenario(FIRST_SEED + i));
+  const checked = await pool(scenarios, WORKERS, (s) => check(s, probe, libs));
+  const failures = checked.flatMap((c) => (c.failure ? [c.failure] : []));
+  assert.equal(failures.length, 0, `${failures.length} of ${SCENARIOS} scenarios differ (rerun one with STRATA_CHAIN_SEED=<seed> STRATA_CHAIN_SCENARIOS=1):\n\n${failures.slice(0, 6).join('\n\n')}`);
+  // The scenarios must reach every rule the model has a reason for, or a green run proves little.
+  if (SCENARIOS >= 100) {
+    const tally = new Map<string, number>();
+    for (const c of checked) for (const k of c.covered) tally.set(k, (tally.get(k) ?? 0) + 1);
+    const needed = ['result 0', 'result -6', 'chain of 3 or more', 'implicit/enabled', 'implicit/not-enabled', 'implicit/disabled-by-env', 'implicit/enabled-by-override', 'explicit/requested-by-app', 'explicit/vk-instance-layers', 'explicit/not-requested', 'meta/expanded', 'meta/component-missing', 'meta/component-too-old', 'override/active', 'override/component', 'override/blacklisted', 'override/app-keys-mismatch', 'duplicate/shadowed', 'duplicate/later-occurrence-wins', 'api-version/older-than-app'];
+    const unreached = needed.filter((k) => !tally.has(k));
+    assert.deepEqual(unreached, [], `rules no scenario reached: ${unreached.join(', ')}; tally ${JSON.stringify(Object.fromEntries(tally))}`);
+  }
+});
+
+
