@@ -363,7 +363,8 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       addReason(removedWhy, l, state.reason.code, via.length ? `${state.reason.message}; ${via.map((v) => v.message).join('; ')}` : state.reason.message);
       return;
     }
-    if (l.meta) addMeta(l, [...via, state.reason]);
+    // The meta-layer's own reason travels with its components: name it, so it is not read as the component's.
+    if (l.meta) addMeta(l, [...via, { code: state.reason.code, message: `${l.name}: ${state.reason.message}` }]);
     else {
       activatedNames.push(l.name);
       expanded.push({ layer: l, reasons: [...via, state.reason] });
