@@ -1,4 +1,5 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { binaryRange, strataDiagnostic } from '../lint/strata-diagnostic';
 
 /**
  * Every diagnostic code the SPIR-V reader and disassembler emit, with the part of the SPIR-V
@@ -42,13 +43,5 @@ export const spirvDiagnosticCodes = {
 export type SpirvDiagnosticCode = keyof typeof spirvDiagnosticCodes;
 
 export function spirvDiagnostic(code: SpirvDiagnosticCode, wordOffset: number, wordLength: number, message: string): Diagnostic {
-  const info = spirvDiagnosticCodes[code];
-  return {
-    range: { start: { line: 0, character: wordOffset }, end: { line: 0, character: wordOffset + Math.max(0, wordLength) } },
-    severity: info.severity,
-    code,
-    source: 'strata',
-    message,
-    data: { spec: info.spec, wordOffset },
-  };
+  return strataDiagnostic(spirvDiagnosticCodes, code, binaryRange(wordOffset, wordLength), message, { wordOffset });
 }

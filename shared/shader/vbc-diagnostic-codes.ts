@@ -1,4 +1,5 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { binaryRange, strataDiagnostic } from '../lint/strata-diagnostic';
 
 /**
  * Every diagnostic code of the VBC decoder, validator, cross-check and packer, with the part of the
@@ -50,13 +51,5 @@ export const vbcDiagnosticCodes = {
 export type VbcDiagnosticCode = keyof typeof vbcDiagnosticCodes;
 
 export function vbcDiagnostic(code: VbcDiagnosticCode, byteOffset: number, byteLength: number, message: string): Diagnostic {
-  const info = vbcDiagnosticCodes[code];
-  return {
-    range: { start: { line: 0, character: byteOffset }, end: { line: 0, character: byteOffset + Math.max(0, byteLength) } },
-    severity: info.severity,
-    code,
-    source: 'strata',
-    message,
-    data: { spec: info.spec, byteOffset },
-  };
+  return strataDiagnostic(vbcDiagnosticCodes, code, binaryRange(byteOffset, byteLength), message, { byteOffset });
 }

@@ -1,11 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer, type StrataServer } from '../helpers/e2e-harness';
 import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
 
 /**
@@ -22,57 +19,18 @@ declare const document: {
   documentElement: { dataset: Record<string, string | undefined> };
   body: object;
   activeElement: { id: string; tagName: string; textContent: string | null } | null;
-  addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void;
 };
 declare function getComputedStyle(element: object): { backgroundColor: string };
 declare function matchMedia(query: string): { matches: boolean };
 declare function requestAnimationFrame(callback: () => void): number;
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const artifacts = join(root, 'tests', 'e2e', 'artifacts');
-
 let home: TempHome;
-let server: ChildProcess | null = null;
-let serverOutput = '';
+let server: StrataServer | null = null;
 let browser: Browser | null = null;
 let page: Page;
-let url: string;
 /** Console errors, uncaught exceptions and CSP violations seen while the server was up. */
 const problems: string[] = [];
 let watching = true;
-
-function readServerUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`strata serve printed no URL within ${timeoutMs} ms. Output:\n${serverOutput}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      serverOutput += chunk.toString('utf8');
-      const m = /Strata is running at (http:\/\/\S+)/.exec(serverOutput);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (serverOutput += c.toString('utf8')));
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`strata serve exited (${code ?? signal}) before printing its URL. Output:\n${serverOutput}`));
-    });
-  });
-}
-
-function stopServer(): Promise<void> {
-  const child = server;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 /** Relative luminance (WCAG) of a CSS `rgb(...)`/`rgba(...)` colour. */
 function luminance(css: string): number {
@@ -100,38 +58,16 @@ const currentPanels = () => page.locator('nav[aria-label="Panels"] [aria-current
 const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? '');
 
 before(async () => {
-  if (!existsSync(join(root, 'out', 'renderer', 'index.html'))) {
-    throw new Error('out/renderer/index.html is missing: build first with `node scripts/build.mjs` (`npm test` builds for you)');
-  }
-  mkdirSync(artifacts, { recursive: true });
+  prepareE2e();
   home = makeTempHome();
-  server = spawn(process.execPath, [join(root, 'bin', 'strata'), 'serve', '--port', '0'], { cwd: root, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await readServerUrl(server, 20_000);
-
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 960 }, colorScheme: 'light' });
-  // Runs through the DevTools protocol, so the page's CSP does not apply to it; it only records.
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || '?'}:${e.lineNumber}`);
-    });
-  });
-  page = await context.newPage();
-  page.on('console', (msg) => {
-    if (watching && (msg.type() === 'error' || /Content Security Policy/i.test(msg.text()))) problems.push(`console.${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => {
-    if (watching) problems.push(`uncaught: ${err.message}`);
-  });
-  await page.goto(url);
+  server = await startServer(home);
+  browser = await launchChromium();
+  page = await openPage(browser, server.url, { problems, watching: () => watching });
 });
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await stopServer();
+  await stopServer(server);
   home?.cleanup();
 });
 
@@ -165,7 +101,7 @@ test('theme switcher: dark and light by mouse and keyboard, System follows the O
   const dark = await bodyBackground();
   assert.ok(luminance(dark) < 0.05, `dark body background is dark: ${dark}`);
   await page.mouse.move(0, 0); // no hover state in the screenshot
-  await page.screenshot({ path: join(artifacts, 'about-dark.png'), fullPage: true });
+  await page.screenshot({ path: artifact('about-dark.png'), fullPage: true });
 
   // The radio just clicked has focus: ArrowLeft selects the one before it, as in any radio group.
   await page.keyboard.press('ArrowLeft');
@@ -174,7 +110,7 @@ test('theme switcher: dark and light by mouse and keyboard, System follows the O
   const light = await bodyBackground();
   assert.ok(luminance(light) > 0.8, `light body background is light: ${light}`);
   assert.notEqual(light, dark);
-  await page.screenshot({ path: join(artifacts, 'about-light.png'), fullPage: true });
+  await page.screenshot({ path: artifact('about-light.png'), fullPage: true });
 
   // A pinned theme ignores the OS; System follows it, live.
   await settleColorScheme('dark');
@@ -202,7 +138,7 @@ test('keyboard: skip link, Alt+digit shortcuts, roving focus in the sidebar, ari
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
 
   assert.deepEqual(await currentPanels(), ['layers'], 'Layers is the default panel');
-  await page.keyboard.press('Alt+2');
+  await page.keyboard.press('Alt+3');
   assert.deepEqual(await currentPanels(), ['drivers']);
   assert.equal(await page.locator('h1').textContent(), 'Drivers & Devices');
   // Focus moved to the new panel's heading.
@@ -222,7 +158,7 @@ test('keyboard: skip link, Alt+digit shortcuts, roving focus in the sidebar, ari
   assert.deepEqual(await currentPanels(), ['profiles']);
   assert.equal(await page.locator('h1').textContent(), 'Profiles');
   await page.getByText('Profiles is not available yet').waitFor();
-  await page.screenshot({ path: join(artifacts, 'empty-panel-dark.png') });
+  await page.screenshot({ path: artifact('empty-panel-dark.png') });
 
   await page.locator('nav[aria-label="Panels"] button[tabindex="0"]').focus();
   await page.keyboard.press('Home');
@@ -240,7 +176,7 @@ test('no console errors, uncaught exceptions or CSP violations', () => {
 
 test('a host.notice (sent when the server stops) shows in a dismissible alert', async () => {
   watching = false; // from here on the event stream's reconnect attempts fail, by design
-  await stopServer();
+  await stopServer(server);
   const alert = page.getByRole('alert').filter({ hasText: 'The Strata server has stopped' });
   await alert.waitFor({ timeout: 5_000 });
   await alert.getByRole('button', { name: /^Dismiss/ }).click();

@@ -1,11 +1,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import type { Browser, Page } from 'playwright-core';
+import { makeTempHome } from '../helpers/temp-home';
+import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer, type StrataServer } from '../helpers/e2e-harness';
 import { parseVulkaninfoSummary, runVulkaninfo, vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
 
 /**
@@ -19,7 +18,6 @@ declare const document: {
   documentElement: { dataset: Record<string, string | undefined> };
   activeElement: { textContent: string | null; getAttribute(name: string): string | null } | null;
   querySelector(selector: string): { scrollHeight: number } | null;
-  addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void;
 };
 declare class MutationObserver {
   constructor(callback: (records: { target: { getAttribute(name: string): string | null } }[]) => void);
@@ -27,72 +25,18 @@ declare class MutationObserver {
 }
 declare const window: { __busySeen?: (string | null)[] };
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const artifacts = join(root, 'tests', 'e2e', 'artifacts');
 const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 
-interface Server {
-  home: TempHome;
-  child: ChildProcess;
-  url: string;
-  output: string;
-}
-
-function startServer(home: TempHome): Promise<Server> {
-  const child = spawn(process.execPath, [join(root, 'bin', 'strata'), 'serve', '--port', '0'], { cwd: root, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const server: Server = { home, child, url: '', output: '' };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`strata serve printed no URL within 20 s. Output:\n${server.output}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      server.output += chunk.toString('utf8');
-      const m = /Strata is running at (http:\/\/\S+)/.exec(server.output);
-      if (m && !server.url) {
-        clearTimeout(timer);
-        server.url = m[1]!;
-        resolve(server);
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (server.output += c.toString('utf8')));
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`strata serve exited (${code ?? signal}) before printing its URL. Output:\n${server.output}`));
-    });
-  });
-}
-
-function stopServer(server: Server | null): Promise<void> {
-  const child = server?.child;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 let browser: Browser | null = null;
-let good: Server | null = null;
-let broken: Server | null = null;
+let good: StrataServer | null = null;
+let broken: StrataServer | null = null;
 let page: Page;
 /** Console errors, uncaught exceptions and CSP violations, on every page of this file. */
 const problems: string[] = [];
 
-async function openPage(url: string, colorScheme: 'light' | 'dark'): Promise<Page> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 960 }, colorScheme });
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || '?'}:${e.lineNumber}`);
-    });
-  });
-  const p = await context.newPage();
-  p.on('console', (msg) => {
-    if (msg.type() === 'error' || /Content Security Policy/i.test(msg.text())) problems.push(`console.${msg.type()}: ${msg.text()}`);
-  });
-  p.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await p.goto(url);
+/** A page at `url`, recording into `problems`, once the app has drawn its panel list. */
+async function openApp(url: string, colorScheme: 'light' | 'dark'): Promise<Page> {
+  const p = await openPage(browser!, url, { colorScheme, problems });
   await p.locator('nav[aria-label="Panels"]').waitFor({ timeout: 15_000 });
   return p;
 }
@@ -106,7 +50,7 @@ const setTheme = async (p: Page, mode: 'Light' | 'Dark') => {
 async function screenshot(p: Page, name: string) {
   const height = await p.evaluate(() => document.querySelector('.main')?.scrollHeight ?? 960);
   await p.setViewportSize({ width: 1280, height: Math.max(960, Math.ceil(height)) });
-  await p.screenshot({ path: join(artifacts, name) });
+  await p.screenshot({ path: artifact(name) });
   await p.setViewportSize({ width: 1280, height: 960 });
 }
 const focusedText = (p: Page) => p.evaluate(() => document.activeElement?.textContent ?? '');
@@ -114,16 +58,10 @@ const focusedText = (p: Page) => p.evaluate(() => document.activeElement?.textCo
 const idle = (p: Page) => p.locator('[data-testid="drivers-devices"][aria-busy="false"]').waitFor({ timeout: 30_000 });
 
 before(async () => {
-  if (!existsSync(join(root, 'out', 'renderer', 'index.html'))) {
-    throw new Error('out/renderer/index.html is missing: build first with `node scripts/build.mjs` (`npm test` builds for you)');
-  }
-  mkdirSync(artifacts, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
-  });
+  prepareE2e();
+  browser = await launchChromium();
   good = await startServer(makeTempHome({ VK_DRIVER_FILES: LAVAPIPE }));
-  page = await openPage(good.url, 'light');
+  page = await openApp(good.url, 'light');
 });
 
 after(async () => {
@@ -146,7 +84,7 @@ test('the panel shows the llvmpipe device with the deviceName and driverName vul
   const expected = summary.devices[0]!;
   assert.match(expected['deviceName'] ?? '', /^llvmpipe/);
 
-  await page.keyboard.press('Alt+2');
+  await page.keyboard.press('Alt+3');
   assert.equal(await page.locator('h1').textContent(), 'Drivers & Devices');
   const card = page.getByTestId('device-card');
   await card.first().waitFor({ timeout: 30_000 });
@@ -200,8 +138,8 @@ test('the extension list expands and filters', async () => {
 
 test('Refresh works by keyboard: asks both channels again, reports busy, keeps focus, announces the result', async () => {
   // Opening the panel focuses its heading; the Refresh button is the next Tab stop.
-  await page.keyboard.press('Alt+8');
-  await page.keyboard.press('Alt+2');
+  await page.keyboard.press('Alt+9');
+  await page.keyboard.press('Alt+3');
   await idle(page);
   await page.keyboard.press('Tab');
   assert.equal((await focusedText(page)).trim(), 'Refresh');
@@ -236,8 +174,8 @@ test('a driver whose library does not exist: an error card with the fix, and the
   writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: join(home.dir, 'no-such-dir', 'libvulkan_missing.so'), api_version: '1.3.239' } }));
   home.env['VK_DRIVER_FILES'] = manifest;
   broken = await startServer(home);
-  const p = await openPage(broken.url, 'light');
-  await p.keyboard.press('Alt+2');
+  const p = await openApp(broken.url, 'light');
+  await p.keyboard.press('Alt+3');
   await p.getByTestId('driver-error').waitFor({ timeout: 30_000 });
   await idle(p);
 

@@ -1,11 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { APP_ROOT, STRATA_BIN } from '../helpers/strata-cli';
+import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer, type StrataServer } from '../helpers/e2e-harness';
 
 /**
  * Layers and Problems through the browser host, for real: `bin/strata serve` in a throwaway HOME
@@ -15,16 +16,12 @@ import { makeTempHome, type TempHome } from '../helpers/temp-home';
 declare const document: {
   documentElement: { dataset: Record<string, string | undefined> };
   activeElement: { getAttribute(name: string): string | null; tagName: string } | null;
-  addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void;
 };
 interface ScrollBox {
   scrollTop: number;
   clientHeight: number;
   getBoundingClientRect(): { top: number; bottom: number };
 }
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const artifacts = join(root, 'tests', 'e2e', 'artifacts');
 
 const GOOD = `{
   "file_format_version": "1.2.0",
@@ -66,50 +63,17 @@ interface LintDiagnostic {
 }
 
 let home: TempHome;
-let server: ChildProcess | null = null;
-let serverOutput = '';
+let server: StrataServer | null = null;
 let browser: Browser | null = null;
 let page: Page;
 let lint: { uri: string; diagnostics: LintDiagnostic[] }[];
 const problems: string[] = [];
 const paths = { good: '', broken: '', implicit: '' };
 
-function readServerUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`strata serve printed no URL within ${timeoutMs} ms. Output:\n${serverOutput}`)), timeoutMs);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      serverOutput += chunk.toString('utf8');
-      const m = /Strata is running at (http:\/\/\S+)/.exec(serverOutput);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (serverOutput += c.toString('utf8')));
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`strata serve exited (${code ?? signal}) before printing its URL. Output:\n${serverOutput}`));
-    });
-  });
-}
-
-function stopServer(): Promise<void> {
-  const child = server;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 /** `strata lint --json` for the server's environment (exit 1: there are errors, as intended). */
 function lintJson(): typeof lint {
   try {
-    return JSON.parse(execFileSync(process.execPath, [join(root, 'bin', 'strata'), 'lint', '--json'], { cwd: root, env: home.env, encoding: 'utf8' }));
+    return JSON.parse(execFileSync(process.execPath, [STRATA_BIN, 'lint', '--json'], { cwd: APP_ROOT, env: home.env, encoding: 'utf8' }));
   } catch (e) {
     const out = (e as { stdout?: string }).stdout;
     if (!out) throw e;
@@ -130,10 +94,7 @@ const setTheme = async (name: 'Light' | 'Dark') => {
 const layerNames = () => page.getByTestId('layer-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer')));
 
 before(async () => {
-  if (!existsSync(join(root, 'out', 'renderer', 'index.html'))) {
-    throw new Error('out/renderer/index.html is missing: build first with `node scripts/build.mjs` (`npm test` builds for you)');
-  }
-  mkdirSync(artifacts, { recursive: true });
+  prepareE2e();
   home = makeTempHome();
   const config = home.env['XDG_CONFIG_HOME']!;
   const explicitDir = join(config, 'vulkan', 'explicit_layer.d');
@@ -148,29 +109,14 @@ before(async () => {
   writeFileSync(paths.implicit, IMPLICIT);
   lint = lintJson();
 
-  server = spawn(process.execPath, [join(root, 'bin', 'strata'), 'serve', '--port', '0'], { cwd: root, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await readServerUrl(server, 20_000);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 960 }, colorScheme: 'light' });
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || '?'}:${e.lineNumber}`);
-    });
-  });
-  page = await context.newPage();
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || /Content Security Policy/i.test(msg.text())) problems.push(`console.${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await page.goto(url);
+  server = await startServer(home);
+  browser = await launchChromium();
+  page = await openPage(browser, server.url, { viewport: { width: 1400, height: 960 }, problems });
 });
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await stopServer();
+  await stopServer(server);
   home?.cleanup();
 });
 
@@ -252,17 +198,17 @@ test('keyboard: arrows move through the list, Enter selects and shows the detail
   await page.getByTestId('search-order-driver').waitFor();
 
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(artifacts, 'layers-light.png'), fullPage: true });
+  await page.screenshot({ path: artifact('layers-light.png'), fullPage: true });
   // The page scrolls inside <main>, so the search order gets a picture of its own.
-  await page.getByTestId('search-order').screenshot({ path: join(artifacts, 'layers-search-order-light.png') });
+  await page.getByTestId('search-order').screenshot({ path: artifact('layers-search-order-light.png') });
   await setTheme('Dark');
-  await page.screenshot({ path: join(artifacts, 'layers-dark.png'), fullPage: true });
+  await page.screenshot({ path: artifact('layers-dark.png'), fullPage: true });
   await setTheme('Light');
   await page.getByTestId('search-order').locator('summary').click();
 });
 
 test('Problems: grouped by file, with the codes strata lint reports; a clean file is not listed', async () => {
-  await page.keyboard.press('Alt+7');
+  await page.keyboard.press('Alt+8');
   assert.equal(await page.locator('h1').textContent(), 'Problems');
   await page.getByTestId('problem-list').waitFor({ timeout: 15_000 });
   const groupPaths = await page.getByTestId('problem-group').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
@@ -308,9 +254,9 @@ for (const [which, code] of [
 test('screenshots of Problems in light and dark; no console errors or CSP violations', async () => {
   await page.locator(`[data-testid="problem-group"][data-path="${paths.broken}"] [data-testid="problem-row"]`).click();
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(artifacts, 'problems-light.png'), fullPage: true });
+  await page.screenshot({ path: artifact('problems-light.png'), fullPage: true });
   await setTheme('Dark');
-  await page.screenshot({ path: join(artifacts, 'problems-dark.png'), fullPage: true });
+  await page.screenshot({ path: artifact('problems-dark.png'), fullPage: true });
   await setTheme('Light');
   assert.deepEqual(problems, []);
 });

@@ -1,11 +1,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { APP_ROOT, STRATA_BIN } from '../helpers/strata-cli';
+import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer, type StrataServer } from '../helpers/e2e-harness';
 import { buildShaderCorpus, spirvDis, type ShaderCorpus } from '../helpers/shader-corpus';
 import type { ShaderInspection } from '../../shared/shader/shader-inspection';
 
@@ -18,15 +18,12 @@ import type { ShaderInspection } from '../../shared/shader/shader-inspection';
 declare const document: {
   documentElement: { dataset: Record<string, string | undefined> };
   activeElement: { getAttribute(name: string): string | null } | null;
-  addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void;
 };
 interface Box {
   getBoundingClientRect(): { top: number; bottom: number };
   querySelector(s: string): Box | null;
 }
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const artifacts = join(root, 'tests', 'e2e', 'artifacts');
 const SHADER = 'descriptor-arrays.frag';
 const OPCODE = 'OpImageSampleImplicitLod';
 
@@ -35,43 +32,10 @@ let corpus: ShaderCorpus;
 let modulePath: string;
 let inspect: ShaderInspection;
 let disLines: string[];
-let server: ChildProcess | null = null;
-let serverOutput = '';
+let server: StrataServer | null = null;
 let browser: Browser | null = null;
 let page: Page;
 const problems: string[] = [];
-
-function readServerUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`strata serve printed no URL within ${timeoutMs} ms. Output:\n${serverOutput}`)), timeoutMs);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      serverOutput += chunk.toString('utf8');
-      const m = /Strata is running at (http:\/\/\S+)/.exec(serverOutput);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (serverOutput += c.toString('utf8')));
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`strata serve exited (${code ?? signal}) before printing its URL. Output:\n${serverOutput}`));
-    });
-  });
-}
-
-function stopServer(): Promise<void> {
-  const child = server;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 const setTheme = async (name: 'Light' | 'Dark') => {
   await page.getByRole('radio', { name }).check();
@@ -81,39 +45,21 @@ const openTab = (name: string) => page.getByRole('tab', { name: new RegExp(`^${n
 const renderedLines = () => page.locator('[data-testid="dis-rows"] .dis-line').evaluateAll((els) => els.map((e) => [e.getAttribute('data-line'), e.textContent ?? ''] as const));
 
 before(async () => {
-  if (!existsSync(join(root, 'out', 'renderer', 'index.html'))) {
-    throw new Error('out/renderer/index.html is missing: build first with `node scripts/build.mjs` (`npm test` builds for you)');
-  }
-  mkdirSync(artifacts, { recursive: true });
+  prepareE2e();
   home = makeTempHome();
   corpus = buildShaderCorpus();
   modulePath = corpus.modules.find((m) => m.name === SHADER)!.path;
-  inspect = JSON.parse(execFileSync(process.execPath, [join(root, 'bin', 'strata'), 'shader', 'inspect', modulePath, '--json'], { cwd: root, env: home.env, encoding: 'utf8' }));
+  inspect = JSON.parse(execFileSync(process.execPath, [STRATA_BIN, 'shader', 'inspect', modulePath, '--json'], { cwd: APP_ROOT, env: home.env, encoding: 'utf8' }));
   disLines = spirvDis(modulePath).toString('utf8').split('\n').slice(0, -1);
 
-  server = spawn(process.execPath, [join(root, 'bin', 'strata'), 'serve', '--port', '0'], { cwd: root, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await readServerUrl(server, 20_000);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 960 }, colorScheme: 'light' });
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || '?'}:${e.lineNumber}`);
-    });
-  });
-  page = await context.newPage();
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || /Content Security Policy/i.test(msg.text())) problems.push(`console.${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await page.goto(url);
+  server = await startServer(home);
+  browser = await launchChromium();
+  page = await openPage(browser, server.url, { viewport: { width: 1400, height: 960 }, problems });
 });
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await stopServer();
+  await stopServer(server);
   home?.cleanup();
   corpus?.cleanup();
 });
@@ -125,7 +71,7 @@ test('the Shaders panel is built (no Soon badge) and starts with a drop zone and
   await page.getByTestId('shader-dropzone').waitFor();
   assert.equal(await page.getByRole('button', { name: 'Open…' }).count(), 1);
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(artifacts, 'shaders-empty-light.png') });
+  await page.screenshot({ path: artifact('shaders-empty-light.png') });
 });
 
 test('Summary: the entry point and its stage, as strata shader inspect --json reports them', async () => {
@@ -143,9 +89,9 @@ test('Summary: the entry point and its stage, as strata shader inspect --json re
   assert.match((await page.getByTestId('shader-counts').textContent()) ?? '', new RegExp(`${inspect.reflection.descriptorBindings.length}Descriptor bindings`));
   assert.match((await page.getByTestId('shader-file-name').textContent()) ?? '', /descriptor-arrays\.frag\.spv/);
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(artifacts, 'shaders-summary-light.png'), fullPage: true });
+  await page.screenshot({ path: artifact('shaders-summary-light.png'), fullPage: true });
   await setTheme('Dark');
-  await page.screenshot({ path: join(artifacts, 'shaders-summary-dark.png'), fullPage: true });
+  await page.screenshot({ path: artifact('shaders-summary-dark.png'), fullPage: true });
   await setTheme('Light');
 });
 
@@ -175,7 +121,7 @@ test('Bindings: every descriptor set/binding that strata shader inspect --json r
   const push = (await page.getByTestId('shader-push-constant').textContent()) ?? '';
   assert.ok(push.includes(inspect.reflection.pushConstants[0]!.block.typeName), push);
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(artifacts, 'shaders-bindings-light.png'), fullPage: true });
+  await page.screenshot({ path: artifact('shaders-bindings-light.png'), fullPage: true });
 });
 
 test('Disassembly: the first lines are spirv-dis --raw-id’s, and only the visible part is rendered', async () => {
@@ -228,9 +174,9 @@ test(`Disassembly: search finds ${OPCODE}; Enter steps to the next match`, async
   assert.equal(await target.getAttribute('data-line'), String(expected[0]! + 1));
   assert.equal(await target.locator('mark.dis-match').textContent(), OPCODE);
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(artifacts, 'shaders-disassembly-light.png') });
+  await page.screenshot({ path: artifact('shaders-disassembly-light.png') });
   await setTheme('Dark');
-  await page.screenshot({ path: join(artifacts, 'shaders-disassembly-dark.png') });
+  await page.screenshot({ path: artifact('shaders-disassembly-dark.png') });
   await setTheme('Light');
 });
 
@@ -250,7 +196,7 @@ test('a file that is not SPIR-V: a clear error saying what was expected; no cons
   assert.match(text, /Expected a SPIR-V binary/);
   assert.equal(await page.getByRole('tablist').count(), 0, 'no tabs for a file that is not a module');
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(artifacts, 'shaders-not-spirv-light.png') });
+  await page.screenshot({ path: artifact('shaders-not-spirv-light.png') });
   // And back: the real module opens again from the same input.
   await page.getByTestId('shader-file-input').setInputFiles({ name: 'again.spv', mimeType: 'application/octet-stream', buffer: readFileSync(modulePath) });
   await page.getByRole('tablist').waitFor();

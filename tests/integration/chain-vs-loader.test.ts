@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { explainChain } from '../../main/chain/chain-service';
 import { makeTempHome } from '../helpers/temp-home';
 import { APP_ROOT } from '../helpers/strata-cli';
+import { mapConcurrently } from '../helpers/concurrent-map';
 import { describeScenario, FOLDERS, makeScenario, RECORDING_LAYERS, type Scenario } from '../helpers/chain-scenarios';
 
 /**
@@ -111,23 +112,10 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>): Pro
   }
 }
 
-async function pool<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-  return out;
-}
-
 test(`the chain model equals the real loader on ${SCENARIOS} seeded scenarios`, { timeout: 180_000 }, async () => {
   const { probe, libs } = build();
   const scenarios = Array.from({ length: SCENARIOS }, (_, i) => makeScenario(FIRST_SEED + i));
-  const checked = await pool(scenarios, WORKERS, (s) => check(s, probe, libs));
+  const checked = await mapConcurrently(scenarios, WORKERS, (s) => check(s, probe, libs));
   const failures = checked.flatMap((c) => (c.failure ? [c.failure] : []));
   assert.equal(failures.length, 0, `${failures.length} of ${SCENARIOS} scenarios differ (rerun one with STRATA_CHAIN_SEED=<seed> STRATA_CHAIN_SCENARIOS=1):\n\n${failures.slice(0, 6).join('\n\n')}`);
   // The scenarios must reach every rule the model has a reason for, or a green run proves little.

@@ -9,6 +9,7 @@ import type { ManifestRole } from '../../shared/lint/manifest-lint';
 import { makeTempHome } from '../helpers/temp-home';
 import { BAD_CORPUS_DIR, readBadCorpus, type LoaderVerdict } from '../helpers/bad-corpus';
 import { APP_ROOT } from '../helpers/strata-cli';
+import { mapConcurrently } from '../helpers/concurrent-map';
 
 /**
  * The real loader (Debian libvulkan1 1.3.239) is the oracle for tests/fixtures/manifests/bad/: each
@@ -181,19 +182,6 @@ async function observeDriver(c: Case): Promise<Observation> {
 
 const observe = (c: Case) => (c.role === 'driver' ? observeDriver(c) : observeLayer(c));
 
-async function pool<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-  return out;
-}
-
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ').trimEnd()).join('\n');
@@ -203,7 +191,7 @@ const expected = readBadCorpus();
 const corpus: Case[] = Object.entries(expected).map(([file, e]) => ({ file, role: e.role, text: readFileSync(join(BAD_CORPUS_DIR, file), 'utf8') }));
 let observed: Promise<Map<string, Observation>> | undefined;
 function observeCorpus(): Promise<Map<string, Observation>> {
-  observed ??= pool(corpus, WORKERS, observe).then((obs) => new Map(corpus.map((c, i) => [c.file, obs[i]!])));
+  observed ??= mapConcurrently(corpus, WORKERS, observe).then((obs) => new Map(corpus.map((c, i) => [c.file, obs[i]!])));
   return observed;
 }
 
@@ -221,7 +209,7 @@ test('the oracle itself: well-formed layers and lavapipe load, an absent layer i
     [{ file: 'good-meta.json', role: 'explicit-layer', text: JSON.stringify({ file_format_version: '1.1.1', layer: { ...JSON.parse(goodLayer()).layer, library_path: undefined, component_layers: ['VK_LAYER_strata_part'] } }) }, 'loads'],
     [{ file: 'absent.json', role: 'explicit-layer', text: goodLayer({ type: 'DEVICE' }) }, 'rejects'],
   ];
-  const got = await pool(controls, WORKERS, ([c]) => observe(c));
+  const got = await mapConcurrently(controls, WORKERS, ([c]) => observe(c));
   controls.forEach(([c, want], i) => assert.equal(got[i]!.verdict, want, `${c.file}: ${got[i]!.facts} | ${got[i]!.log}`));
 });
 

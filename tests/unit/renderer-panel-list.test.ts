@@ -5,7 +5,7 @@ import { DEFAULT_PANEL, PANELS, isPanelId, panelById, panelForDigit, panelFromNa
 test('the sidebar lists the planned panels in order, About last', () => {
   assert.deepEqual(
     PANELS.map((p) => p.label),
-    ['Layers', 'Drivers & Devices', 'Profiles', 'Applications', 'Sessions', 'Shaders', 'Problems', 'About'],
+    ['Layers', 'Chain', 'Drivers & Devices', 'Profiles', 'Applications', 'Sessions', 'Shaders', 'Problems', 'About'],
   );
 });
 
@@ -17,11 +17,12 @@ test('ids are unique, and every panel not built says what it will show', () => {
   }
 });
 
-test('Alt+digit numbers follow sidebar order and fit in 1…8', () => {
+test('Alt+digit numbers follow sidebar order and fit in 1…9', () => {
   assert.equal(panelForDigit(1), 'layers');
-  assert.equal(panelForDigit(2), 'drivers');
-  assert.equal(panelForDigit(8), 'about');
-  assert.equal(panelForDigit(9), null);
+  assert.equal(panelForDigit(2), 'chain');
+  assert.equal(panelForDigit(3), 'drivers');
+  assert.equal(panelForDigit(9), 'about');
+  assert.equal(panelForDigit(10), null);
   assert.equal(panelForDigit(0), null);
   assert.equal(panelForDigit(1.5), null);
   for (const p of PANELS) assert.equal(panelForDigit(shortcutDigit(p.id)), p.id);
@@ -43,7 +44,8 @@ test('ui.navigate names: ids and labels in any case; anything else is refused', 
     [' PROBLEMS ', 'problems'],
     ['Drivers & Devices', 'drivers'],
     ['drivers', 'drivers'],
-    ['chain', null],
+    ['Chain', 'chain'],
+    ['settings', null],
     ['', null],
     ['__proto__', null],
   ];

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { panelForShortcut } from '../navigation/panel-shortcuts';
 import { useNavigation } from '../stores/navigation-store';
 
-/** Alt+1 … Alt+8 from anywhere in the window. */
+/** Alt+1 … Alt+9 from anywhere in the window. */
 export function usePanelShortcuts() {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

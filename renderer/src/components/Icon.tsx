@@ -1,27 +1,10 @@
 import type { ReactNode } from 'react';
 import type { PanelId } from '../panels/panel-list';
 import type { ThemeMode } from '../theme/theme-mode';
+import { IconSvg, type IconSvgProps } from './IconSvg';
 
-/** Line icons drawn inline (no icon font, nothing fetched); decorative, so hidden from screen readers. */
-function Svg({ children, size = 16 }: { children: ReactNode; size?: number }) {
-  return (
-    <svg
-      className="icon"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+/** The sidebar's and the window chrome's icons, a little lighter than the views' (ViewIcons). */
+const Svg = (props: IconSvgProps) => <IconSvg strokeWidth={1.8} {...props} />;
 
 const PANEL_PATHS: Readonly<Record<PanelId, ReactNode>> = {
   layers: (
@@ -29,6 +12,14 @@ const PANEL_PATHS: Readonly<Record<PanelId, ReactNode>> = {
       <path d="M12 2.5 21.5 7.25 12 12 2.5 7.25Z" />
       <path d="m2.5 12 9.5 4.75L21.5 12" />
       <path d="m2.5 16.75 9.5 4.75 9.5-4.75" />
+    </>
+  ),
+  chain: (
+    <>
+      <rect x="7" y="2.5" width="10" height="5" rx="1.5" />
+      <rect x="7" y="9.5" width="10" height="5" rx="1.5" />
+      <rect x="7" y="16.5" width="10" height="5" rx="1.5" />
+      <path d="M12 7.5v2M12 14.5v2" />
     </>
   ),
   drivers: (

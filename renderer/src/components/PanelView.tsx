@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { panelById, type PanelDescription } from '../panels/panel-list';
 import { useNavigation } from '../stores/navigation-store';
 import { AboutView } from './AboutView';
+import { ChainView } from './ChainView';
 import { DriversDevicesView } from './DriversDevicesView';
 import { EmptyPanel } from './EmptyPanel';
 import { LayersView } from './LayersView';
@@ -13,6 +14,8 @@ function PanelContent({ panel }: { panel: PanelDescription }) {
   switch (panel.id) {
     case 'about':
       return <AboutView />;
+    case 'chain':
+      return <ChainView />;
     case 'drivers':
       return <DriversDevicesView />;
     case 'layers':

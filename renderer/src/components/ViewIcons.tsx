@@ -1,26 +1,9 @@
 import type { ReactNode } from 'react';
 import type { SeverityName } from '../problems/diagnostic-severity';
+import { IconSvg, type IconSvgProps } from './IconSvg';
 
-/** Icons of the Layers and Problems panels; decorative (the text beside each says the same). */
-function Svg({ children, size = 16, className }: { children: ReactNode; size?: number; className?: string }) {
-  return (
-    <svg
-      className={`icon${className ? ` ${className}` : ''}`}
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.9}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+/** Icons of the Layers, Problems and Shaders panels; decorative (the text beside each says the same). */
+const Svg = (props: IconSvgProps) => <IconSvg strokeWidth={1.9} {...props} />;
 
 const SEVERITY_PATHS: Readonly<Record<SeverityName, ReactNode>> = {
   error: (

@@ -10,7 +10,7 @@ export interface ShortcutKey {
 }
 
 /**
- * Alt+1 … Alt+8 open the panels in sidebar order. Matched on `code`, not `key`: on macOS and
+ * Alt+1 … Alt+9 open the panels in sidebar order. Matched on `code`, not `key`: on macOS and
  * some layouts Alt+digit types another character ("¡"), but the physical key is the same.
  */
 export function panelForShortcut(event: ShortcutKey): PanelId | null {

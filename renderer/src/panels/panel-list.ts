@@ -2,7 +2,7 @@
  * The panels of the app, in sidebar order. Pure data (no React) so the sidebar, the Alt+digit
  * shortcuts and `ui.navigate` requests all read one list, and it can be unit-tested.
  */
-export type PanelId = 'layers' | 'drivers' | 'profiles' | 'applications' | 'sessions' | 'shaders' | 'problems' | 'about';
+export type PanelId = 'layers' | 'chain' | 'drivers' | 'profiles' | 'applications' | 'sessions' | 'shaders' | 'problems' | 'about';
 
 export type PanelGroup = 'configure' | 'inspect' | 'app';
 
@@ -29,6 +29,14 @@ export const PANELS: readonly PanelDescription[] = [
       'Each manifest file, where it came from, and any mistakes in it',
       'Whether a layer is enabled, disabled, or shadowed by another copy — and why',
     ],
+    built: true,
+  },
+  {
+    id: 'chain',
+    label: 'Chain',
+    group: 'configure',
+    summary: 'The instance layer chain an application gets: each layer in order and why, and every layer left out.',
+    willShow: [],
     built: true,
   },
   {
@@ -126,7 +134,7 @@ export function panelIndex(id: PanelId): number {
   return PANELS.findIndex((p) => p.id === id);
 }
 
-/** Alt+1 … Alt+8 follow sidebar order; digits past the list mean nothing. */
+/** Alt+1 … Alt+9 follow sidebar order; digits past the list mean nothing. */
 export function panelForDigit(digit: number): PanelId | null {
   if (!Number.isInteger(digit) || digit < 1) return null;
   return PANELS[digit - 1]?.id ?? null;

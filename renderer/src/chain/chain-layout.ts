@@ -1,0 +1,194 @@
+/**
+ * The Chain panel's pure logic: where each box of the diagram goes, the words a layer's reasons
+ * are summed up in, and reading the "requested layers" field. No React, no DOM: unit-tested in
+ * tests/unit/renderer-chain-layout.test.ts.
+ */
+
+export const DIAGRAM = {
+  width: 560,
+  pad: 20,
+  appHeight: 46,
+  layerHeight: 60,
+  loaderHeight: 46,
+  driverHeight: 42,
+  /** Vertical space between two boxes of the main column (the arrow runs through it). */
+  gap: 30,
+  driverGap: 12,
+  driversPerRow: 3,
+} as const;
+
+export type DiagramNodeKind = 'application' | 'layer' | 'loader' | 'driver';
+
+export interface DiagramNode {
+  key: string;
+  kind: DiagramNodeKind;
+  /** Position in its kind's list (layers: 0 is nearest the application). */
+  index: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface DiagramEdge {
+  from: string;
+  to: string;
+  /** SVG path data, from the bottom of `from` to the top of `to`. */
+  d: string;
+}
+
+export interface ChainLayout {
+  width: number;
+  height: number;
+  nodes: DiagramNode[];
+  edges: DiagramEdge[];
+}
+
+/**
+ * Application on top, then each layer in chain order, the loader, and the drivers in rows under it.
+ * When vkCreateInstance fails (`failed`) no driver is reached, so none is drawn.
+ */
+export function layoutChain(layerCount: number, driverCount: number, options: { failed?: boolean } = {}): ChainLayout {
+  const { width, pad, gap } = DIAGRAM;
+  const inner = width - 2 * pad;
+  const nodes: DiagramNode[] = [];
+  const edges: DiagramEdge[] = [];
+  let y = pad;
+  const column = (key: string, kind: DiagramNodeKind, index: number, height: number) => {
+    const node: DiagramNode = { key, kind, index, x: pad, y, width: inner, height };
+    const prev = nodes[nodes.length - 1];
+    if (prev) {
+      const cx = pad + inner / 2;
+      edges.push({ from: prev.key, to: key, d: `M${cx} ${prev.y + prev.height}V${y}` });
+    }
+    nodes.push(node);
+    y += height + gap;
+  };
+  column('application', 'application', 0, DIAGRAM.appHeight);
+  for (let i = 0; i < Math.max(0, Math.floor(layerCount)); i++) column(`layer-${i}`, 'layer', i, DIAGRAM.layerHeight);
+  column('loader', 'loader', 0, DIAGRAM.loaderHeight);
+  const loader = nodes[nodes.length - 1]!;
+
+  const drivers = options.failed ? 0 : Math.max(0, Math.floor(driverCount));
+  const perRow: number = DIAGRAM.driversPerRow;
+  const driverWidth = (inner - (perRow - 1) * DIAGRAM.driverGap) / perRow;
+  for (let i = 0; i < drivers; i++) {
+    const row = Math.floor(i / perRow);
+    const inRow = Math.min(perRow, drivers - row * perRow);
+    const col = i % perRow;
+    const rowWidth = inRow * driverWidth + (inRow - 1) * DIAGRAM.driverGap;
+    const x = pad + (inner - rowWidth) / 2 + col * (driverWidth + DIAGRAM.driverGap);
+    const top = y + row * (DIAGRAM.driverHeight + DIAGRAM.driverGap);
+    const key = `driver-${i}`;
+    nodes.push({ key, kind: 'driver', index: i, x, y: top, width: driverWidth, height: DIAGRAM.driverHeight });
+    // Loader → driver: down to the middle of the gap, across, down (rows below the first go down the gutter).
+    const x1 = loader.x + loader.width / 2;
+    const y1 = loader.y + loader.height;
+    const mid = y1 + gap / 2;
+    const cx = x + driverWidth / 2;
+    edges.push({ from: 'loader', to: key, d: row === 0 ? `M${x1} ${y1}V${mid}H${cx}V${top}` : `M${x1} ${y1}V${mid}H${x - DIAGRAM.driverGap / 2}V${top - DIAGRAM.driverGap / 2}H${cx}V${top}` });
+  }
+  const rows = Math.ceil(drivers / perRow);
+  const bottom = drivers > 0 ? y + rows * DIAGRAM.driverHeight + (rows - 1) * DIAGRAM.driverGap : y - gap;
+  return { width, height: bottom + pad, nodes, edges };
+}
+
+/** `text` cut to `max` characters with an ellipsis (SVG text does not wrap). */
+export function fitText(text: string, max: number): string {
+  if (max < 2) return text.slice(0, Math.max(0, max));
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+export interface ReasonLike {
+  code: string;
+  message: string;
+}
+
+export interface ReasonSummary {
+  /** The first reason's message, or a word for none. */
+  first: string;
+  /** How many reasons come after the first. */
+  more: number;
+  /** "+2 more" or "". */
+  moreLabel: string;
+  /** Every message, one per line (for a tooltip or a <title>). */
+  full: string;
+}
+
+export function reasonSummary(reasons: readonly ReasonLike[]): ReasonSummary {
+  if (reasons.length === 0) return { first: 'no reason recorded', more: 0, moreLabel: '', full: 'no reason recorded' };
+  const more = reasons.length - 1;
+  return {
+    first: sentence(reasons[0]!.message),
+    more,
+    moreLabel: more > 0 ? `+${more} more` : '',
+    full: reasons.map((r) => sentence(r.message)).join('\n'),
+  };
+}
+
+/** The model's messages start lower-case ("requested by …"); a summary line reads better capitalized. */
+function sentence(message: string): string {
+  return message.length ? message[0]!.toUpperCase() + message.slice(1) : message;
+}
+
+/** Layer names from the "requested layers" field: commas, spaces or new lines between; first of repeats kept. */
+export function parseRequestedLayers(text: string): string[] {
+  const out: string[] = [];
+  for (const name of text.split(/[\s,;]+/)) if (name && !out.includes(name)) out.push(name);
+  return out;
+}
+
+/** The field's text with `name` added at the end, or removed when it is there. */
+export function toggleRequestedLayer(text: string, name: string): string {
+  const list = parseRequestedLayers(text);
+  const next = list.includes(name) ? list.filter((n) => n !== name) : [...list, name];
+  return next.join(', ');
+}
+
+/** Why the API version field will be refused by chain.explain, or null when it is fine (empty means 1.0). */
+export function apiVersionProblem(text: string): string | null {
+  const t = text.trim();
+  if (t === '' || /^\d+\.\d+(\.\d+)?$/.test(t)) return null;
+  return 'Use MAJOR.MINOR, e.g. 1.3';
+}
+
+/** Explicit layer names in the loader's order, each once (what the requested-layers picker offers). */
+export function explicitLayerNames(manifests: readonly { layers: readonly { name: string | null }[] }[]): string[] {
+  const out: string[] = [];
+  for (const m of manifests) for (const l of m.layers) if (l.name && !out.includes(l.name)) out.push(l.name);
+  return out;
+}
+
+export interface DriverLabel {
+  label: string;
+  /** The manifest (shown on hover). */
+  manifest: string;
+}
+
+/** One box per driver manifest the loader reads: its library's file name, repeats of a manifest dropped. */
+export function driverLabels(manifests: readonly { path: string; problem?: string | null; duplicateOf?: number | null; driver: { libraryPath: string | null } | null }[]): DriverLabel[] {
+  const out: DriverLabel[] = [];
+  for (const m of manifests) {
+    if (m.problem || (m.duplicateOf !== null && m.duplicateOf !== undefined)) continue;
+    out.push({ label: baseName(m.driver?.libraryPath ?? m.path), manifest: m.path });
+  }
+  return out;
+}
+
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] || path;
+}
+
+/** A reason code as a short tag: "explicit/not-requested" → "not requested". */
+export function reasonTag(code: string): string {
+  const tail = code.includes('/') ? code.slice(code.indexOf('/') + 1) : code;
+  return tail.replace(/-/g, ' ');
+}
+
+/** The diagram's accessible name: the chain read from the application to the drivers. */
+export function chainSentence(layers: readonly string[], driverCount: number, failed: boolean): string {
+  const steps = ['Application', ...layers, 'Vulkan loader'];
+  const end = failed ? 'vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT' : driverCount === 1 ? '1 driver' : `${driverCount} drivers`;
+  return `${steps.join(' → ')} → ${end}`;
+}

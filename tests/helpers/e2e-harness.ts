@@ -1,0 +1,97 @@
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { APP_ROOT, STRATA_BIN, startAndWaitForUrl } from './strata-cli';
+import type { TempHome } from './temp-home';
+
+/**
+ * What every e2e file does the same way: `bin/strata serve` in a throwaway HOME, Debian's Chromium
+ * through playwright-core, a page that records console errors, uncaught exceptions and CSP
+ * violations, and screenshots under tests/e2e/artifacts/.
+ */
+/* The init script runs in Chromium; tsconfig.node.json has no DOM lib on purpose (main/ must not use it). */
+declare const document: {
+  addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void;
+};
+
+const ARTIFACTS = join(APP_ROOT, 'tests', 'e2e', 'artifacts');
+
+/** Where a screenshot named `name` goes. */
+export const artifact = (name: string) => join(ARTIFACTS, name);
+
+/** Fails early when the renderer is not built, and makes the artifacts folder. */
+export function prepareE2e(): void {
+  if (!existsSync(join(APP_ROOT, 'out', 'renderer', 'index.html'))) {
+    throw new Error('out/renderer/index.html is missing: build first with `node scripts/build.mjs` (`npm test` builds for you)');
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+}
+
+export interface StrataServer {
+  home: TempHome;
+  child: ChildProcess;
+  url: string;
+}
+
+/** `bin/strata serve --port 0` with `home`'s environment, once it has printed its URL. */
+export async function startServer(home: TempHome, timeoutMs = 20_000): Promise<StrataServer> {
+  const run = startAndWaitForUrl(process.execPath, [STRATA_BIN, 'serve', '--port', '0'], home.env, timeoutMs);
+  try {
+    return { home, child: run.child, url: await run.url };
+  } catch (e) {
+    run.child.kill('SIGKILL'); // a server that printed no URL is not left behind
+    throw e;
+  }
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves once the server has exited (at once if it already has). */
+export function stopServer(server: StrataServer | null | undefined): Promise<void> {
+  const child = server?.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+  });
+}
+
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+  /** Console errors, uncaught exceptions and CSP violations are pushed here. */
+  problems: string[];
+  /** While this returns false nothing is recorded (e.g. after the server is stopped on purpose). */
+  watching?: () => boolean;
+}
+
+/** A page in a fresh context, recording problems, at `url`. */
+export async function openPage(browser: Browser, url: string, options: PageOptions): Promise<Page> {
+  const { viewport = { width: 1280, height: 960 }, colorScheme = 'light', problems, watching = () => true } = options;
+  const context = await browser.newContext({ viewport, colorScheme });
+  // Runs through the DevTools protocol, so the page's CSP does not apply to it; it only records.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || '?'}:${e.lineNumber}`);
+    });
+  });
+  const page = await context.newPage();
+  page.on('console', (msg) => {
+    if (watching() && (msg.type() === 'error' || /Content Security Policy/i.test(msg.text()))) problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => {
+    if (watching()) problems.push(`uncaught: ${err.message}`);
+  });
+  await page.goto(url);
+  return page;
+}
