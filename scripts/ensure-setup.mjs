@@ -16,6 +16,8 @@ export const DEBIAN_PACKAGES = {
   test: [
     'libvulkan1', 'libvulkan-dev', 'mesa-vulkan-drivers', 'vulkan-tools', 'vulkan-validationlayers',
     'spirv-tools', 'spirv-headers', 'spirv-cross', 'glslang-tools', 'gcc', 'chromium',
+    // Third-party implicit layers whose real manifests the lint must accept (MangoHud, vkBasalt).
+    'mangohud', 'vkbasalt',
   ],
 };
 

@@ -13,6 +13,9 @@ const files = folders.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.j
 test('the machine has installed manifests to check (layers and drivers)', () => {
   assert.ok(files.some((f) => f.includes('/icd.d/')));
   assert.ok(files.some((f) => f.includes('_layer.d/')));
+  // npm test installs these (scripts/ensure-setup.mjs): the validation layers, Mesa's layers and drivers, MangoHud, vkBasalt.
+  for (const name of ['VkLayer_khronos_validation.json', 'VkLayer_MESA_device_select.json', 'lvp_icd.x86_64.json', 'MangoHud.json', 'vkBasalt.json'])
+    assert.ok(files.some((f) => f.endsWith(`/${name}`)), `${name} is installed`);
 });
 
 for (const file of files) {
