@@ -103,7 +103,7 @@ function readManifest(item: Listed, cwd: string): ReadResult {
     }
   if (code === null) return { text, problem: null, real };
   const problem: ManifestProblem =
-    code === 'ENOENT' ? (item.symlink ? 'dangling-symlink' : 'missing') : code === 'EISDIR' ? 'not-a-file' : 'unreadable';
+    code === 'ENOENT' ? (item.symlink ? 'dangling-symlink' : 'missing') : code === 'ELOOP' ? 'symlink-loop' : code === 'EISDIR' ? 'not-a-file' : 'unreadable';
   return { text: null, problem, real };
 }
 

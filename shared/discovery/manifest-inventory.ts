@@ -41,7 +41,7 @@ export const DiscoveredManifestSchema = z.object({
   location: z.string(),
   order: z.number().int().nonnegative(),
   readdirOrder: z.boolean(),
-  problem: z.enum(['missing', 'dangling-symlink', 'not-a-file', 'unreadable']).nullable(),
+  problem: z.enum(['missing', 'dangling-symlink', 'symlink-loop', 'not-a-file', 'unreadable']).nullable(),
   duplicateOf: z.number().int().nullable(),
   text: z.string().nullable(),
   fileFormatVersion: z.string().nullable(),
@@ -72,7 +72,7 @@ export interface ScannedManifest {
   readdirOrder: boolean;
   /** The file's text; null when it could not be read (see `problem`). */
   text: string | null;
-  problem: 'missing' | 'dangling-symlink' | 'not-a-file' | 'unreadable' | null;
+  problem: 'missing' | 'dangling-symlink' | 'symlink-loop' | 'not-a-file' | 'unreadable' | null;
   /** The same file (by real path) was listed earlier at this `order`: the loader reads it twice. */
   duplicateOf: number | null;
 }
@@ -111,6 +111,7 @@ function fileDiagnostic(code: 'manifest/unreadable' | 'manifest/read-twice', mes
 const PROBLEM_TEXT: Record<NonNullable<ScannedManifest['problem']>, string> = {
   missing: 'is named on the search path but does not exist',
   'dangling-symlink': 'is a symbolic link to a file that does not exist',
+  'symlink-loop': 'is a symbolic link that leads back to itself (a loop)',
   'not-a-file': 'ends in .json but is not a file (a folder?)',
   unreadable: 'cannot be read (permissions?)',
 };
