@@ -6,6 +6,7 @@ import type { LayerEntry } from '../manifest/manifest-model';
 import { lintManifest, type ManifestRole } from '../lint/manifest-lint';
 import { lintManifestSet, type LayerInSet, type ManifestInSet } from '../lint/manifest-set-lint';
 import { diagnosticCodes } from '../lint/diagnostic-codes';
+import { strataDiagnostic } from '../lint/strata-diagnostic';
 import { DiagnosticSchema } from '../lint/diagnostic-schema';
 
 /**
@@ -103,9 +104,8 @@ function layerInSet({ name, api_version, component_layers }: LayerEntry): LayerI
 }
 
 function fileDiagnostic(code: 'manifest/unreadable' | 'manifest/read-twice', message: string): Diagnostic {
-  const info = diagnosticCodes[code];
   const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  return { range, severity: info.severity, code, source: 'strata', message, data: { spec: info.spec } };
+  return strataDiagnostic(diagnosticCodes, code, range, message);
 }
 
 const PROBLEM_TEXT: Record<NonNullable<ScannedManifest['problem']>, string> = {

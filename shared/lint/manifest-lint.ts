@@ -2,6 +2,7 @@ import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-language
 import type { DriverManifest, Field, LayerEntry, LayerManifest, ParsedManifest } from '../manifest/manifest-model';
 import { compareVersions, parseVersion } from '../manifest/manifest-parser';
 import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
+import { strataDiagnostic } from './strata-diagnostic';
 
 /**
  * Where a manifest was found decides some rules: implicit layers must have disable_environment,
@@ -29,9 +30,10 @@ const OVERRIDE_LAYER = 'VK_LAYER_LUNARG_override';
 
 type Sink = (code: DiagnosticCode, range: Range, message: string, severity?: DiagnosticSeverity) => void;
 
+/** Some rules lower a code's default severity where the loader only coerces the value. */
 function makeDiagnostic(code: DiagnosticCode, range: Range, message: string, severity?: DiagnosticSeverity): Diagnostic {
-  const info = diagnosticCodes[code];
-  return { range, severity: severity ?? info.severity, code, source: 'strata', message, data: { spec: info.spec } };
+  const d = strataDiagnostic(diagnosticCodes, code, range, message);
+  return severity === undefined ? d : { ...d, severity };
 }
 
 const jsonTypeName = (kind: string) => (kind === 'object' ? 'an object' : kind === 'array' ? 'an array' : kind === 'null' ? 'null' : `a ${kind}`);

@@ -2,6 +2,7 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import type { LayerEntry, ParsedManifest } from '../manifest/manifest-model';
 import { compareVersions, parseVersion } from '../manifest/manifest-parser';
 import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
+import { strataDiagnostic } from './strata-diagnostic';
 
 /** What the set rules read of a layer: a ParsedManifest's LayerEntry will do, or just these three fields. */
 export type LayerInSet = Pick<LayerEntry, 'name' | 'api_version' | 'component_layers'>;
@@ -21,10 +22,7 @@ export interface SetDiagnostic {
   diagnostic: Diagnostic;
 }
 
-function diag(code: DiagnosticCode, range: Range, message: string): Diagnostic {
-  const info = diagnosticCodes[code];
-  return { range, severity: info.severity, code, source: 'strata', message, data: { spec: info.spec } };
-}
+const diag = (code: DiagnosticCode, range: Range, message: string): Diagnostic => strataDiagnostic(diagnosticCodes, code, range, message);
 
 interface NamedLayer {
   uri: string;

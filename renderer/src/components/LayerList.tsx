@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { rovingAction } from '../navigation/roving-focus';
+import type { KeyboardEvent } from 'react';
+import { useRovingList } from '../navigation/use-roving-list';
 import { rowTitle, type LayerRow } from '../layers/layer-rows';
 import { useLayersView } from '../stores/layers-view-store';
 import { ProblemCounts } from './ProblemCounts';
@@ -65,31 +65,8 @@ function LayerOption({ row, selected, tabbable, onSelect, onFocus, onKeyDown, re
 export function LayerList({ rows, total }: { rows: readonly LayerRow[]; total: number }) {
   const selected = useLayersView((s) => s.selected);
   const select = useLayersView((s) => s.select);
-  const [focusKey, setFocusKey] = useState<string | null>(null);
-  const items = useRef(new Map<string, HTMLDivElement>());
-
   const keys = rows.map((r) => r.key);
-  const tabStop = focusKey && keys.includes(focusKey) ? focusKey : selected && keys.includes(selected) ? selected : (keys[0] ?? null);
-
-  // A selection made elsewhere (a refresh, "show in Layers") becomes the Tab stop.
-  useEffect(() => {
-    if (selected) setFocusKey(selected);
-  }, [selected]);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>, index: number) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const action = rovingAction(event.key, index, rows.length);
-    if (!action) return;
-    event.preventDefault();
-    if (action.kind === 'move') {
-      const key = keys[action.index]!;
-      setFocusKey(key);
-      items.current.get(key)?.focus();
-      items.current.get(key)?.scrollIntoView({ block: 'nearest' });
-    } else {
-      select(keys[index]!);
-    }
-  };
+  const roving = useRovingList(keys, selected, select);
 
   if (rows.length === 0) {
     return (
@@ -118,17 +95,11 @@ export function LayerList({ rows, total }: { rows: readonly LayerRow[]; total: n
                   key={row.key}
                   row={row}
                   selected={row.key === selected}
-                  tabbable={row.key === tabStop}
-                  onSelect={() => {
-                    setFocusKey(row.key);
-                    select(row.key);
-                  }}
-                  onFocus={() => setFocusKey(row.key)}
-                  onKeyDown={(e) => onKeyDown(e, index)}
-                  refCallback={(el) => {
-                    if (el) items.current.set(row.key, el);
-                    else items.current.delete(row.key);
-                  }}
+                  tabbable={row.key === roving.tabStop}
+                  onSelect={() => roving.choose(row.key)}
+                  onFocus={() => roving.onFocus(row.key)}
+                  onKeyDown={(e) => roving.onKeyDown(e, index)}
+                  refCallback={roving.ref(row.key)}
                 />
               );
             })}

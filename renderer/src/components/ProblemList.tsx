@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { rovingAction } from '../navigation/roving-focus';
+import { useRovingList } from '../navigation/use-roving-list';
 import { messageText, severityName, splitFix, SEVERITY_LABELS } from '../problems/diagnostic-severity';
 import { flatRows, KIND_LABELS, splitPath, type ProblemGroup } from '../problems/problem-groups';
 import { useProblemsView } from '../stores/problems-view-store';
@@ -15,28 +14,7 @@ export function ProblemList({ groups }: { groups: readonly ProblemGroup[] }) {
   const select = useProblemsView((s) => s.select);
   const rows = flatRows(groups);
   const keys = rows.map((r) => r.key);
-  const [focusKey, setFocusKey] = useState<string | null>(null);
-  const items = useRef(new Map<string, HTMLDivElement>());
-  const tabStop = focusKey && keys.includes(focusKey) ? focusKey : selected && keys.includes(selected) ? selected : (keys[0] ?? null);
-
-  useEffect(() => {
-    if (selected) setFocusKey(selected);
-  }, [selected]);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>, index: number) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const action = rovingAction(event.key, index, keys.length);
-    if (!action) return;
-    event.preventDefault();
-    if (action.kind === 'move') {
-      const key = keys[action.index]!;
-      setFocusKey(key);
-      items.current.get(key)?.focus();
-      items.current.get(key)?.scrollIntoView({ block: 'nearest' });
-    } else {
-      select(keys[index]!);
-    }
-  };
+  const roving = useRovingList(keys, selected, select);
 
   return (
     <div role="listbox" aria-label="Problems" className="problem-list" data-testid="problem-list">
@@ -66,20 +44,14 @@ export function ProblemList({ groups }: { groups: readonly ProblemGroup[] }) {
                   key={row.key}
                   role="option"
                   aria-selected={isSelected}
-                  tabIndex={row.key === tabStop ? 0 : -1}
+                  tabIndex={row.key === roving.tabStop ? 0 : -1}
                   className={`problem-row severity-row-${sev}${isSelected ? ' is-selected' : ''}`}
                   data-testid="problem-row"
                   data-code={String(d.code ?? '')}
-                  ref={(el) => {
-                    if (el) items.current.set(row.key, el);
-                    else items.current.delete(row.key);
-                  }}
-                  onClick={() => {
-                    setFocusKey(row.key);
-                    select(row.key);
-                  }}
-                  onFocus={() => setFocusKey(row.key)}
-                  onKeyDown={(e) => onKeyDown(e, keys.indexOf(row.key))}
+                  ref={roving.ref(row.key)}
+                  onClick={() => roving.choose(row.key)}
+                  onFocus={() => roving.onFocus(row.key)}
+                  onKeyDown={(e) => roving.onKeyDown(e, keys.indexOf(row.key))}
                 >
                   <span className="problem-severity" title={SEVERITY_LABELS[sev]}>
                     <SeverityIcon severity={sev} />
