@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SettingsByLayerSchema } from '../settings/setting-values';
 
 /**
  * What Strata installs as the override meta-layer (LoaderLayerInterface § Override Meta-Layer):
@@ -42,6 +43,8 @@ export const OverrideConfigSchema = z
       .string()
       .regex(/^\d+\.\d+\.\d+$/, 'write three numbers, e.g. "1.3.0"')
       .optional(),
+    /** Layer settings changed from their defaults; written to vk_layer_settings.txt beside the override. */
+    settings: SettingsByLayerSchema.optional(),
   })
   .strict()
   .superRefine((config, ctx) => {
