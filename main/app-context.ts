@@ -4,6 +4,7 @@ import { EventBus } from './event-bus';
 import { createRouter, type Router } from './router';
 import { createHandlers } from './services/handlers';
 import { probeCommand, readAppVersion } from './app-paths';
+import { DiscoveryWatch } from './discovery/discovery-watch';
 
 /** Everything a host needs, wired once: the router over the services, the event bus, the probe. */
 export interface AppContext {
@@ -12,6 +13,11 @@ export interface AppContext {
   router: Router;
   bus: EventBus;
   bridge: BridgeClient;
+  /**
+   * A UI client (window, event stream) is attached: while any is, manifest changes on disk go out
+   * as `discovery.changed` on the bus. Call the returned function when the client leaves.
+   */
+  attachUiClient(): () => void;
   dispose(): void;
 }
 
@@ -22,5 +28,17 @@ export function createAppContext(options: { root: string; env?: NodeJS.ProcessEn
   const probes = new BridgePool(bridgeOptions, bridge);
   const bus = new EventBus();
   const router = createRouter(createHandlers({ version, bridge, probes, ...(options.env ? { env: options.env } : {}) }));
-  return { root: options.root, version, router, bus, bridge, dispose: () => probes.dispose() };
+  const discoveryWatch = new DiscoveryWatch({ env: options.env ?? process.env, bus });
+  return {
+    root: options.root,
+    version,
+    router,
+    bus,
+    bridge,
+    attachUiClient: () => discoveryWatch.attach(),
+    dispose: () => {
+      discoveryWatch.dispose();
+      probes.dispose();
+    },
+  };
 }

@@ -23,7 +23,11 @@ interface LayersListOptions {
   json?: boolean;
   implicit?: boolean;
   explicit?: boolean;
+  elevated?: boolean;
 }
+
+const ELEVATED_HELP = 'as an elevated (setuid/setgid) application sees it: VK_* paths, XDG_* and HOME ignored';
+const discoveryRequest = (o: { json?: boolean; elevated?: boolean }) => (o.elevated ? { elevated: true } : {});
 
 function layerFilter(o: LayersListOptions): LayerFilter {
   if (o.implicit && o.explicit) return 'all';
@@ -39,12 +43,14 @@ interface ReadOptions<C extends ChannelName, O> {
   json?: (value: ResponseOf<C>, opts: O) => unknown;
   /** Exit 1 when the answer shows a problem. */
   problems?: (value: ResponseOf<C>, opts: O) => boolean;
+  /** The request, from the options; `{}` when not given. */
+  request?: (opts: O) => RequestOf<C>;
 }
 
 /** The action of a read command: JSON with `--json`, the human form otherwise. */
 function readCommand<C extends ChannelName, O extends { json?: boolean } = { json?: boolean }>(channel: C, read: ReadOptions<C, O>) {
   return async (opts: O) => {
-    const value = await callChannel(channel, {} as RequestOf<C>);
+    const value = await callChannel(channel, read.request ? read.request(opts) : ({} as RequestOf<C>));
     if (opts.json) printJson(read.json ? read.json(value, opts) : value);
     else process.stdout.write(`${read.format(value, opts)}\n`);
     if (read.problems?.(value, opts)) process.exitCode = EXIT.problems;
@@ -78,6 +84,7 @@ async function serve(options: { port: number; host?: string; open?: boolean }) {
       browserPreloadFile: join(root, 'out', 'preload', 'browser.js'),
       host,
       port: options.port,
+      attachClient: () => ctx.attachUiClient(),
     });
   } catch (e) {
     ctx.dispose();
@@ -145,7 +152,8 @@ export function buildProgram(version: string): Command {
     .command('paths')
     .description('where the Vulkan loader looks for layers and drivers, in its order, with where each folder comes from and whether it exists')
     .option('--json', 'print machine-readable JSON')
-    .action(readCommand('discovery.paths', { format: formatDiscoveryPaths }));
+    .option('--elevated', ELEVATED_HELP)
+    .action(readCommand('discovery.paths', { format: formatDiscoveryPaths, request: discoveryRequest }));
 
   program
     .command('loader')
@@ -167,8 +175,10 @@ export function buildProgram(version: string): Command {
     .option('--json', 'print machine-readable JSON')
     .option('--implicit', 'implicit layers only')
     .option('--explicit', 'explicit layers only')
+    .option('--elevated', ELEVATED_HELP)
     .action(
       readCommand('discovery.manifests', {
+        request: discoveryRequest,
         format: (inv, o: LayersListOptions) => formatLayers(inv, layerFilter(o)),
         json: (inv, o: LayersListOptions) => [
           ...(layerFilter(o) !== 'explicit' ? inv.manifests.implicit_layer : []),
@@ -182,7 +192,8 @@ export function buildProgram(version: string): Command {
     .command('list')
     .description('every driver manifest the loader would find, in its order, with library, API version, origin and problems')
     .option('--json', 'print machine-readable JSON')
-    .action(readCommand('discovery.manifests', { format: formatDrivers, json: (inv) => inv.manifests.driver }));
+    .option('--elevated', ELEVATED_HELP)
+    .action(readCommand('discovery.manifests', { format: formatDrivers, json: (inv) => inv.manifests.driver, request: discoveryRequest }));
 
   program
     .command('lint')

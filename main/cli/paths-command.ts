@@ -15,7 +15,14 @@ function existsMark(l: LocationStatus): string {
 /** `strata paths`: one table per kind — order, exists, path, origin (with the dropped duplicates). */
 export function formatDiscoveryPaths(paths: DiscoveryPaths): string {
   const out: string[] = [];
-  if (paths.elevated) out.push('Running elevated: VK_* and XDG_* variables are ignored, as the loader ignores them.', '');
+  if (paths.elevated)
+    out.push(
+      // "Exception for Elevated Privileges": the loader reads these through secure_getenv, which answers nothing when elevated.
+      `Elevated: the loader ignores VK_LAYER_PATH, VK_ADD_LAYER_PATH, VK_DRIVER_FILES, VK_ICD_FILENAMES, VK_ADD_DRIVER_FILES${
+        paths.platform.os === 'windows' ? ' and the HKEY_CURRENT_USER keys' : ', the XDG_* variables and the home folders'
+      }.`,
+      '',
+    );
   for (const kind of ['implicit_layer', 'explicit_layer', 'driver'] as const) {
     const rows = paths.locations[kind].map((l, i) => {
       const origin = l.origin + (l.source === 'default' ? ' (default)' : '') + (l.alsoFrom.length ? `, also ${l.alsoFrom.join(', ')}` : '');

@@ -7,7 +7,23 @@ import type { FileDiagnostics } from '../../shared/lint/diagnostic-schema';
 import type { ParsedManifest } from '../../shared/manifest/manifest-model';
 import { StrataRequestError, strataError } from '../../shared/errors/strata-error';
 
-/** Files named on the command line (or dropped in the UI): folders give their *.json, sorted. */
+/** The folders the loader's search paths end in ("Linux Layer Discovery": `<dir>/vulkan/icd.d` …). */
+const LOADER_FOLDERS = ['implicit_layer.d', 'explicit_layer.d', 'icd.d'];
+
+/**
+ * A folder's *.json, sorted, then those of the loader's folders below it: `vulkan/` and the three
+ * `*.d` folders, so a prefix (/usr/share, /usr/share/vulkan) lints what the loader would read
+ * there, and other JSON under it (Vulkan's registry/, profiles/) is left alone.
+ */
+async function manifestsIn(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  const files = entries.filter((e) => e.name.endsWith('.json') && !e.isDirectory()).map((e) => join(folder, e.name)).sort();
+  const next = folder.endsWith('/vulkan') || folder === 'vulkan' ? LOADER_FOLDERS : ['vulkan', ...LOADER_FOLDERS];
+  const below = await Promise.all(next.filter((n) => entries.some((e) => e.name === n && (e.isDirectory() || e.isSymbolicLink()))).map((n) => manifestsIn(join(folder, n))));
+  return [...files, ...below.flat()];
+}
+
+/** Files named on the command line (or dropped in the UI); folders as manifestsIn reads them. */
 async function expand(paths: readonly string[], cwd: string): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
@@ -15,8 +31,16 @@ async function expand(paths: readonly string[], cwd: string): Promise<string[]> 
     const st = await stat(full).catch(() => null);
     if (!st) throw new StrataRequestError(strataError('lint/no-such-file', `No such file or folder: ${p}`, { where: full, fix: 'check the path' }));
     if (st.isDirectory()) {
-      const names = (await readdir(full)).filter((n) => n.endsWith('.json')).sort();
-      out.push(...names.map((n) => join(full, n)));
+      const found = await manifestsIn(full);
+      if (found.length === 0) {
+        throw new StrataRequestError(
+          strataError('lint/no-manifests', `No *.json manifest in ${p}, nor in a vulkan/, implicit_layer.d/, explicit_layer.d/ or icd.d/ folder below it`, {
+            where: full,
+            fix: 'name a manifest, or a folder of them such as /usr/share/vulkan/icd.d',
+          }),
+        );
+      }
+      out.push(...found);
     } else out.push(full);
   }
   return out;

@@ -3,6 +3,7 @@ import { access, opendir, realpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { ScannedManifest } from '../../shared/discovery/manifest-inventory';
 import { MANIFEST_KINDS, type ManifestKind, type SearchLocation, type SearchPaths } from '../../shared/loader/search-paths';
+import { registryManifests, type RegistryReader } from './windows-registry';
 
 /**
  * The I/O half of discovery: reads the search locations of shared/loader/search-paths.ts the way
@@ -33,6 +34,8 @@ export interface ScanResult {
 export interface ScanOptions {
   /** Relative entries of VK_LAYER_PATH etc. are relative to the application's working directory. */
   cwd?: string;
+  /** Windows: where registry-key locations are read (main/discovery/windows-registry.ts); without one they list nothing. */
+  registry?: RegistryReader | null;
 }
 
 interface Listed {
@@ -128,13 +131,26 @@ async function readAll(items: readonly Listed[], cwd: string): Promise<ReadResul
   return out;
 }
 
-async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[], cwd: string) {
-  // All folders of a kind are read at once; results are put back in search order.
+const singleFile = (path: string, location: SearchLocation): Listed => ({ path, location, readdirOrder: false, symlink: false, realIfRegular: null });
+
+/** A registry key's manifests, each a single file in the key's order; nothing without a registry. */
+async function listRegistryKey(location: SearchLocation, registry: RegistryReader | null) {
+  if (!registry) return { exists: null, error: null, files: [] };
+  try {
+    const found = await registryManifests(location, registry);
+    return { exists: found.exists, error: null, files: found.paths.map((p) => singleFile(p, location)) };
+  } catch (e) {
+    return { exists: null, error: e instanceof Error ? e.message : String(e), files: [] };
+  }
+}
+
+async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[], cwd: string, registry: RegistryReader | null) {
+  // All folders (and registry keys) of a kind are read at once; results are put back in search order.
   const listed = await Promise.all(
     locations.map(async (loc) => {
       if (loc.entry === 'folder') return listFolder(loc, cwd);
-      if (loc.entry === 'file') return { exists: null, error: null, files: [{ path: loc.path, location: loc, readdirOrder: false, symlink: false, realIfRegular: null }] };
-      return { exists: null, error: null, files: [] }; // registry keys: read on Windows only (not yet)
+      if (loc.entry === 'file') return { exists: null, error: null, files: [singleFile(loc.path, loc)] };
+      return listRegistryKey(loc, registry);
     }),
   );
   const items = listed.flatMap((l) => l.files);
@@ -170,7 +186,7 @@ async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[]
 
 export async function scanManifests(paths: SearchPaths, options: ScanOptions = {}): Promise<ScanResult> {
   const cwd = options.cwd ?? process.cwd();
-  const results = await Promise.all(MANIFEST_KINDS.map((k) => scanKind(k, paths[k], cwd)));
+  const results = await Promise.all(MANIFEST_KINDS.map((k) => scanKind(k, paths[k], cwd, options.registry ?? null)));
   const locations = {} as ScanResult['locations'];
   const manifests = {} as ScanResult['manifests'];
   MANIFEST_KINDS.forEach((k, i) => {

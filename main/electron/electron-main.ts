@@ -47,9 +47,12 @@ function createWindow(ctx: AppContext): BrowserWindow {
   const preloadPath = join(ctx.root, 'out', 'preload', 'electron-preload.cjs');
   const win = new BrowserWindow(windowOptions({ preloadPath, dark: nativeTheme.shouldUseDarkColors }));
   const stopEvents = forwardEvents(ctx.bus, win.webContents);
+  // While a window is open, manifest changes on disk reach it as `discovery.changed`.
+  const detachUi = ctx.attachUiClient();
   win.once('ready-to-show', () => win.show());
   win.on('closed', () => {
     stopEvents();
+    detachUi();
     if (mainWindow === win) mainWindow = null;
   });
   // The window only ever shows our own origin; a web link followed in place opens in the browser.

@@ -22,6 +22,8 @@ export interface BrowserHostOptions {
   port?: number;
   /** Fixed token for tests; a random one otherwise. */
   token?: string;
+  /** Called for each event-stream client (a page); the returned function when it leaves (AppContext.attachUiClient). */
+  attachClient?: () => () => void;
 }
 
 export interface RunningBrowserHost {
@@ -106,7 +108,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
       res.write('retry: 2000\n: connected\n\n');
       sse.add(res);
-      req.on('close', () => sse.delete(res));
+      const detach = options.attachClient?.();
+      req.on('close', () => {
+        sse.delete(res);
+        detach?.();
+      });
       return;
     }
     if (req.method !== 'POST') {

@@ -27,8 +27,8 @@ export function createHandlers(options: ServiceOptions): Handlers {
   return {
     'app.info': (_request, context) => appInfo(options, context),
     'env.summary': () => summarizeEnvironment(env, env['HOME'] || homedir(), process.platform),
-    'discovery.paths': () => discoveryPaths({ env }),
-    'discovery.manifests': () => discoveryManifests({ env }),
+    'discovery.paths': (request) => discoveryPaths({ env, ...request }),
+    'discovery.manifests': (request) => discoveryManifests({ env, ...request }),
     'chain.explain': (request) => explainChainRequest(env, request),
     'lint.files': (request) => lintFiles(request),
     'loader.info': (request) => loaderInfo(options, request),

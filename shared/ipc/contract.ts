@@ -16,7 +16,8 @@ import {
   OverrideStatusSchema,
 } from '../override/override-status';
 import { EnvSummarySchema } from '../loader/environment-summary';
-import { DiscoveryPathsSchema } from '../loader/search-paths';
+import { DiscoveryPathsSchema, DiscoveryRequestSchema } from '../loader/search-paths';
+import { DiscoveryChangedSchema } from '../discovery/discovery-changes';
 import { ChainExplainRequestSchema, LayerChainSchema } from '../loader/chain';
 import { LoaderInfoSchema, ProbeRequestSchema } from '../vulkan/loader-info';
 import { DevicesReportSchema } from '../vulkan/devices';
@@ -44,13 +45,13 @@ export const channels = {
     response: EnvSummarySchema,
   },
   'discovery.paths': {
-    summary: 'Where the loader looks for implicit layers, explicit layers and drivers, in its order: each location with its origin (variable, default, build folder, registry key) and whether it exists.',
-    request: empty,
+    summary: 'Where the loader looks for implicit layers, explicit layers and drivers, in its order: each location with its origin (variable, default, build folder, registry key) and whether it exists; `elevated: true` answers as an elevated application would see it.',
+    request: DiscoveryRequestSchema,
     response: DiscoveryPathsSchema,
   },
   'discovery.manifests': {
-    summary: 'Every layer and driver manifest the loader would read, in its order, with origin, parsed summary, text and lint diagnostics.',
-    request: empty,
+    summary: 'Every layer and driver manifest the loader would read, in its order, with origin, parsed summary, text and lint diagnostics; `elevated: true` answers as an elevated application would see it.',
+    request: DiscoveryRequestSchema,
     response: ManifestInventorySchema,
   },
   'chain.explain': {
@@ -59,7 +60,7 @@ export const channels = {
     response: LayerChainSchema,
   },
   'lint.files': {
-    summary: 'Lint the given manifest files (folders: their *.json) as one set; an array of {uri, diagnostics}.',
+    summary: 'Lint the given manifest files (folders: their *.json, then those of the vulkan/, implicit_layer.d/, explicit_layer.d/ and icd.d/ folders below) as one set; an array of {uri, diagnostics}.',
     request: z.object({ paths: z.array(z.string().min(1)).min(1) }).strict(),
     response: z.array(FileDiagnosticsSchema),
   },
@@ -132,6 +133,8 @@ export const events = {
   }),
   /** Ask the UI to show a panel (the Electron menu's "About Strata", later: "show in Problems"). */
   'ui.navigate': z.object({ panel: z.string() }),
+  /** Manifests or search folders changed on disk (sent only while a UI is attached); the UI re-fetches discovery. */
+  'discovery.changed': DiscoveryChangedSchema,
 } as const;
 
 export type EventName = keyof typeof events;

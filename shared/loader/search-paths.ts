@@ -238,3 +238,11 @@ export const DiscoveryPathsSchema = z.object({
   }),
 });
 export type DiscoveryPaths = z.infer<typeof DiscoveryPathsSchema>;
+
+/**
+ * The request of `discovery.paths` and `discovery.manifests`. `elevated: true` answers as an
+ * elevated (setuid/setgid, Administrator) application would see it: "Exception for Elevated
+ * Privileges" (LLP_LOADER_13) drops the user-defined paths. Without it, this process's own state.
+ */
+export const DiscoveryRequestSchema = z.object({ elevated: z.boolean().optional() }).strict();
+export type DiscoveryRequest = z.infer<typeof DiscoveryRequestSchema>;

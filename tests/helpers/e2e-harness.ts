@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { APP_ROOT, STRATA_BIN, startAndWaitForUrl } from './strata-cli';
@@ -59,11 +60,20 @@ export function stopServer(server: StrataServer | null | undefined): Promise<voi
   });
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Debian's Chromium, headless, with a HOME of its own: Chromium writes ~/.config/chromium and
+ * dconf its cache, and a test never touches the real home. The folder goes when the browser closes.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const home = mkdtempSync(join(tmpdir(), 'strata-chromium-'));
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_DATA_HOME: join(home, '.local/share') };
+  const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    env,
   });
+  browser.on('disconnected', () => rmSync(home, { recursive: true, force: true }));
+  return browser;
 }
 
 export interface PageOptions {

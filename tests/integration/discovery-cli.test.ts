@@ -96,3 +96,19 @@ test('strata drivers list --json: VK_DRIVER_FILES replaces the search, as the lo
     home.cleanup();
   }
 });
+
+test('strata lint DIR: a prefix such as /usr/share/vulkan lints its loader folders (Debian’s manifests, clean), not registry/; an empty folder is an error', () => {
+  const home = makeTempHome();
+  try {
+    const r = runStrata(['lint', '--json', '/usr/share/vulkan'], home.env);
+    assert.equal(r.status, 0, r.stdout);
+    const uris = FileDiagnosticsSchema.array().parse(JSON.parse(r.stdout)).map((x) => x.uri);
+    for (const d of ['icd.d', 'implicit_layer.d', 'explicit_layer.d']) assert.ok(uris.some((u) => u.startsWith(`/usr/share/vulkan/${d}/`)), `${d} in ${uris.join(', ')}`);
+    assert.ok(uris.every((u) => /\/(icd|implicit_layer|explicit_layer)\.d\/[^/]+\.json$/.test(u)), 'only the loader folders');
+    const empty = runStrata(['lint', home.dir], home.env);
+    assert.equal(empty.status, 1);
+    assert.match(empty.stderr, /^strata: No \*\.json manifest in .*Fix: name a manifest/);
+  } finally {
+    home.cleanup();
+  }
+});

@@ -1,10 +1,24 @@
 import { useEffect } from 'react';
 import { panelFromName } from '../panels/panel-list';
+import { useDiscovery } from '../stores/discovery-store';
 import { useNavigation } from '../stores/navigation-store';
 import { useNotices } from '../stores/notice-store';
 import { hasStrataApi, strataApi } from '../strata-bridge';
 
-/** The host's events: `ui.navigate` opens a panel, `host.notice` goes to the banner. */
+export const MANIFESTS_CHANGED_NOTICE = 'Manifests changed on disk — updated';
+
+/**
+ * `discovery.changed`: re-fetch discovery in the background (what is on screen stays, with the
+ * user's selection and scroll, until the new answer replaces it), then say so once. A burst of
+ * changes gives one notice: the notice list moves a repeated message to the top instead of stacking it.
+ */
+export async function onDiscoveryChanged(): Promise<void> {
+  const result = await useDiscovery.getState().refreshLoaded();
+  if (result.outcome === 'updated') useNotices.getState().show('info', MANIFESTS_CHANGED_NOTICE);
+  else if (result.outcome === 'failed') useNotices.getState().show('warning', `Manifests changed on disk, but reading them again failed: ${result.message}`);
+}
+
+/** The host's events: `ui.navigate` opens a panel, `host.notice` goes to the banner, `discovery.changed` re-fetches discovery. */
 export function useHostEvents() {
   useEffect(() => {
     // Without a bridge there is nothing to listen to; the About view already says why.
@@ -17,6 +31,7 @@ export function useHostEvents() {
         if (id) useNavigation.getState().open(id);
       }),
       api.on('host.notice', ({ level, message }) => useNotices.getState().show(level, message)),
+      api.on('discovery.changed', () => void onDiscoveryChanged()),
     ];
     return () => stops.forEach((stop) => stop());
   }, []);

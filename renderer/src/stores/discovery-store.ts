@@ -17,6 +17,12 @@ interface DiscoveryState {
   loadManifests(): Promise<void>;
   loadPaths(): Promise<void>;
   refresh(): Promise<void>;
+  /**
+   * After `discovery.changed`: re-fetch what has been loaded, in the background. The previous
+   * answer stays on screen (and the user's selection and scroll with it), also when the re-fetch
+   * fails. Resolves with what happened: nothing was loaded yet, updated, or the error.
+   */
+  refreshLoaded(): Promise<{ outcome: 'not-loaded' } | { outcome: 'updated' } | { outcome: 'failed'; message: string }>;
 }
 
 type Slot = 'manifests' | 'paths';
@@ -25,7 +31,7 @@ export const useDiscovery = create<DiscoveryState>()((set, get) => {
   // An older answer arriving after a newer request must not overwrite it.
   const latest: Record<Slot, number> = { manifests: 0, paths: 0 };
 
-  async function load<C extends ChannelName>(slot: Slot, channel: C) {
+  async function load<C extends ChannelName>(slot: Slot, channel: C, keepOnError = false): Promise<string | null> {
     const ticket = ++latest[slot];
     if (get()[slot].status !== 'ready') set({ [slot]: { status: 'loading' } } as Partial<DiscoveryState>);
     let next: RequestState<ResponseOf<C>>;
@@ -34,19 +40,39 @@ export const useDiscovery = create<DiscoveryState>()((set, get) => {
     } catch (e) {
       next = { status: 'error', error: toStrataError(e, channel) };
     }
-    if (ticket === latest[slot]) set({ [slot]: next } as Partial<DiscoveryState>);
+    const failed = next.status === 'error' ? next.error.message : null;
+    if (ticket === latest[slot] && !(keepOnError && failed !== null && get()[slot].status === 'ready')) set({ [slot]: next } as Partial<DiscoveryState>);
+    return failed;
   }
+
+  const CHANNEL: Record<Slot, 'discovery.manifests' | 'discovery.paths'> = { manifests: 'discovery.manifests', paths: 'discovery.paths' };
 
   return {
     manifests: { status: 'idle' },
     paths: { status: 'idle' },
     refreshing: false,
-    loadManifests: () => load('manifests', 'discovery.manifests'),
-    loadPaths: () => load('paths', 'discovery.paths'),
+    loadManifests: async () => {
+      await load('manifests', 'discovery.manifests');
+    },
+    loadPaths: async () => {
+      await load('paths', 'discovery.paths');
+    },
     refresh: async () => {
       set({ refreshing: true });
       try {
         await Promise.all([load('manifests', 'discovery.manifests'), load('paths', 'discovery.paths')]);
+      } finally {
+        set({ refreshing: false });
+      }
+    },
+    refreshLoaded: async () => {
+      // A panel not opened yet loads fresh data when it opens; nothing to do for it now.
+      const slots = (['manifests', 'paths'] as const).filter((s) => get()[s].status !== 'idle');
+      if (slots.length === 0) return { outcome: 'not-loaded' };
+      set({ refreshing: true });
+      try {
+        const errors = (await Promise.all(slots.map((s) => load(s, CHANNEL[s], true)))).filter((m): m is string => m !== null);
+        return errors.length ? { outcome: 'failed', message: errors[0]! } : { outcome: 'updated' };
       } finally {
         set({ refreshing: false });
       }

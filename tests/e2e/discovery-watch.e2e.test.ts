@@ -1,0 +1,74 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer, type StrataServer } from '../helpers/e2e-harness';
+
+/**
+ * Manifests written while the page is open show without a reload: `strata serve` watches the search
+ * folders while a page is attached, sends `discovery.changed`, and the page re-fetches discovery.
+ * The folder the manifest goes into does not exist when the server starts (a new user's
+ * ~/.config/vulkan/explicit_layer.d), so the watch on its nearest existing parent is exercised too.
+ * Only the layer's name in the Layers panel and the notice are relied on.
+ */
+declare const window: { strataE2eMarker?: number; EventSource: new (url: string) => { onopen: (() => void) | null; onerror: (() => void) | null } };
+
+const NAME = 'VK_LAYER_STRATA_e2e_watched';
+const manifest = JSON.stringify({
+  file_format_version: '1.2.0',
+  layer: { name: NAME, type: 'GLOBAL', library_path: 'libVkLayer_watched.so', api_version: '1.3.239', implementation_version: '1', description: 'written while the page is open' },
+});
+
+let home: TempHome;
+let server: StrataServer | null = null;
+let browser: Browser | null = null;
+let page: Page;
+const problems: string[] = [];
+
+before(async () => {
+  prepareE2e();
+  home = makeTempHome();
+  server = await startServer(home);
+  // Chromium inherits this process's environment: keep its caches (dconf …) out of the real home.
+  for (const k of ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME']) process.env[k] = home.env[k];
+  browser = await launchChromium();
+  page = await openPage(browser, server.url, { problems });
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  await stopServer(server);
+  home?.cleanup();
+});
+
+test('a manifest written to disk while the page is open appears in the Layers list, and goes when it is removed, without a reload', async () => {
+  assert.equal(await page.locator('h1').textContent(), 'Layers');
+  await page.getByText('VK_LAYER_KHRONOS_validation').first().waitFor({ timeout: 15_000 });
+  assert.equal(await page.getByText(NAME).count(), 0);
+  // A page that reloads loses this.
+  await page.evaluate(() => (window.strataE2eMarker = 42));
+  // One more event stream, opened from the page: when it is open the server has a UI client, so its
+  // watches are armed (they are armed synchronously when a client attaches). No clock involved.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const source = new window.EventSource('./api/events');
+        source.onopen = () => resolve();
+        source.onerror = () => reject(new Error('the event stream did not open'));
+      }),
+  );
+
+  const dir = join(home.env['XDG_CONFIG_HOME']!, 'vulkan', 'explicit_layer.d');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'watched.json'), manifest);
+  await page.getByText(NAME).first().waitFor({ timeout: 20_000 });
+  await page.getByRole('alert').filter({ hasText: 'Manifests changed on disk — updated' }).waitFor({ timeout: 5_000 });
+  await page.screenshot({ path: artifact('discovery-watch-added.png') });
+
+  rmSync(join(dir, 'watched.json'));
+  await page.getByText(NAME).first().waitFor({ state: 'detached', timeout: 20_000 });
+  assert.equal(await page.evaluate(() => window.strataE2eMarker), 42, 'the page was not reloaded');
+  assert.deepEqual(problems, []);
+});
