@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { strataError, type StrataError } from '../shared/errors/strata-error';
 import type { IpcResult } from '../shared/ipc/result';
+import { PROBE_STAGE_PREFIX } from '../shared/vulkan/driver-negotiation';
+import { defaultProbeLauncher, encodeProbeRequest, parseProbeReply, type ProbeExit, type ProbeLauncher, type ProbeProcess } from './probe-transport';
 
 export interface BridgeClientOptions {
   /** The probe script and the node flags it needs (see app-paths.probeCommand). */
@@ -10,12 +11,32 @@ export interface BridgeClientOptions {
   /** Per-request limit; a probe that overruns it is killed and restarted on the next request. */
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** How the probe is started (main/probe-transport.ts); default: utilityProcess in Electron, a child process elsewhere. */
+  launcher?: ProbeLauncher;
 }
 
 interface Pending {
   method: string;
-  resolve: (r: IpcResult<unknown>) => void;
+  resolve: (r: IpcResult<unknown> & { stderr?: string }) => void;
   timer: NodeJS.Timeout;
+  /** What the probe wrote to stderr while this request was out (the loader's VK_LOADER_DEBUG log); null: not kept. */
+  stderr: string | null;
+}
+
+/** Enough for VK_LOADER_DEBUG=all on a machine with many layers; the rest is cut. */
+const STDERR_CAPTURE_LIMIT = 1 << 20;
+
+/** "was killed by SIGSEGV", "exited with code 139". */
+function exitText({ code, signal }: ProbeExit): string {
+  return signal ? `was killed by ${signal}` : `exited with code ${code}`;
+}
+
+/** The last stage a probe announced before it died (native-bridge/probe-stage.ts), from an error's stderr tail. */
+export function lastProbeStage(error: StrataError): string | null {
+  const tail = (error.data as { stderrTail?: unknown } | undefined)?.stderrTail;
+  if (typeof tail !== 'string') return null;
+  const lines = tail.split('\n').filter((l) => l.startsWith(PROBE_STAGE_PREFIX));
+  return lines.length ? lines[lines.length - 1]!.slice(PROBE_STAGE_PREFIX.length) : null;
 }
 
 /**
@@ -23,16 +44,32 @@ interface Pending {
  * on stdout turns into an error value for the requests in flight; the next request starts a new probe.
  */
 export class BridgeClient {
-  private child: ChildProcess | null = null;
+  private child: ProbeProcess | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private stderrTail = '';
 
   constructor(private readonly options: BridgeClientOptions) {}
 
-  /** `params` travels with the request when given; `timeoutMs` overrides the client's limit for this request. */
-  request<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number } = {}): Promise<IpcResult<T>> {
-    const child = this.ensureChild();
+  /** How this client starts its probe. */
+  get transport(): ProbeLauncher['kind'] {
+    return (this.options.launcher ?? defaultProbeLauncher()).kind;
+  }
+
+  /**
+   * `params` travels with the request when given; `timeoutMs` overrides the client's limit for this
+   * request; `captureStderr` returns what the probe wrote to stderr meanwhile (the loader's log).
+   */
+  request<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number; captureStderr?: boolean } = {}): Promise<IpcResult<T> & { stderr?: string }> {
+    let child: ProbeProcess;
+    try {
+      child = this.ensureChild();
+    } catch (e) {
+      return Promise.resolve({
+        ok: false,
+        error: strataError('bridge/spawn-failed', `Could not start the Vulkan probe: ${e instanceof Error ? e.message : String(e)}`, { where: this.options.probe.file }),
+      });
+    }
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 5000;
@@ -44,42 +81,37 @@ export class BridgeClient {
           }),
         );
       }, timeoutMs);
-      this.pending.set(id, { method, resolve: resolve as (r: IpcResult<unknown>) => void, timer });
-      child.stdin!.write(`${JSON.stringify(params === undefined ? { id, method } : { id, method, params })}\n`);
+      this.pending.set(id, { method, resolve: resolve as Pending['resolve'], timer, stderr: options.captureStderr ? '' : null });
+      child.send(encodeProbeRequest(id, method, params));
     });
   }
 
   dispose(): void {
     const child = this.child;
     this.child = null;
-    child?.kill('SIGKILL');
+    child?.kill();
   }
 
-  private ensureChild(): ChildProcess {
+  private ensureChild(): ProbeProcess {
     if (this.child) return this.child;
     const { probe, cwd, env } = this.options;
-    const child = spawn(process.execPath, [...probe.execArgv, probe.file], {
-      cwd,
-      // Under Electron, execPath is the Electron binary: this flag makes it behave as plain node.
-      env: { ...(env ?? process.env), ELECTRON_RUN_AS_NODE: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = (this.options.launcher ?? defaultProbeLauncher()).launch({ file: probe.file, execArgv: probe.execArgv, cwd, env: env ?? process.env });
     this.child = child;
     this.stderrTail = '';
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-2000);
+      for (const p of this.pending.values()) if (p.stderr !== null && p.stderr.length < STDERR_CAPTURE_LIMIT) p.stderr += chunk;
     });
-    createInterface({ input: child.stdout! }).on('line', (line) => this.onLine(child, line));
-    child.on('error', (e) => {
+    createInterface({ input: child.stdout }).on('line', (line) => this.onLine(child, line));
+    child.onError((e) => {
       if (this.child === child) this.fail(strataError('bridge/spawn-failed', `Could not start the Vulkan probe: ${e.message}`, { where: probe.file }));
     });
-    child.on('exit', (code, signal) => {
+    child.onExit((exit) => {
       if (this.child !== child) return;
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const detail = this.stderrTail.trim().split('\n').pop();
       this.fail(
-        strataError('bridge/crashed', `The Vulkan probe ${how}${detail ? `: ${detail}` : ''}`, {
+        strataError('bridge/crashed', `The Vulkan probe ${exitText(exit)}${detail ? `: ${detail}` : ''}`, {
           where: 'native-bridge probe',
           fix: 'a layer or driver crashed while loading; run with VK_LOADER_DEBUG=all to see which one',
         }),
@@ -89,11 +121,9 @@ export class BridgeClient {
     return child;
   }
 
-  private onLine(child: ChildProcess, line: string) {
-    let message: { id?: unknown; ok?: unknown; value?: unknown; error?: StrataError };
-    try {
-      message = JSON.parse(line);
-    } catch {
+  private onLine(child: ProbeProcess, line: string) {
+    const message = parseProbeReply(line);
+    if (!message) {
       if (this.child === child) {
         this.fail(strataError('bridge/garbage', `The Vulkan probe printed something that is not a reply: ${line.slice(0, 200)}`, {
           where: 'native-bridge probe',
@@ -106,14 +136,19 @@ export class BridgeClient {
     if (!pending) return;
     this.pending.delete(message.id as number);
     clearTimeout(pending.timer);
-    pending.resolve(message.ok === true ? { ok: true, value: message.value } : { ok: false, error: message.error ?? strataError('bridge/failed', 'The probe failed without a reason') });
+    const stderr = pending.stderr !== null ? { stderr: pending.stderr } : {};
+    pending.resolve(
+      message.ok
+        ? { ok: true, value: message.value, ...stderr }
+        : { ok: false, error: (message.error as StrataError | undefined) ?? strataError('bridge/failed', 'The probe failed without a reason'), ...stderr },
+    );
   }
 
   /** Ends every request in flight with `error` and drops the probe so the next request starts afresh. */
   private fail(error: StrataError, kill = true) {
     const child = this.child;
     this.child = null;
-    if (kill) child?.kill('SIGKILL');
+    if (kill) child?.kill();
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       p.resolve({ ok: false, error: { ...error, data: { method: p.method, stderrTail: this.stderrTail } } });

@@ -1,5 +1,25 @@
-import { BridgeClient, type BridgeClientOptions } from './bridge-client';
+import { BridgeClient, lastProbeStage, type BridgeClientOptions } from './bridge-client';
+import type { IpcResult } from '../shared/ipc/result';
+import type { StrataError } from '../shared/errors/strata-error';
 import type { ProbeEnvironment } from '../shared/vulkan/loader-info';
+
+/** `base` with `overrides` applied: a string sets the variable, null removes it. */
+export function environmentWith(base: NodeJS.ProcessEnv, overrides: ProbeEnvironment | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  for (const [name, value] of Object.entries(overrides ?? {})) {
+    if (value === null) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+/** Starting a probe (node, and tsx from source) is not the library's time; it gets its own, generous limit. */
+const PROBE_START_TIMEOUT_MS = 20_000;
+
+/** What an isolated request came back with: the answer, or how the probe died and the last stage it announced. */
+export type IsolatedResult =
+  | { ok: true; value: unknown; elapsedMs: number }
+  | { ok: false; error: StrataError; died: 'crashed' | 'timeout' | null; stage: string | null; elapsedMs: number };
 
 /**
  * One probe process per environment. The loader reads its environment (VK_DRIVER_FILES,
@@ -17,6 +37,11 @@ export class BridgePool {
     private readonly max = 4,
   ) {}
 
+  /** The environment probes start with before overrides. */
+  get baseEnv(): NodeJS.ProcessEnv {
+    return this.base.env ?? process.env;
+  }
+
   /** The probe for the base environment with `overrides` applied (null removes a variable). */
   forEnv(overrides?: ProbeEnvironment): BridgeClient {
     const entries = Object.entries(overrides ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -29,12 +54,7 @@ export class BridgePool {
       this.clients.set(key, existing);
       return existing;
     }
-    const env: NodeJS.ProcessEnv = { ...(this.base.env ?? process.env) };
-    for (const [name, value] of entries) {
-      if (value === null) delete env[name];
-      else env[name] = value;
-    }
-    const client = new BridgeClient({ ...this.base, env });
+    const client = new BridgeClient({ ...this.base, env: environmentWith(this.baseEnv, overrides) });
     this.clients.set(key, client);
     while (this.clients.size > this.max) {
       const [oldestKey, oldest] = this.clients.entries().next().value as [string, BridgeClient];
@@ -45,11 +65,33 @@ export class BridgePool {
   }
 
   /**
-   * A probe of its own with the base environment, not kept in the pool: for work that may crash or
-   * hang the process (loading one driver), so nothing else shares its fate. The caller disposes it.
+   * A probe of its own with the base environment (plus `overrides`), not kept in the pool: for work
+   * that may crash or hang the process (loading one driver or layer), so nothing else shares its
+   * fate. The caller disposes it.
    */
-  isolated(timeoutMs?: number): BridgeClient {
-    return new BridgeClient({ ...this.base, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  isolated(overrides?: ProbeEnvironment): BridgeClient {
+    return new BridgeClient({ ...this.base, env: environmentWith(this.baseEnv, overrides) });
+  }
+
+  /**
+   * One request in a probe of its own: the probe is started (and pinged, under its own generous
+   * limit) before `method` gets `timeoutMs`, so a slow start is never blamed on the library; a crash
+   * or timeout comes back with the last stage the probe announced. The probe is gone afterwards.
+   */
+  async runIsolated(method: string, params: unknown, options: { timeoutMs: number; env?: ProbeEnvironment }): Promise<IsolatedResult> {
+    const client = this.isolated(options.env);
+    try {
+      const ready = await client.request('ping', undefined, { timeoutMs: PROBE_START_TIMEOUT_MS });
+      if (!ready.ok) return { ok: false, error: ready.error, died: null, stage: null, elapsedMs: 0 };
+      const started = performance.now();
+      const result: IpcResult<unknown> = await client.request(method, params, { timeoutMs: options.timeoutMs });
+      const elapsedMs = performance.now() - started;
+      if (result.ok) return { ok: true, value: result.value, elapsedMs };
+      const died = result.error.code === 'bridge/crashed' ? 'crashed' : result.error.code === 'bridge/timeout' ? 'timeout' : null;
+      return { ok: false, error: result.error, died, stage: lastProbeStage(result.error), elapsedMs };
+    } finally {
+      client.dispose();
+    }
   }
 
   dispose(): void {

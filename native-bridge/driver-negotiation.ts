@@ -9,6 +9,8 @@ import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { callPointer, NativeArena, openLibrary, type NativeLibrary } from './ffi';
 import { mappedPath } from './loader-library';
+import { resolveManifestLibrary } from './library-resolver';
+import { announce } from './probe-stage';
 import { strataError, type StrataError } from '../shared/errors/strata-error';
 import { describeElf, expectedElf, parseElfIdentity } from '../shared/vulkan/elf-header';
 import {
@@ -16,7 +18,6 @@ import {
   DRIVER_ENTRY_POINTS,
   driverLabel,
   LOADER_ICD_INTERFACE_VERSION,
-  PROBE_STAGE_PREFIX,
   type DriverEntryPoint,
   type DriverNegotiation,
 } from '../shared/vulkan/driver-negotiation';
@@ -30,11 +31,6 @@ const RESULT_NAMES: Record<number, string> = {
   [-9]: 'VK_ERROR_INCOMPATIBLE_DRIVER',
 };
 const resultName = (r: number) => RESULT_NAMES[r] ?? `VkResult ${r}`;
-
-/** Written (synchronously: stderr is a pipe) before each call into the driver, so main can say where it died. */
-function announce(stage: string): void {
-  process.stderr.write(`${PROBE_STAGE_PREFIX}${stage}\n`);
-}
 
 interface Manifest {
   libraryPath: string;
@@ -128,7 +124,9 @@ export function negotiateDriver(manifest: string, requestedVersion = LOADER_ICD_
   if ('code' in m) return done(m);
   partial.libraryPath = m.libraryPath;
   partial.apiVersion = m.apiVersion;
-  const file = resolveLibraryPath(manifest, m.libraryPath);
+  // Where the dynamic linker will find it: $LIB expanded, a bare name searched (LD_LIBRARY_PATH, ld.so.cache, default folders).
+  partial.resolution = resolveManifestLibrary(manifest, m.libraryPath);
+  const file = m.libraryPath.includes('/') ? (partial.resolution?.path ?? resolveLibraryPath(manifest, m.libraryPath)) : null;
   partial.library = file ?? m.libraryPath;
 
   if (file) {
@@ -157,7 +155,7 @@ export function negotiateDriver(manifest: string, requestedVersion = LOADER_ICD_
         fix: missing
           ? file
             ? 'install the libraries the driver depends on (see `ldd` on the library)'
-            : 'the bare library name is searched by the dynamic linker (ld.so.conf, LD_LIBRARY_PATH); install the driver or give a full path in "library_path"'
+            : `the bare library name is searched by the dynamic linker (LD_LIBRARY_PATH, ld.so.cache, default folders${partial.resolution?.tried.length ? `; looked at ${partial.resolution.tried.map((t) => t.path).join(', ')}` : ''}); install the driver, run ldconfig, or give a full path in "library_path"`
           : 'install the libraries the driver depends on (see `ldd` on the library), or reinstall the driver',
       }),
     );

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { NativeArena, openLibrary, type CType, type NativeFunction, type NativeLibrary } from './ffi';
 import { decodeApiVersion } from '../shared/vulkan/versions';
 
@@ -16,16 +17,37 @@ export interface LoaderVersionReport {
   version: string;
 }
 
-/** Which file the dynamic linker really mapped, read back from the process (Linux only). */
+/**
+ * Which file the dynamic linker really mapped for `libraryName` (a file name such as
+ * "libGLX_nvidia.so.0"), read back from the process (Linux only). /proc/self/maps shows the file
+ * after symbolic links, so "libGLX_nvidia.so.0" appears as "libGLX_nvidia.so.580.159.04": a mapped
+ * file whose own name does not start with `libraryName` still counts when `libraryName` beside it
+ * links to it, and then that link is reported (the name the linker opened, in the folder it used).
+ */
 export function mappedPath(libraryName: string): string | null {
+  let files: string[];
   try {
-    const maps = readFileSync('/proc/self/maps', 'utf8');
-    for (const line of maps.split('\n')) {
-      const file = line.slice(line.indexOf('/'));
-      if (line.includes('/') && file.split('/').pop()?.startsWith(libraryName)) return file.trim();
-    }
+    files = [
+      ...new Set(
+        readFileSync('/proc/self/maps', 'utf8')
+          .split('\n')
+          .filter((line) => line.includes('/'))
+          .map((line) => line.slice(line.indexOf('/')).trim()),
+      ),
+    ];
   } catch {
     // Not Linux, or /proc not mounted: the caller shows the library name alone.
+    return null;
+  }
+  const direct = files.find((f) => basename(f).startsWith(libraryName));
+  if (direct) return direct;
+  for (const f of files) {
+    const link = join(dirname(f), libraryName);
+    try {
+      if (realpathSync(link) === f) return link;
+    } catch {
+      // No such name in that folder.
+    }
   }
   return null;
 }

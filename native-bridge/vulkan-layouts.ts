@@ -64,3 +64,13 @@ export function readFixedString(bytes: Buffer, offset: number, max: number): str
   const end = field.indexOf(0);
   return field.subarray(0, end < 0 ? max : end).toString('utf8');
 }
+
+/**
+ * vk_layer.h's loader–layer structs (LoaderLayerInterface, "Layer Version Negotiation"), kept apart
+ * from LAYOUT because they live in vk_layer.h, not vulkan_core.h; tests/integration/layer-inspect.test.ts
+ * measures them against the installed header.
+ */
+export const LAYER_NEGOTIATE_INTERFACE_STRUCT = 1;
+export const LAYER_LAYOUT = {
+  VkNegotiateLayerInterface: { sizeof: 48, sType: 0, pNext: 8, loaderLayerInterfaceVersion: 16, pfnGetInstanceProcAddr: 24, pfnGetDeviceProcAddr: 32, pfnGetPhysicalDeviceProcAddr: 40 },
+} as const;

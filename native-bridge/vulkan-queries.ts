@@ -9,6 +9,8 @@ import { LAYOUT, readFixedString, S_TYPE, VK_INSTANCE_CREATE_ENUMERATE_PORTABILI
 import { decodeApiVersion, decodeDriverVersion, VENDOR_IDS } from '../shared/vulkan/versions';
 import { DEVICE_TYPES, DRIVER_IDS, flagNames, MEMORY_HEAP_FLAGS, QUEUE_FLAGS, type DevicesReport, type PhysicalDevice } from '../shared/vulkan/devices';
 import type { ExtensionProperties, LayerProperties, LoaderInfo } from '../shared/vulkan/loader-info';
+import { attributeDevices, type DeviceFingerprint } from '../shared/vulkan/device-origin';
+import { announce } from './probe-stage';
 
 const VK_SUCCESS = 0;
 const VK_INCOMPLETE = 5;
@@ -197,16 +199,16 @@ function describeDevice(fns: InstanceFunctions, arena: NativeArena, device: bigi
     memoryHeaps,
     queueFamilies,
     extensions,
+    origin: null,
   };
 }
 
 /**
- * devices: creates one instance (Vulkan 1.1, with VK_KHR_portability_enumeration and its flag when
- * the loader offers it, so portability drivers such as MoltenVK are listed), describes every
- * physical device, destroys the instance.
+ * Creates one instance (Vulkan 1.1, with VK_KHR_portability_enumeration and its flag when the loader
+ * offers it, so portability drivers such as MoltenVK are listed), describes every physical device,
+ * destroys the instance.
  */
-export function queryDevices(): DevicesReport {
-  const lib = openLoader();
+function enumerateDevices(lib: NativeLibrary): DevicesReport {
   const arena = new NativeArena();
   try {
     const loaderVersion = enumerateInstanceVersion(lib);
@@ -246,11 +248,77 @@ export function queryDevices(): DevicesReport {
       };
       const handles = enumerate(arena, 'vkEnumeratePhysicalDevices', 8, (c, a) => fns.enumeratePhysicalDevices(instance, c, a));
       const devices = Array.from({ length: handles.count }, (_, i) => describeDevice(fns, arena, handles.block.bytes.readBigUInt64LE(8 * i)));
-      return { requestedApiVersion: decodeApiVersion(apiVersion), enabledExtensions: enabled, devices };
+      return { requestedApiVersion: decodeApiVersion(apiVersion), enabledExtensions: enabled, devices, driverManifests: null };
     } finally {
       destroyInstance(instance, 0n);
     }
   } finally {
     arena.free();
   }
+}
+
+function fingerprint(d: PhysicalDevice): DeviceFingerprint {
+  return {
+    vendorID: d.vendorID,
+    deviceID: d.deviceID,
+    deviceType: d.deviceType,
+    deviceName: d.deviceName,
+    apiVersionRaw: d.apiVersionRaw,
+    driverVersionRaw: d.driverVersionRaw,
+    pipelineCacheUUID: d.pipelineCacheUUID,
+    driverID: d.driver?.driverID ?? null,
+    driverName: d.driver?.driverName ?? null,
+    driverInfo: d.driver?.driverInfo ?? null,
+  };
+}
+
+/** The variables by which the loader picks its drivers (LoaderDriverInterface, "Overriding the Default Driver Discovery"). */
+const DRIVER_SELECTION_VARIABLES = ['VK_DRIVER_FILES', 'VK_ICD_FILENAMES', 'VK_ADD_DRIVER_FILES'] as const;
+
+/**
+ * Runs `fn` with VK_DRIVER_FILES naming `manifest` alone. The loader reads its environment at every
+ * vkCreateInstance (and Node's process.env writes through to setenv), so one probe process can ask
+ * for each driver in turn; the variables are put back afterwards.
+ */
+function withDriverAlone<T>(manifest: string, fn: () => T): T {
+  const saved = DRIVER_SELECTION_VARIABLES.map((name) => [name, process.env[name]] as const);
+  for (const name of DRIVER_SELECTION_VARIABLES) delete process.env[name];
+  process.env['VK_DRIVER_FILES'] = manifest;
+  try {
+    return fn();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/**
+ * devices: every physical device the loader enumerates. With `attributeTo` (the driver manifests
+ * the loader finds, in its order; main passes them from discovery) each device also says which
+ * manifest it came from: the probe enumerates again with each manifest alone and pairs the devices
+ * up (shared/vulkan/device-origin.ts).
+ */
+export function queryDevices(params?: unknown): DevicesReport {
+  const lib = openLoader();
+  const report = enumerateDevices(lib);
+  const attributeTo = (params as { attributeTo?: unknown } | null | undefined)?.attributeTo;
+  if (!Array.isArray(attributeTo)) return report;
+  const perManifest = attributeTo
+    .filter((m): m is string => typeof m === 'string')
+    .map((manifest) => {
+      announce(`vkCreateInstance with VK_DRIVER_FILES=${manifest}`);
+      try {
+        return { manifest, devices: withDriverAlone(manifest, () => enumerateDevices(lib).devices).map(fingerprint), error: null };
+      } catch (e) {
+        return { manifest, devices: [], error: e instanceof Error ? e.message : String(e) };
+      }
+    });
+  const origins = attributeDevices(report.devices.map(fingerprint), perManifest);
+  return {
+    ...report,
+    devices: report.devices.map((d, i) => ({ ...d, origin: origins[i] ?? null })),
+    driverManifests: perManifest.map((m) => ({ manifest: m.manifest, deviceCount: m.devices.length, error: m.error })),
+  };
 }

@@ -1,11 +1,12 @@
-import { applyEnvOverrides, computeLayerChain, overridePathsFor, RULES_VERSION, type ChainApplication, type ChainExplainRequest, type LayerChain } from '../../shared/loader/chain';
+import { applyEnvOverrides, computeLayerChain, overridePathsFor, type ChainApplication, type ChainExplainRequest, type LayerChain } from '../../shared/loader/chain';
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { discoveryManifests, type DiscoveryContext } from '../discovery/discovery-service';
+import type { LoaderVersionAnswer, LoaderVersionLookup } from './loader-version';
 
 export interface ExplainChainRequest {
   app: ChainApplication;
-  /** The loader whose rules to state; defaults to the one the model follows. */
-  loaderVersion?: string;
+  /** The real loader's version; absent: unknown (the rules of RULES_VERSION are applied, and the answer says so). */
+  loader?: LoaderVersionAnswer | Promise<LoaderVersionAnswer>;
 }
 
 /**
@@ -14,18 +15,24 @@ export interface ExplainChainRequest {
  * loader_scan_for_layers), so explicit discovery is redone with those paths in place of VK_LAYER_PATH.
  */
 export async function explainChain(ctx: DiscoveryContext, req: ExplainChainRequest): Promise<LayerChain> {
-  const first = await discoveryManifests(ctx);
-  const overridePaths = overridePathsFor(first.manifests.implicit_layer, ctx.env, req.app.path);
+  const [loader, first] = await Promise.all([req.loader ?? { version: null, why: 'no loader version was given' }, discoveryManifests(ctx)]);
+  const overridePaths = overridePathsFor(first.manifests.implicit_layer, ctx.env, req.app.path, loader.version);
   let explicit = first.manifests.explicit_layer;
   if (overridePaths) {
     const env: Environment = { ...ctx.env, VK_LAYER_PATH: overridePaths.join(':'), VK_ADD_LAYER_PATH: undefined };
     explicit = (await discoveryManifests({ ...ctx, env })).manifests.explicit_layer;
   }
-  return computeLayerChain({ implicit: first.manifests.implicit_layer, explicit, env: ctx.env, app: req.app, loaderVersion: req.loaderVersion ?? RULES_VERSION });
+  const chain = computeLayerChain({ implicit: first.manifests.implicit_layer, explicit, env: ctx.env, app: req.app, loaderVersion: loader.version });
+  if (loader.version === null) chain.notes.unshift(`why the loader's version is unknown: ${loader.why}`);
+  return chain;
 }
 
-/** The `chain.explain` channel: the request's environment overrides on top of `base`. */
-export function explainChainRequest(base: NodeJS.ProcessEnv, req: ChainExplainRequest): Promise<LayerChain> {
+/**
+ * The `chain.explain` channel: the request's environment overrides on top of `base`; the loader
+ * version from `lookupVersion` (the probe), asked while discovery reads the manifests.
+ */
+export async function explainChainRequest(base: NodeJS.ProcessEnv, req: ChainExplainRequest, lookupVersion?: LoaderVersionLookup): Promise<LayerChain> {
   const env = applyEnvOverrides(base, req.env);
-  return explainChain({ env }, { app: { path: req.appPath ?? null, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion } });
+  const loader = lookupVersion?.();
+  return explainChain({ env }, { app: { path: req.appPath ?? null, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion }, ...(loader ? { loader } : {}) });
 }

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { LayerChain } from '../../shared/loader/chain';
-import { callChannel } from './cli-channel';
+import { strataError } from '../../shared/errors/strata-error';
+import { callChannel, CliFailure } from './cli-channel';
 import { EXIT, printJson } from './cli-output';
 
 interface ExplainOptions {
@@ -20,7 +21,13 @@ function collectEnv(value: string, previous: Record<string, string | null>): Rec
 }
 
 export function formatChain(c: LayerChain): string {
-  const lines = [`Instance layer chain (loader ${c.loaderVersion}, rules of loader ${c.rulesVersion}): ${c.result}`, '', 'application'];
+  const applied = c.rules.filter((r) => r.applied).map((r) => `${r.id} (${r.since}+)`);
+  const lines = [
+    `Instance layer chain (loader ${c.loaderVersion ?? 'version unknown'}, rules of loader ${c.rulesVersion}): ${c.result}`,
+    `Rules applied: ${applied.join(', ') || 'none'}`,
+    '',
+    'application',
+  ];
   for (const e of c.chain) {
     lines.push(`  ↓ ${e.name}  [${e.type}]  ${e.manifest}`);
     for (const r of e.reasons) lines.push(`      ${r.code}: ${r.message}`);
@@ -52,8 +59,10 @@ export function addExplainCommand(program: Command) {
       return v;
     })
     .option('--env <NAME=VALUE>', 'set a variable for the question (NAME= unsets it); repeatable', collectEnv, {})
+    .option('--profile <name>', 'as if this profile or preset were installed as the override layer; also lists the drivers it keeps')
     .option('--json', 'print machine-readable JSON')
-    .action(async (o: ExplainOptions) => {
+    .action(async (o: ExplainOptions & { profile?: string }) => {
+      if (o.profile) return explainProfile(o.profile, o);
       const value = await callChannel('chain.explain', {
         ...(o.app ? { appPath: o.app } : {}),
         ...(o.enableLayers ? { requestedLayers: o.enableLayers.split(',').filter(Boolean) } : {}),
@@ -64,4 +73,21 @@ export function addExplainCommand(program: Command) {
       else process.stdout.write(`${formatChain(value)}\n`);
       if (value.result !== 'VK_SUCCESS') process.exitCode = EXIT.problems;
     });
+}
+
+/** `explain --profile`: the profiles.explain channel (its environment is Strata's own; --env is not applied). */
+async function explainProfile(name: string, o: ExplainOptions) {
+  if (Object.keys(o.env).length) throw new CliFailure(strataError('explain/profile-env', '--env cannot be combined with --profile', { where: 'strata explain', fix: 'drop --env, or set the variables in the environment of `strata` itself' }), EXIT.usage);
+  const r = await callChannel('profiles.explain', {
+    name,
+    ...(o.app ? { appPath: o.app } : {}),
+    ...(o.enableLayers ? { requestedLayers: o.enableLayers.split(',').filter(Boolean) } : {}),
+    ...(o.apiVersion ? { apiVersion: o.apiVersion } : {}),
+  });
+  if (o.json) printJson({ ...r.chain, drivers: r.drivers, profileNotes: r.notes });
+  else {
+    const drivers = r.drivers.map((d) => `  ${d.kept ? '✓' : '✗'} ${d.path}  (${d.reason})`);
+    process.stdout.write(`${[`Profile "${name}" as the override layer:`, formatChain(r.chain), '', 'Drivers:', ...(drivers.length ? drivers : ['  (none found)']), ...r.notes.map((n) => `note: ${n}`)].join('\n')}\n`);
+  }
+  if (r.chain.result !== 'VK_SUCCESS' || !r.drivers.some((d) => d.kept)) process.exitCode = EXIT.problems;
 }

@@ -8,7 +8,8 @@ import { strataError, type StrataError } from '../../shared/errors/strata-error'
 import type { ChannelName, RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { EXIT, printError, printJson } from './cli-output';
 import { formatAppInfo, formatEnvSummary } from './info-command';
-import { formatDevices, formatLoaderInfo } from './vulkan-commands';
+import { collectProbeEnv, ENV_OPTION_FLAGS, ENV_OPTION_HELP, formatDevices, formatLoaderInfo, probeRequest } from './vulkan-commands';
+import { addLayersInspectCommand } from './layers-inspect-command';
 import { driversNegotiateAction } from './drivers-command';
 import { formatDiscoveryPaths } from './paths-command';
 import { join } from 'node:path';
@@ -17,7 +18,10 @@ import { shaderPackAction } from './vbc-command';
 import { callChannel, CliFailure } from './cli-channel';
 import { formatDrivers, formatLayers, formatLint, inventoryAsLint, lintHasErrors, type LayerFilter } from './discovery-commands';
 import { addOverrideCommands } from './override-command';
+import { addSettingsCommands } from './settings-command';
 import { addExplainCommand } from './chain-command';
+import { addSessionCommands } from './session-commands';
+import { addProfileCommands } from './profile-command';
 
 interface LayersListOptions {
   json?: boolean;
@@ -159,13 +163,15 @@ export function buildProgram(version: string): Command {
     .command('loader')
     .description('what the real Vulkan loader reports: its version, instance layers and instance extensions')
     .option('--json', 'print machine-readable JSON')
-    .action(readCommand('loader.info', { format: formatLoaderInfo }));
+    .option(ENV_OPTION_FLAGS, ENV_OPTION_HELP, collectProbeEnv)
+    .action(readCommand('loader.info', { format: formatLoaderInfo, request: probeRequest }));
 
   program
     .command('devices')
-    .description('the physical devices the real Vulkan loader enumerates, with their drivers (exit 1 when there are none)')
+    .description('the physical devices the real Vulkan loader enumerates, with their drivers and the driver manifest each came from (exit 1 when there are none)')
     .option('--json', 'print machine-readable JSON')
-    .action(readCommand('devices', { format: formatDevices, problems: (r) => r.devices.length === 0 }));
+    .option(ENV_OPTION_FLAGS, ENV_OPTION_HELP, collectProbeEnv)
+    .action(readCommand('devices', { format: formatDevices, problems: (r) => r.devices.length === 0, request: probeRequest }));
 
   program
     .command('layers')
@@ -217,14 +223,15 @@ export function buildProgram(version: string): Command {
       if (!/^\d+$/.test(v) || n < 100 || n > 120_000) throw new InvalidArgumentError('expected milliseconds from 100 to 120000');
       return n;
     })
+    .option(ENV_OPTION_FLAGS, ENV_OPTION_HELP, collectProbeEnv)
     .action(driversNegotiateAction);
 
-  const shader = program.command('shader').description('SPIR-V shader modules: disassemble (reflection and validation to come)');
+  const shader = program.command('shader').description('SPIR-V modules and VBC files: disassemble, inspect (reflection), validate, pack');
   shader
     .command('dis')
-    .description('disassemble a SPIR-V module, text identical to `spirv-dis --raw-id` (exit 1 when the module is corrupt)')
-    .argument('<file>', 'a SPIR-V binary (.spv), either byte order')
-    .option('--raw-id', 'number ids as %N (the only form so far; friendly names come later)')
+    .description('disassemble a SPIR-V module, text identical to `spirv-dis` (friendly names from OpName, types and constants) or `spirv-dis --raw-id` (exit 1 when the module is corrupt)')
+    .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (each stage in turn)')
+    .option('--raw-id', 'number ids as %N, like `spirv-dis --raw-id`')
     .option('--json', 'print machine-readable JSON: text, ok, diagnostics')
     .action(shaderDisAction);
   shader
@@ -246,13 +253,17 @@ export function buildProgram(version: string): Command {
     .action(shaderPackAction);
   shader
     .command('validate')
-    .description('check a SPIR-V module\'s logical layout and ids (SPIR-V § 2.4); exit 1 on any error')
-    .argument('<file>', 'a SPIR-V binary (.spv), either byte order')
+    .description('check a SPIR-V module\'s logical layout and ids (SPIR-V § 2.4), or a VBC file (header, sections, each stage, cross-check); exit 1 on any error')
+    .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (.vbc, told by its magic)')
     .option('--json', 'print machine-readable JSON: ok, diagnostics')
     .action(shaderValidateAction);
 
   addOverrideCommands(program);
+  addSettingsCommands(program);
   addExplainCommand(program);
+  addSessionCommands(program);
+  addProfileCommands(program);
+  addLayersInspectCommand(program);
 
   program
     .command('serve')

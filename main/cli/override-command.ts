@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { strataError } from '../../shared/errors/strata-error';
-import { OVERRIDE_DISABLE_VARIABLE, OverrideConfigSchema, type OverrideConfig } from '../../shared/override/override-config';
-import type { OverrideApplyResult, OverrideOwnership, OverrideRemoveResult, OverrideStatus } from '../../shared/override/override-status';
+import { forcesLayers, OVERRIDE_DISABLE_VARIABLE, OverrideConfigSchema, type OverrideConfig } from '../../shared/override/override-config';
+import type { OverrideApplyResult, OverrideOwnership, OverrideRemoveResult, OverrideStatus, SettingsFileResult } from '../../shared/override/override-status';
 import { callChannel, CliFailure } from './cli-channel';
 import { EXIT, formatPairs, printJson } from './cli-output';
 
@@ -15,12 +15,18 @@ The configuration file (--config) is JSON:
     ],
     "appKeys": ["/usr/bin/vkcube"],          (optional: only these executables; default: every application)
     "overridePaths": ["/opt/layers"],        (optional: the only folders searched for the "on" layers)
-    "apiVersion": "1.3.0"                    (optional: the override layer's api_version, default 1.3.0)
+    "apiVersion": "1.3.0",                   (optional: the override layer's api_version, default 1.3.0)
+    "settings": {                            (optional: layer settings changed from their defaults)
+      "VK_LAYER_KHRONOS_validation": { "log_filename": "/tmp/vvl.txt", "report_flags": ["error", "warn"] }
+    }
   }
 state: "on" forces the layer on (component_layers, in the order listed), "off" forces it off
 (blacklisted_layers, even when an application asks for it), "auto" leaves it to the application.
 The override is ~/.local/share/vulkan/implicit_layer.d/VkLayer_override.json ($XDG_DATA_HOME);
-set ${OVERRIDE_DISABLE_VARIABLE}=1 to run an application without it.`;
+set ${OVERRIDE_DISABLE_VARIABLE}=1 to run an application without it. Settings go to
+~/.local/share/vulkan/settings.d/vk_layer_settings.txt, which the layers read for every application
+(before VK_LAYER_SETTINGS_PATH); \`strata settings show --layer NAME\` lists a layer's settings.
+A configuration with only settings (no layer "on" or "off") installs no override file.`;
 
 function readConfig(file: string): OverrideConfig {
   let text: string;
@@ -63,6 +69,43 @@ function layerLines(layers: OverrideStatus['layers']): [string, string][] {
   return rows;
 }
 
+const SETTINGS_ACTION: Record<SettingsFileResult['action'], string> = {
+  created: 'Created',
+  replaced: 'Replaced',
+  unchanged: 'Kept (already this content)',
+  removed: "Removed Strata's",
+  nothing: 'No settings; left alone',
+};
+
+const SETTINGS_BEFORE: Record<OverrideOwnership, string> = {
+  absent: 'there was no settings file before',
+  strata: "replacing Strata's previous settings file",
+  modified: 'replacing a version changed since Strata wrote it',
+  foreign: 'replacing a settings file Strata did not write; `strata override remove` puts it back',
+};
+
+function settingsResultLines(r: SettingsFileResult | undefined): string[] {
+  if (!r || (r.action === 'nothing' && r.text === null)) return [];
+  const lines = [`Layer settings: ${SETTINGS_ACTION[r.action]} ${r.path}${r.action === 'created' || r.action === 'replaced' ? ` (${SETTINGS_BEFORE[r.before]})` : ''}.`];
+  if (r.backup) lines.push(`  the file it replaced is kept in ${r.backup}`);
+  for (const h of r.hides) lines.push(`  note: ${h.reason}`);
+  return lines;
+}
+
+function settingsStatusLines(s: OverrideStatus['settings']): string[] {
+  if (!s) return [];
+  const rows: [string, string][] = [
+    ['file', s.path],
+    ['state', s.ownership === 'strata' && s.writtenAt ? `${OWNERSHIP[s.ownership]} (written ${s.writtenAt})` : OWNERSHIP[s.ownership].replace('no override file', 'no settings file')],
+  ];
+  if (s.text !== null) rows.push(['settings', String(s.text.split('\n').filter((l) => /^\s*[^#\s][^=]*=/.test(l)).length)]);
+  if (s.originalBackup) rows.push(['remove restores', `the earlier settings file, kept in ${s.originalBackup}`]);
+  for (const h of s.hides) rows.push(['hides', h.reason]);
+  const out = ['Layer settings file', formatPairs(rows).replace(/^/gm, '  ')];
+  if (s.diff) out.push('What changed since Strata wrote it:', s.diff);
+  return out;
+}
+
 export function formatOverrideStatus(s: OverrideStatus): string {
   const rows: [string, string][] = [
     ['file', s.path],
@@ -73,6 +116,7 @@ export function formatOverrideStatus(s: OverrideStatus): string {
   if (s.originalBackup) rows.push(['remove restores', `the earlier override, kept in ${s.originalBackup}`]);
   const out = [`Override (${s.scope})`, formatPairs(rows).replace(/^/gm, '  ')];
   if (s.diff) out.push('What changed since Strata wrote it:', s.diff);
+  out.push(...settingsStatusLines(s.settings));
   return out.join('\n');
 }
 
@@ -84,14 +128,23 @@ const BEFORE: Record<OverrideOwnership, string> = {
 };
 
 export function formatApplyResult(r: OverrideApplyResult, config: OverrideConfig): string {
-  if (r.action === 'unchanged') return `The override at ${r.path} already has this configuration; nothing changed.`;
+  const settings = settingsResultLines(r.settings);
+  if (r.action === 'removed' || (r.action === 'unchanged' && !forcesLayers(config)))
+    return [
+      r.action === 'removed'
+        ? `This configuration forces no layer on or off, so Strata's override at ${r.path} was removed${r.text ? ' (the override that was there before Strata is back)' : ''}.`
+        : 'This configuration forces no layer on or off; no override file is installed.',
+      ...settings,
+    ].join('\n');
+  if (r.action === 'unchanged') return [`The override at ${r.path} already has this configuration; nothing changed.`, ...settings].join('\n');
   const names = (state: string) => config.layers.filter((l) => l.state === state).map((l) => l.name);
   const lines = [`${r.action === 'created' ? 'Created' : 'Replaced'} ${r.path} (${BEFORE[r.before]}).`];
   lines.push(`  forced on, in this order: ${list(names('on'))}`, `  forced off: ${list(names('off'))}`);
   if (config.appKeys?.length) lines.push(`  only for: ${config.appKeys.join(', ')}`);
   if (r.backup) lines.push(`The file it replaced is kept in ${r.backup}.`);
   if (r.originalBackup) lines.push(`The override that was there before Strata is kept in ${r.originalBackup}; \`strata override remove\` puts it back.`);
-  lines.push(`Vulkan applications started from now on get this; run one with ${OVERRIDE_DISABLE_VARIABLE}=1 to leave it out.`);
+  lines.push(...settings);
+  lines.push(`Vulkan applications started from now on get this; run one with ${OVERRIDE_DISABLE_VARIABLE}=1 to leave the override out.`);
   return lines.join('\n');
 }
 
@@ -101,8 +154,17 @@ export function formatRemoveResult(r: OverrideRemoveResult): string {
       ? [`Removed Strata's override and restored the override that was at ${r.path} before Strata, byte for byte.`]
       : r.action === 'deleted'
         ? [`Removed Strata's override: ${r.path} is gone, and applications choose their layers again.`]
-        : [`Nothing to remove: ${r.reason ?? 'Strata has no override here'}.`];
+        : r.settings
+          ? [`No override of Strata's to remove (${r.reason ?? 'none installed'}).`]
+          : [`Nothing to remove: ${r.reason ?? 'Strata has no override here'}.`];
   if (r.backup) lines.push(`A copy of what was removed is in ${r.backup}.`);
+  if (r.settings)
+    lines.push(
+      r.settings.text === null
+        ? `Removed Strata's layer settings file ${r.settings.path}.`
+        : `Restored the layer settings file that was at ${r.settings.path} before Strata.`,
+    );
+  if (r.settings?.backup) lines.push(`A copy of the removed settings is in ${r.settings.backup}.`);
   return lines.join('\n');
 }
 
@@ -168,12 +230,16 @@ export function addOverrideCommands(program: Command): void {
 
   override
     .command('export')
-    .description('the VkLayer_override.json of a configuration, without installing it')
-    .requiredOption('--config <file>', 'the configuration, JSON (format below)')
+    .description('the VkLayer_override.json of a configuration or a profile, without installing it')
+    .option('--config <file>', 'the configuration, JSON (format below)')
+    .option('--profile <name>', 'a profile or preset instead of --config (`strata profile list`)')
     .option('-o, --output <file>', 'write it to this file instead of printing it')
     .addHelpText('after', CONFIG_HELP)
-    .action(async (opts: { config: string; output?: string }) => {
-      const r = await callChannel('override.export', { config: readConfig(opts.config) });
+    .action(async (opts: { config?: string; profile?: string; output?: string }) => {
+      if (!opts.config === !opts.profile)
+        throw new CliFailure(strataError('override/export-usage', 'Give exactly one of --config and --profile', { where: 'strata override export', fix: 'see `strata override export --help`' }), EXIT.usage);
+      const r = opts.profile ? await callChannel('profiles.overrideExport', { name: opts.profile }) : { ...(await callChannel('override.export', { config: readConfig(opts.config!) })), notes: [] as string[] };
+      for (const note of r.notes) process.stderr.write(`strata: note: ${note}\n`);
       if (!opts.output) {
         process.stdout.write(r.text);
         return;
@@ -183,6 +249,6 @@ export function addOverrideCommands(program: Command): void {
       } catch (e) {
         throw new CliFailure(strataError('override/export-failed', `Cannot write the override: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: opts.output, fix: 'choose a writable path for -o' }), EXIT.problems);
       }
-      process.stdout.write(`Wrote ${opts.output} (not installed; \`strata override apply --config ${opts.config}\` installs it).\n`);
+      process.stdout.write(`Wrote ${opts.output} (not installed; \`${opts.profile ? `strata profile apply ${JSON.stringify(opts.profile)}` : `strata override apply --config ${opts.config}`}\` installs it).\n`);
     });
 }

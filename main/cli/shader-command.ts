@@ -13,16 +13,16 @@ export function formatSpirvDiagnostics(result: Pick<ShaderDisassembly, 'path' | 
 }
 
 /**
- * `strata shader dis FILE [--raw-id] [--json]`: the text on stdout (identical to `spirv-dis --raw-id`),
- * diagnostics on stderr; exit 1 when the module has errors. Ids are raw either way until friendly
- * names (from OpName) arrive, so `--raw-id` is accepted for spirv-dis habits and scripts.
+ * `strata shader dis FILE [--raw-id] [--json]`: the text on stdout (identical to `spirv-dis`, or with
+ * `--raw-id` to `spirv-dis --raw-id`; a VBC file: each stage's), diagnostics on stderr; exit 1 when
+ * the file has errors.
  */
 export async function shaderDisAction(file: string, opts: { json?: boolean; rawId?: boolean }): Promise<void> {
-  const value = await callChannel('shader.disassemble', { path: file });
+  const value = await callChannel('shader.disassemble', { path: file, rawIds: opts.rawId === true });
   if (opts.json) printJson(value);
   else {
     process.stdout.write(value.text);
-    process.stderr.write(formatSpirvDiagnostics(value));
+    process.stderr.write(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
   }
   if (!value.ok) process.exitCode = EXIT.problems;
 }

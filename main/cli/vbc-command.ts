@@ -81,7 +81,7 @@ export async function shaderPackAction(opts: PackOptions): Promise<void> {
   const stages: Partial<Record<VbcStage, string>> = {};
   for (const s of VBC_STAGES) if (opts[s]) stages[s] = opts[s];
   if (!Object.keys(stages).length) {
-    process.stderr.write('strata: shader pack needs at least one stage. Fix: add --vert FILE, --frag FILE, …\n');
+    process.stderr.write('strata: shader pack needs at least one stage (none of --vert, --tesc, --tese, --geom, --frag was given). Fix: add --vert FILE, --frag FILE, …\n');
     process.exitCode = EXIT.usage;
     return;
   }

@@ -1,14 +1,32 @@
+import { InvalidArgumentError } from 'commander';
 import type { DevicesReport } from '../../shared/vulkan/devices';
-import type { LoaderInfo } from '../../shared/vulkan/loader-info';
-import { formatPairs } from './cli-output';
+import type { LoaderInfo, ProbeEnvironment } from '../../shared/vulkan/loader-info';
+import { formatPairs, formatTable as formatTableIndented } from './cli-output';
 import type { DriversNegotiateReport } from '../../shared/vulkan/driver-negotiation';
 import { formatStrataError } from '../../shared/errors/strata-error';
 
-/** Left-aligned columns with a header row, indented by two spaces. */
-function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) => `  ${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}`.trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
+/** Left-aligned columns with a header row, indented by two spaces, no trailing blanks (an empty last cell). */
+const formatTable = (header: readonly string[], rows: readonly (readonly string[])[]) =>
+  formatTableIndented(header, rows, '  ')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n');
+
+export const ENV_OPTION_FLAGS = '--env <NAME=VALUE>';
+export const ENV_OPTION_HELP = 'ask in this environment: set a variable for the probe (NAME= unsets it); repeatable, e.g. --env VK_DRIVER_FILES=/path/icd.json';
+
+/** `--env K=V` sets, `--env K=` unsets; repeatable (commander's collector). */
+export function collectProbeEnv(value: string, previous: ProbeEnvironment = {}): ProbeEnvironment {
+  const eq = value.indexOf('=');
+  const name = value.slice(0, eq);
+  if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InvalidArgumentError('expected NAME=VALUE with a variable name of letters, digits and _ (NAME= unsets it)');
+  const v = value.slice(eq + 1);
+  return { ...previous, [name]: v === '' ? null : v };
+}
+
+/** The request of a probe command: `{ env }` when --env was given, else `{}`. */
+export function probeRequest(opts: { json?: boolean; env?: ProbeEnvironment }): { env?: ProbeEnvironment } {
+  return opts.env && Object.keys(opts.env).length ? { env: opts.env } : {};
 }
 
 function formatBytes(n: number): string {
@@ -23,6 +41,11 @@ function formatBytes(n: number): string {
 
 const hex = (n: number, width: number) => `0x${n.toString(16).padStart(width, '0')}`;
 
+/** The loader's own log (VK_LOADER_DEBUG in --env), after the answer. */
+function formatLoaderLog(log: readonly string[] | undefined): string {
+  return log?.length ? `\n\nLoader log (VK_LOADER_DEBUG), ${log.length} line${log.length === 1 ? '' : 's'}:\n${log.map((l) => `  ${l}`).join('\n')}` : '';
+}
+
 export function formatLoaderInfo(info: LoaderInfo): string {
   const lines = [formatPairs([['Vulkan loader', `${info.version} (${info.path ?? info.library})`]]), ''];
   lines.push(`Instance layers: ${info.layers.length}`);
@@ -36,11 +59,11 @@ export function formatLoaderInfo(info: LoaderInfo): string {
   }
   lines.push('', `Instance extensions: ${info.extensions.length}`);
   if (info.extensions.length) lines.push(formatTable(['NAME', 'REVISION'], info.extensions.map((e) => [e.name, String(e.specVersion)])));
-  return lines.join('\n');
+  return lines.join('\n') + formatLoaderLog(info.loaderLog);
 }
 
 export function formatDevices(report: DevicesReport): string {
-  if (report.devices.length === 0) return 'The Vulkan loader enumerates no physical devices (no driver loaded, or none has a device).';
+  if (report.devices.length === 0) return `The Vulkan loader enumerates no physical devices (no driver loaded, or none has a device).${formatDriverManifests(report)}${formatLoaderLog(report.loaderLog)}`;
   return report.devices
     .map((d, i) => {
       const pairs: [string, string][] = [
@@ -51,6 +74,12 @@ export function formatDevices(report: DevicesReport): string {
         ['  vendorID', `${hex(d.vendorID, 4)}${d.vendorName ? ` (${d.vendorName})` : ''}`],
         ['  deviceID', hex(d.deviceID, 4)],
       ];
+      if (d.origin) {
+        const also = d.origin.candidates.filter((c) => c !== d.origin!.manifest);
+        pairs.push(['  manifest', `${d.origin.manifest}${also.length ? ` (or ${also.join(', ')}: identical devices, told apart by order only)` : ''}`]);
+      } else if (report.driverManifests) {
+        pairs.push(['  manifest', 'none of the driver manifests alone enumerates this device']);
+      }
       if (d.driver) {
         pairs.push(
           ['  driver', `${d.driver.driverName} (${d.driver.driverIDName ?? `id ${d.driver.driverID}`})`],
@@ -65,7 +94,19 @@ export function formatDevices(report: DevicesReport): string {
       );
       return formatPairs(pairs);
     })
-    .join('\n\n');
+    .join('\n\n') + formatDriverManifests(report) + formatLoaderLog(report.loaderLog);
+}
+
+/** Each driver manifest with the devices it accounts for (the loader enumerating with it alone). */
+function formatDriverManifests(report: DevicesReport): string {
+  if (!report.driverManifests?.length) return '';
+  const rows = report.driverManifests.map((m) => [
+    m.manifest,
+    String(report.devices.filter((d) => d.origin?.manifest === m.manifest).length),
+    String(m.deviceCount),
+    m.error ?? '',
+  ]);
+  return `\n\nDriver manifests (in the loader's order):\n${formatTable(['MANIFEST', 'DEVICES', 'ALONE', 'NOTE'], rows)}`;
 }
 
 const ENTRY_POINT_SHORT: Readonly<Record<string, string>> = {

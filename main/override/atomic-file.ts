@@ -81,11 +81,13 @@ export function readIfExists(path: string, ops: FileOps = realFileOps): Buffer |
   }
 }
 
-/** A file system failure as a StrataError with a fix; `action` says what Strata was doing ("write the override"). */
-export function fileError(e: unknown, action: string, folder: string): StrataError {
+/**
+ * A file system failure as a StrataError with a fix; `action` says what Strata was doing ("write
+ * the override"), `untouched` what is known to be unchanged.
+ */
+export function fileError(e: unknown, action: string, folder: string, untouched = 'the override file is as it was'): StrataError {
   const err = e as NodeJS.ErrnoException;
   const where = err.path ?? folder;
-  const untouched = 'the override file is as it was';
   switch (err.code) {
     case 'EACCES':
     case 'EPERM':
@@ -119,12 +121,12 @@ export function fileError(e: unknown, action: string, folder: string): StrataErr
 }
 
 /** Runs `fn`, turning a file system exception into a StrataRequestError (an error value at the router). */
-export function asStrataFailure<T>(action: string, folder: string, fn: () => T): T {
+export function asStrataFailure<T>(action: string, folder: string, fn: () => T, untouched?: string): T {
   try {
     return fn();
   } catch (e) {
     if (e instanceof StrataRequestError) throw e;
-    if (e && typeof e === 'object' && 'code' in e && typeof (e as NodeJS.ErrnoException).code === 'string') throw new StrataRequestError(fileError(e, action, folder));
+    if (e && typeof e === 'object' && 'code' in e && typeof (e as NodeJS.ErrnoException).code === 'string') throw new StrataRequestError(fileError(e, action, folder, untouched));
     throw e;
   }
 }

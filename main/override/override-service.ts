@@ -1,26 +1,62 @@
 import { homedir } from 'node:os';
-import { buildOverrideManifest, OVERRIDE_FILE_NAME, type OverrideConfig } from '../../shared/override/override-config';
+import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { buildOverrideManifest, forcesLayers, hasLayerSettings, OVERRIDE_FILE_NAME, type OverrideConfig } from '../../shared/override/override-config';
 import type { OverrideApplyResult, OverrideExport, OverrideRemoveResult, OverrideStatus } from '../../shared/override/override-status';
-import { applyOverride, overrideLocation, readOverrideStatus, removeOverride } from './override-writer';
+import { findLayerDescription } from '../../shared/settings/layer-lookup';
+import { installedSettingsFile } from '../../shared/settings/installed-settings';
+import { platformOf } from '../../shared/settings/setting-platforms';
+import { discoveryManifests } from '../discovery/discovery-service';
+import type { OverridePreview } from '../../shared/override/override-preview';
+import { applyConfiguration, configurationLocations, previewConfiguration, readConfigurationStatus, removeConfiguration } from './configuration-writer';
 
 /** The override channels (shared/ipc/contract.ts) over the writer, in the environment Strata reasons about. */
 export interface OverrideServiceOptions {
   env: NodeJS.ProcessEnv;
 }
 
-const location = (options: OverrideServiceOptions, system: boolean | undefined) =>
-  overrideLocation(system ? 'system' : 'user', options.env, options.env['HOME'] || homedir());
+const locations = (options: OverrideServiceOptions, system: boolean | undefined) => configurationLocations(system === true, options.env, options.env['HOME'] || homedir());
 
 export function overrideStatus(options: OverrideServiceOptions, request: { system?: boolean | undefined }): OverrideStatus {
-  return readOverrideStatus(location(options, request.system));
+  return readConfigurationStatus(locations(options, request.system), options.env);
 }
 
-export function overrideApply(options: OverrideServiceOptions, request: { config: OverrideConfig; force?: boolean | undefined; system?: boolean | undefined }): OverrideApplyResult {
-  return applyOverride(location(options, request.system), buildOverrideManifest(request.config), { force: request.force === true });
+/**
+ * The settings file of a configuration: each layer's description comes from discovery (the same
+ * manifests the loader reads), and a value that does not fit its setting refuses the whole apply.
+ */
+async function settingsFileOf(options: OverrideServiceOptions, config: OverrideConfig): Promise<string | null> {
+  if (!hasLayerSettings(config)) return null;
+  const inventory = await discoveryManifests({ env: options.env });
+  const installed = installedSettingsFile(config.settings, (name) => findLayerDescription(inventory, name)?.description ?? null, platformOf(process.platform));
+  const first = installed.problems[0];
+  if (first)
+    throw new StrataRequestError(
+      strataError('settings/invalid-value', `${first.message}${installed.problems.length > 1 ? ` (and ${installed.problems.length - 1} more problem${installed.problems.length > 2 ? 's' : ''})` : ''}; nothing was written`, {
+        where: `settings.${first.layer}.${first.key}`,
+        fix: `correct the value (\`strata settings show --layer ${first.layer}\` lists the settings, their types and ranges)`,
+        data: { problems: installed.problems },
+      }),
+    );
+  return installed.text;
+}
+
+export async function overrideApply(options: OverrideServiceOptions, request: { config: OverrideConfig; force?: boolean | undefined; system?: boolean | undefined }): Promise<OverrideApplyResult> {
+  const settings = await settingsFileOf(options, request.config);
+  const override = forcesLayers(request.config) ? buildOverrideManifest(request.config) : null;
+  return applyConfiguration(locations(options, request.system), { override, settings }, options.env, { force: request.force === true });
+}
+
+/** override.preview: the files an apply (config) or a surrender (config null) would change; the settings file is built and checked as apply builds it. */
+export async function overridePreview(options: OverrideServiceOptions, request: { config: OverrideConfig | null; system?: boolean | undefined }): Promise<OverridePreview> {
+  const locs = locations(options, request.system);
+  if (!request.config) return previewConfiguration(locs, null);
+  const settings = await settingsFileOf(options, request.config);
+  const override = forcesLayers(request.config) ? buildOverrideManifest(request.config) : null;
+  return previewConfiguration(locs, { override, settings });
 }
 
 export function overrideRemove(options: OverrideServiceOptions, request: { force?: boolean | undefined; system?: boolean | undefined }): OverrideRemoveResult {
-  return removeOverride(location(options, request.system), { force: request.force === true });
+  return removeConfiguration(locations(options, request.system), options.env, { force: request.force === true });
 }
 
 export function overrideExport(request: { config: OverrideConfig }): OverrideExport {

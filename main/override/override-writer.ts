@@ -33,7 +33,11 @@ export interface OverrideLocation {
   /** The file the latest apply or remove replaced (one backup). */
   previousFile: string;
   lockFile: string;
+  /** What the file is, in messages: "override" (the default) or "layer settings file". */
+  label?: string;
 }
+
+const labelOf = (loc: OverrideLocation) => loc.label ?? 'override';
 
 /**
  * user: $XDG_DATA_HOME/vulkan/implicit_layer.d (one of the loader's implicit layer folders, and the
@@ -100,7 +104,7 @@ function readRecord(loc: OverrideLocation, ops: FileOps): OverrideRecord | null 
   const r = OverrideRecordSchema.safeParse(parsed);
   if (!r.success || r.data.path !== loc.file)
     throw new StrataRequestError(
-      strataError('override/record-unreadable', `Strata's record of the override it wrote is damaged or is for another file, so Strata cannot tell whether ${loc.file} is its own`, {
+      strataError('override/record-unreadable', `Strata's record of the ${labelOf(loc)} it wrote is damaged or is for another file, so Strata cannot tell whether ${loc.file} is its own`, {
         where: loc.recordFile,
         fix: `look at ${loc.file}; if it should go, delete it and ${loc.recordFile}, then apply again`,
       }),
@@ -149,7 +153,7 @@ function changedSinceDiff(loc: OverrideLocation, disk: OnDisk): string {
 
 export function readOverrideStatus(loc: OverrideLocation, options: Pick<WriterOptions, 'ops'> = {}): OverrideStatus {
   const ops = options.ops ?? realFileOps;
-  return asStrataFailure('read the override', loc.dir, () => {
+  return asStrataFailure(`read the ${labelOf(loc)}`, loc.dir, () => {
     const disk = inspect(loc, ops);
     const text = disk.bytes?.toString('utf8') ?? null;
     return {
@@ -173,7 +177,7 @@ function refuse(loc: OverrideLocation, disk: OnDisk, newText: string | null, ver
     ? unifiedDiff(disk.bytes!.toString('utf8'), newText ?? '', { fromLabel: `${loc.file} (on disk, not written by Strata)`, toLabel: newText === null ? '(no file)' : `${loc.file} (what Strata would write)` })
     : changedSinceDiff(loc, disk);
   const message = foreign
-    ? `${loc.file} was not written by Strata (another tool's or a person's override); Strata will not ${verb} it on its own`
+    ? `${loc.file} was not written by Strata (another tool's or a person's ${labelOf(loc)}); Strata will not ${verb} it on its own`
     : `${loc.file} was changed since Strata wrote it${disk.record?.writtenAt ? ` at ${disk.record.writtenAt}` : ''}; Strata will not ${verb} someone else's edit on its own`;
   const fix =
     verb === 'replace'
@@ -222,6 +226,28 @@ function prepare(loc: OverrideLocation, ops: FileOps) {
   ops.mkdirSync(loc.dir, { recursive: true });
   ops.mkdirSync(loc.stateDir, { recursive: true });
 }
+
+/**
+ * What apply (`text`) or remove (`text` null) would refuse, thrown before anything is written: for
+ * a change that spans two files (override and settings file), both are checked first.
+ */
+export function assertChangeAllowed(loc: OverrideLocation, text: string | null, options: WriterOptions = {}): void {
+  const ops = options.ops ?? realFileOps;
+  const disk = inspect(loc, ops);
+  if (options.force) return;
+  if (text !== null) {
+    if (disk.ownership === 'foreign' || disk.ownership === 'modified') refuse(loc, disk, text, 'replace');
+  } else if (disk.record && disk.ownership === 'modified') {
+    refuse(loc, disk, disk.record.original ? readIfExists(disk.record.original.backup, ops)?.toString('utf8') ?? null : null, 'remove');
+  }
+}
+
+/** Both folders of a location, created before the lock is taken (the lock lives in the state folder). */
+export function prepareLocation(loc: OverrideLocation, ops: FileOps = realFileOps): void {
+  prepare(loc, ops);
+}
+
+export { checkScope as checkOverrideScope };
 
 /** apply without taking the lock: the caller holds it (withLock(loc.lockFile, …)). */
 export function applyOverrideLocked(loc: OverrideLocation, text: string, options: WriterOptions = {}): OverrideApplyResult {
@@ -277,7 +303,7 @@ export function removeOverrideLocked(loc: OverrideLocation, options: WriterOptio
     originalBytes = readIfExists(original.backup, ops);
     if (!originalBytes || sha256(originalBytes) !== original.sha256)
       throw new StrataRequestError(
-        strataError('override/backup-missing', `The backup of the override that was there before Strata is ${originalBytes ? 'damaged' : 'missing'}, so Strata cannot restore it; nothing was changed`, {
+        strataError('override/backup-missing', `The backup of the ${labelOf(loc)} that was there before Strata is ${originalBytes ? 'damaged' : 'missing'}, so Strata cannot restore it; nothing was changed`, {
           where: original.backup,
           fix: `put the pre-Strata file back yourself (or delete ${loc.file}), then delete ${loc.recordFile}`,
         }),

@@ -2,11 +2,14 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
 import type { ShaderDisassembly } from '../../shared/shader/shader-disassembly';
-import { disassembleSpirv } from '../../shared/shader/spirv-disassembler';
+import { disassembleSpirv, disassemblyTexts, type DisassemblyOptions } from '../../shared/shader/spirv-disassembler';
+import { parseSpirv } from '../../shared/shader/spirv-instructions';
+import type { ShaderPackResult } from '../../shared/shader/shader-pack';
+import { decodeVbc } from '../../shared/shader/vbc-format';
 import type { ShaderInspection } from '../../shared/shader/shader-inspection';
-import { inspectSpirv } from '../../shared/shader/spirv-inspect';
-import { inspectVbc, isVbc, packVbc, type PackedVbc, type VbcStageInput } from '../../shared/shader/vbc';
-import type { VbcStage } from '../../shared/shader/vbc-enums';
+import { inspectParsed, inspectSpirv } from '../../shared/shader/spirv-inspect';
+import { inspectVbc, packVbc, readAsVbc, type PackedVbc, type VbcStageInput } from '../../shared/shader/vbc';
+import { VBC_STAGES, type VbcStage } from '../../shared/shader/vbc-enums';
 import { SHADER_BYTES_LIMIT, type ShaderInspectBytes } from '../../shared/shader/shader-inspect-bytes';
 
 async function readSpirvFile(path: string): Promise<Uint8Array> {
@@ -23,10 +26,10 @@ async function readSpirvFile(path: string): Promise<Uint8Array> {
   }
 }
 
-/** Reads a SPIR-V file (I/O here, decoding in shared/) and disassembles it like `spirv-dis --raw-id`. */
-export async function disassembleShaderFile(request: { path: string }): Promise<ShaderDisassembly> {
+/** Reads a SPIR-V file (I/O here, decoding in shared/) and disassembles it like `spirv-dis` (or `spirv-dis --raw-id`). */
+export async function disassembleShaderFile(request: { path: string; rawIds?: boolean | undefined }): Promise<ShaderDisassembly> {
   const path = resolve(request.path);
-  return disassembleBytes(path, await readSpirvFile(path));
+  return disassembleBytes(path, await readSpirvFile(path), { rawIds: request.rawIds ?? false });
 }
 
 /** Reads a SPIR-V file and answers its summary, reflection and validation diagnostics (all decoded in shared/). */
@@ -39,15 +42,23 @@ export async function inspectShaderFile(request: { path: string }): Promise<Shad
  * The part every shader channel shares once the bytes are in hand, wherever they came from (a file
  * main read, or a request's base64). `path` is what the answer names the module by.
  */
-function disassembleBytes(path: string, bytes: Uint8Array): ShaderDisassembly {
-  const { text, diagnostics, ok } = disassembleSpirv(bytes);
+function disassembleBytes(path: string, bytes: Uint8Array, options: DisassemblyOptions): ShaderDisassembly {
+  if (readAsVbc(bytes, path)) {
+    // A VBC file has no text of its own: each stage's, in file order, under a comment naming it (docs/vbc.md).
+    const inspection = inspectVbc(bytes);
+    const text = decodeVbc(bytes)
+      .stages.map((s) => `; Stage ${s.stage}: bytes ${s.byteOffset}–${s.byteOffset + s.bytes.length - 1} of the file\n${disassembleSpirv(s.bytes, options).text}`)
+      .join('\n');
+    return { path, ok: inspection.ok, text, diagnostics: inspection.diagnostics, format: 'vbc' };
+  }
+  const { text, diagnostics, ok } = disassembleSpirv(bytes, options);
   // LSP 3.18 allows MarkupContent messages; ours are plain strings, and the contract says so.
   return { path, ok, text, diagnostics: diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value })) };
 }
 
 function inspectBytes(path: string, bytes: Uint8Array): ShaderInspection {
-  // A VBC file is told apart by its magic ("VBC"), whatever its name ends in.
-  return { path, ...(isVbc(bytes) ? inspectVbc(bytes) : inspectSpirv(bytes)) };
+  // A VBC file is told apart by its magic ("VBC"), whatever its name ends in (or by .vbc, when its magic is damaged).
+  return { path, ...(readAsVbc(bytes, path) ? inspectVbc(bytes) : inspectSpirv(bytes)) };
 }
 
 /**
@@ -71,13 +82,44 @@ export async function packShaderFiles(request: { stages: Partial<Record<VbcStage
   return { ok: true, reflection: packed.reflection, diagnostics: packed.diagnostics, output, byteLength: packed.bytes.length };
 }
 
-/** Decodes a module sent as base64 (the contract has checked its alphabet and size) and answers inspect + disassembly. */
-export function inspectShaderBytes(request: { name: string; base64: string }): ShaderInspectBytes {
-  const bytes = new Uint8Array(Buffer.from(request.base64, 'base64'));
+/** The bytes of a base64 request field (the contract has checked its alphabet and size). */
+function decodeBase64(base64: string, name: string): Uint8Array {
+  const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
   if (bytes.length > SHADER_BYTES_LIMIT) {
     throw new StrataRequestError(
-      strataError('shader/too-large', `The module is ${bytes.length} bytes; Strata inspects modules up to ${SHADER_BYTES_LIMIT} bytes`, { where: request.name, fix: 'run `strata shader inspect FILE` on the machine that has the file' }),
+      strataError('shader/too-large', `The module is ${bytes.length} bytes; Strata inspects modules up to ${SHADER_BYTES_LIMIT} bytes`, { where: name, fix: 'run `strata shader inspect FILE` on the machine that has the file' }),
     );
   }
-  return { ...inspectBytes(request.name, bytes), disassembly: disassembleBytes(request.name, bytes).text };
+  return bytes;
+}
+
+/**
+ * Decodes a module sent as base64 and answers inspect + both disassembly texts (one parse for all);
+ * for a VBC file, each stage's texts.
+ */
+export function inspectShaderBytes(request: { name: string; base64: string }): ShaderInspectBytes {
+  const bytes = decodeBase64(request.base64, request.name);
+  if (readAsVbc(bytes, request.name)) {
+    const stageDisassemblies = decodeVbc(bytes).stages.map((s) => ({ stage: s.stage, ...disassemblyTexts(parseSpirv(s.bytes)) }));
+    return { path: request.name, ...inspectVbc(bytes), disassembly: '', rawDisassembly: '', idNames: [], stageDisassemblies };
+  }
+  const module = parseSpirv(bytes);
+  return { path: request.name, ...inspectParsed(module), ...disassemblyTexts(module) };
+}
+
+/** Packs SPIR-V stages sent as base64 into a VBC file answered as base64 (nothing is written here). */
+export function packShaderBytes(request: { stages: Partial<Record<VbcStage, string | undefined>> }): ShaderPackResult {
+  const stages: VbcStageInput = {};
+  for (const stage of VBC_STAGES) {
+    const base64 = request.stages[stage];
+    if (base64 !== undefined) stages[stage] = decodeBase64(base64, `${stage} stage`);
+  }
+  const packed = packVbc(stages);
+  return {
+    ok: packed.ok,
+    base64: packed.bytes ? Buffer.from(packed.bytes).toString('base64') : null,
+    byteLength: packed.bytes?.length ?? 0,
+    reflection: packed.reflection,
+    diagnostics: packed.diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value })),
+  };
 }

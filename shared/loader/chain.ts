@@ -3,6 +3,8 @@ import type { DiscoveredManifest } from '../discovery/manifest-inventory';
 import { parseManifest } from '../manifest/manifest-parser';
 import type { LayerEntry } from '../manifest/manifest-model';
 import type { Environment } from './xdg-directories';
+import { asciiLower, disableMatch, enableMatch, LAYERS_DISABLE_VAR, LAYERS_ENABLE_VAR, parseDisableFilter, parseEnableFilter, type DisableFilter, type EnableFilter } from './layer-filters';
+import { LoaderRuleUseSchema, loaderHas, rulesFor, RULES_VERSION } from './loader-rules';
 
 /**
  * The effective instance layer chain: which layers the loader puts between the application and the
@@ -12,11 +14,12 @@ import type { Environment } from './xdg-directories';
  * Sources: LoaderLayerInterface.md "Layer Manifest File Format", "Meta-layers", "Override Meta-Layer",
  * "Loader and Layer Interface Policy" (LLP_LOADER_6/7/10/11/12). Where Debian's loader 1.3.239
  * (loader.c, loader_environment.c at tag v1.3.239) does something else, the loader wins and the rule
- * says "loader 1.3.239:". VK_LOADER_LAYERS_ENABLE / VK_LOADER_LAYERS_DISABLE (1.3.234+) are not
- * modeled yet: when set, the answer says so in `notes`.
+ * says "loader 1.3.239:". VK_LOADER_LAYERS_ENABLE / VK_LOADER_LAYERS_DISABLE (1.3.234+; the 2022
+ * LoaderLayerInterface.md predates them) follow loader_environment.c; see layer-filters.ts. Rules
+ * are keyed on the loader version (loader-rules.ts).
  */
 
-export const RULES_VERSION = '1.3.239';
+export { RULES_VERSION } from './loader-rules';
 export const OVERRIDE_LAYER_NAME = 'VK_LAYER_LUNARG_override';
 
 export const ChainReasonCodeSchema = z.enum([
@@ -45,6 +48,14 @@ export const ChainReasonCodeSchema = z.enum([
   'duplicate/earlier-occurrence-dropped',
   'api-version/older-than-app',
   'manifest/rejected',
+  /** VK_LOADER_LAYERS_DISABLE removed the layer from the loader's layer list. */
+  'filter/disabled',
+  /** VK_LOADER_LAYERS_ENABLE turned the layer on (an explicit one, or an implicit one that was off). */
+  'filter/enabled',
+  /** VK_LOADER_LAYERS_DISABLE matched, but VK_LOADER_LAYERS_ENABLE matched too and wins. */
+  'filter/disable-overridden',
+  /** A filter would match, but the loader is older than the filters (1.3.234). */
+  'filter/unsupported',
 ]);
 export type ChainReasonCode = z.infer<typeof ChainReasonCodeSchema>;
 
@@ -76,10 +87,12 @@ export const MetaLayerUseSchema = z.object({
 });
 
 export const LayerChainSchema = z.object({
-  /** The loader version the caller named (or detected). */
-  loaderVersion: z.string(),
-  /** Whose rules were applied: always loader 1.3.239's for now. */
+  /** The version the real loader reports (vkEnumerateInstanceVersion); null when it could not be asked. */
+  loaderVersion: z.string().nullable(),
+  /** The loader whose code the model follows. */
   rulesVersion: z.string(),
+  /** Each version-keyed rule, and whether it was applied for `loaderVersion`. */
+  rules: z.array(LoaderRuleUseSchema),
   result: z.enum(['VK_SUCCESS', 'VK_ERROR_LAYER_NOT_PRESENT']),
   /** Application side first, driver side last. */
   chain: z.array(ChainEntrySchema),
@@ -107,17 +120,22 @@ export interface ChainInput {
   explicit: readonly ChainManifest[];
   env: Environment;
   app: ChainApplication;
-  loaderVersion: string;
+  /** The real loader's version ("1.3.239"); null when unknown (the rules of RULES_VERSION are applied). */
+  loaderVersion: string | null;
 }
 
-/** One layer as the loader holds it in its instance layer list. */
-interface Layer {
+type Api = { major: number; minor: number };
+
+/** One layer as its manifest declares it: parsed once per manifest object, then shared and never changed. */
+interface LayerDecl {
   name: string;
+  /** For the case-insensitive layer filters. */
+  lower: string;
   implicit: boolean;
   manifest: string;
   origin: string;
   libraryPath: string | null;
-  api: { major: number; minor: number };
+  api: Api;
   apiText: string;
   meta: boolean;
   components: string[];
@@ -126,30 +144,54 @@ interface Layer {
   blacklist: string[];
   appKeys: string[];
   overridePaths: string[];
-  reasons: ChainReason[];
+}
+
+/** One layer as the loader holds it in its instance layer list (a BaseList's own copy, never changed). */
+interface Layer extends LayerDecl {
+  /** Position in its BaseList: a computation keeps its own state per layer in arrays (LayerSet, LayerReasons). */
+  pos: number;
 }
 
 const str = (f: { value?: string | undefined } | undefined) => f?.value;
 const items = (f: { value?: { value: string | undefined }[] | undefined } | undefined) => (f?.value ?? []).flatMap((i) => (i.value === undefined ? [] : [i.value]));
 
-function apiOf(text: string | undefined): { major: number; minor: number } {
+function apiOf(text: string | undefined): Api {
   // Loader 1.3.239 reads "M.m.p" with strtol on each part; a missing part is 0.
   const [major = 0, minor = 0] = (text ?? '').split('.').map((p) => Number.parseInt(p, 10) || 0);
   return { major, minor };
 }
-const meets = (required: { major: number; minor: number }, v: { major: number; minor: number }) => v.major > required.major || (v.major === required.major && v.minor >= required.minor);
-const fmt = (v: { major: number; minor: number }) => `${v.major}.${v.minor}`;
+const meets = (required: Api, v: Api) => v.major > required.major || (v.major === required.major && v.minor >= required.minor);
+const fmt = (v: Api) => `${v.major}.${v.minor}`;
+
+interface ReadLayers {
+  layers: LayerDecl[];
+  rejected: ExcludedLayer[];
+}
+
+// Parsing is most of the cost of a computation; the renderer and bench recompute on the same
+// manifest objects, so each is read once. The text is kept to notice a manifest object changed since.
+const readCache = new WeakMap<ChainManifest, { text: string | null; problem: ChainManifest['problem']; implicit?: ReadLayers; explicit?: ReadLayers }>();
+
+function readLayers(m: ChainManifest, implicit: boolean): ReadLayers {
+  let cached = readCache.get(m);
+  if (cached && (cached.text !== m.text || cached.problem !== m.problem)) cached = undefined;
+  const hit = implicit ? cached?.implicit : cached?.explicit;
+  if (hit) return hit;
+  const read = readLayersUncached(m, implicit);
+  readCache.set(m, { ...cached, text: m.text, problem: m.problem, [implicit ? 'implicit' : 'explicit']: read });
+  return read;
+}
 
 /** The layers of one manifest the loader keeps, or why it drops each (a subset of loader_read_layer_json's checks). */
-function readLayers(m: ChainManifest, implicit: boolean, rejected: ExcludedLayer[]): Layer[] {
-  if (m.problem || m.text === null) return [];
+function readLayersUncached(m: ChainManifest, implicit: boolean): ReadLayers {
+  const out: ReadLayers = { layers: [], rejected: [] };
+  if (m.problem || m.text === null) return out;
   const parsed = parseManifest(m.text).manifest;
-  if (parsed?.kind !== 'layer') return [];
-  const out: Layer[] = [];
+  if (parsed?.kind !== 'layer') return out;
   for (const l of parsed.layers) {
     if (!l.isObject) continue;
     const name = str(l.name);
-    const reject = (why: string) => rejected.push({ name: name ?? '(no name)', manifest: m.path, reasons: [{ code: 'manifest/rejected', message: `the loader skips this layer: ${why}` }] });
+    const reject = (why: string) => out.rejected.push({ name: name ?? '(no name)', manifest: m.path, reasons: [{ code: 'manifest/rejected', message: `the loader skips this layer: ${why}` }] });
     if (name === undefined) continue;
     const type = str(l.type);
     if (type !== 'GLOBAL' && type !== 'INSTANCE') {
@@ -176,8 +218,9 @@ function readLayers(m: ChainManifest, implicit: boolean, rejected: ExcludedLayer
     }
     const enable = firstEntry(l.enable_environment);
     const isOverride = name === OVERRIDE_LAYER_NAME;
-    out.push({
+    out.layers.push({
       name,
+      lower: asciiLower(name),
       implicit,
       manifest: m.path,
       origin: m.origin,
@@ -192,7 +235,6 @@ function readLayers(m: ChainManifest, implicit: boolean, rejected: ExcludedLayer
       blacklist: isOverride ? items(l.blacklisted_layers) : [],
       appKeys: isOverride ? items(l.app_keys) : [],
       overridePaths: items(l.override_paths),
-      reasons: [],
     });
   }
   return out;
@@ -203,35 +245,215 @@ function firstEntry(f: LayerEntry['enable_environment']): { name: string; value:
   return e ? { name: e.key, value: e.value.value ?? '' } : null;
 }
 
+/** The loader's layer list before anything is removed, with what every computation on it needs. */
+interface BaseList {
+  implicit: Layer[];
+  explicit: Layer[];
+  /** Implicit layers first, then explicit (loader_scan_for_layers). */
+  all: Layer[];
+  rejected: ExcludedLayer[];
+  index: NameIndex;
+  /** The manifests it was built from (object and text), to notice an array or a manifest changed in place since. */
+  from: { implicit: ManifestSeen[]; explicit: ManifestSeen[] };
+}
+
+/** A literal, not a spread: every Layer gets one hidden class, and the hot loops read them fast. */
+function layerAt(d: LayerDecl, pos: number): Layer {
+  return {
+    name: d.name,
+    lower: d.lower,
+    implicit: d.implicit,
+    manifest: d.manifest,
+    origin: d.origin,
+    libraryPath: d.libraryPath,
+    api: d.api,
+    apiText: d.apiText,
+    meta: d.meta,
+    components: d.components,
+    enableEnv: d.enableEnv,
+    disableEnv: d.disableEnv,
+    blacklist: d.blacklist,
+    appKeys: d.appKeys,
+    overridePaths: d.overridePaths,
+    pos,
+  };
+}
+
+/** A set of the layers of one BaseList, by position: the hot loops test every layer several times. */
+class LayerSet {
+  private readonly bits: Uint8Array;
+  size = 0;
+  constructor(base: BaseList) {
+    this.bits = new Uint8Array(base.all.length);
+  }
+  has(l: Layer): boolean {
+    return this.bits[l.pos] === 1;
+  }
+  add(l: Layer): void {
+    if (this.bits[l.pos] === 1) return;
+    this.bits[l.pos] = 1;
+    this.size++;
+  }
+}
+
+/** Reasons per layer of one BaseList, by position. */
+class LayerReasons {
+  private readonly lists: (ChainReason[] | undefined)[];
+  size = 0;
+  constructor(base: BaseList) {
+    this.lists = new Array<ChainReason[] | undefined>(base.all.length);
+  }
+  get(l: Layer): ChainReason[] | undefined {
+    return this.lists[l.pos];
+  }
+  add(l: Layer, code: ChainReasonCode, message: string): void {
+    const list = this.lists[l.pos];
+    if (list) list.push({ code, message });
+    else {
+      this.lists[l.pos] = [{ code, message }];
+      this.size++;
+    }
+  }
+}
+
+// The same manifest lists are asked about again and again (100 applications, a draft edited live),
+// so the list built from a pair of manifest arrays is kept with them; a hit is checked element by
+// element (pointer compares), so an array changed in place is read again.
+const baseCache = new WeakMap<readonly ChainManifest[], WeakMap<readonly ChainManifest[], BaseList>>();
+const NO_MANIFESTS: readonly ChainManifest[] = [];
+
+function baseList(implicit: readonly ChainManifest[], explicit: readonly ChainManifest[]): BaseList {
+  let byExplicit = baseCache.get(implicit);
+  const hit = byExplicit?.get(explicit);
+  if (hit && sameManifests(hit.from.implicit, implicit) && sameManifests(hit.from.explicit, explicit)) return hit;
+  const rejected: ExcludedLayer[] = [];
+  const all: Layer[] = [];
+  const read = (manifests: readonly ChainManifest[], isImplicit: boolean): Layer[] => {
+    const out: Layer[] = [];
+    for (const m of manifests) {
+      const layers = readLayers(m, isImplicit);
+      rejected.push(...layers.rejected);
+      // Every entry gets its own object, also when a manifest object is listed twice (the loader reads such a file twice).
+      for (const d of layers.layers) {
+        const l = layerAt(d, all.length);
+        all.push(l);
+        out.push(l);
+      }
+    }
+    return out;
+  };
+  const imp = read(implicit, true);
+  const exp = read(explicit, false);
+  const base: BaseList = { implicit: imp, explicit: exp, all, rejected, index: indexByName(all), from: { implicit: implicit.map(seenAs), explicit: explicit.map(seenAs) } };
+  if (!byExplicit) baseCache.set(implicit, (byExplicit = new WeakMap()));
+  byExplicit.set(explicit, base);
+  return base;
+}
+
+type ManifestSeen = { m: ChainManifest; text: string | null };
+const seenAs = (m: ChainManifest): ManifestSeen => ({ m, text: m.text });
+
+/** Pointer compares only: the same objects with the same text strings. */
+function sameManifests(seen: readonly ManifestSeen[], now: readonly ChainManifest[]): boolean {
+  if (seen.length !== now.length) return false;
+  for (let i = 0; i < now.length; i++) if (seen[i]!.m !== now[i] || seen[i]!.text !== now[i]!.text) return false;
+  return true;
+}
+
 const isSet = (env: Environment, name: string) => env[name] !== undefined;
 
-function implicitState(l: Layer, env: Environment): { enabled: boolean; reason: ChainReason } {
+/** The variables that are set, as a Map: hundreds of implicit layers look theirs up in every computation. */
+type Vars = ReadonlyMap<string, string>;
+function varsOf(env: Environment): Vars {
+  const vars = new Map<string, string>();
+  for (const k in env) {
+    const v = env[k];
+    if (v !== undefined) vars.set(k, v);
+  }
+  return vars;
+}
+
+/** The layer filters the loader applies; `ignored` holds them when the loader predates them. */
+interface Filters {
+  enable: EnableFilter | null;
+  disable: DisableFilter | null;
+  ignored: { enable: EnableFilter | null; disable: DisableFilter | null; version: string } | null;
+}
+
+function filtersFor(env: Environment, loaderVersion: string | null): Filters {
+  const enable = parseEnableFilter(env[LAYERS_ENABLE_VAR]);
+  const disable = parseDisableFilter(env[LAYERS_DISABLE_VAR]);
+  if (loaderHas(loaderVersion, 'layer-filters')) return { enable, disable, ignored: null };
+  return { enable: null, disable: null, ignored: enable || disable ? { enable, disable, version: loaderVersion! } : null };
+}
+
+/**
+ * loader_implicit_layer_is_enabled. Its order matters: the layer filters first (an enable match
+ * turns the layer on; a disable match turns off a layer that was on and ends the check), then
+ * disable_environment (wins over everything so far), then the override layer's components (on,
+ * whatever the rest said).
+ */
+function implicitState(l: Layer, env: Vars, filters: Filters, override: Layer | null): { enabled: boolean; reason: ChainReason } {
   // LLP_LOADER_6: with an enable_environment the layer is off unless the variable is set; loader
   // 1.3.239 wants it set to exactly the manifest's value (strcmp), as the format table says.
   let enabled = true;
   let reason: ChainReason = { code: 'implicit/enabled', message: 'implicit layer, enabled by default (no enable_environment)' };
   if (l.enableEnv) {
-    enabled = env[l.enableEnv.name] === l.enableEnv.value;
+    const value = env.get(l.enableEnv.name);
+    enabled = value === l.enableEnv.value;
     reason = enabled
       ? { code: 'implicit/enabled', message: `implicit layer enabled: ${l.enableEnv.name}=${l.enableEnv.value} set (enable_environment)` }
       : {
           code: 'implicit/not-enabled',
-          message: isSet(env, l.enableEnv.name)
-            ? `implicit layer not enabled: ${l.enableEnv.name} is "${env[l.enableEnv.name]}", not "${l.enableEnv.value}" (enable_environment)`
-            : `implicit layer not enabled: ${l.enableEnv.name} unset (enable_environment)`,
+          message:
+            value !== undefined
+              ? `implicit layer not enabled: ${l.enableEnv.name} is "${value}", not "${l.enableEnv.value}" (enable_environment)`
+              : `implicit layer not enabled: ${l.enableEnv.name} unset (enable_environment)`,
         };
   }
-  // The disable variable wins when set to anything, even "" (loader 1.3.239: getenv() != NULL).
-  if (l.disableEnv && isSet(env, l.disableEnv)) {
-    enabled = false;
-    reason = { code: 'implicit/disabled-by-env', message: `implicit layer disabled: ${l.disableEnv}=${env[l.disableEnv]} set (disable_environment)` };
+  const on = enableMatch(filters.enable, l.name, l.lower);
+  if (on) {
+    if (!enabled) {
+      enabled = true;
+      reason = { code: 'filter/enabled', message: `implicit layer enabled by ${on.variable}=${on.raw}: ${on.why} (without it: ${reason.message})` };
+    }
+  } else if (enabled) {
+    const off = disableMatch(filters.disable, l.name, true, l.lower);
+    if (off) return { enabled: false, reason: { code: 'filter/disabled', message: `implicit layer disabled by ${off.variable}=${off.raw}: ${off.why}` } };
   }
+  // The disable variable wins when set to anything, even "" (loader 1.3.239: getenv() != NULL).
+  const disabledBy = l.disableEnv === null ? undefined : env.get(l.disableEnv);
+  if (disabledBy !== undefined) {
+    enabled = false;
+    reason = {
+      code: 'implicit/disabled-by-env',
+      message: `implicit layer disabled: ${l.disableEnv}=${disabledBy} set (disable_environment)${on ? `; it wins over ${on.variable}` : ''}`,
+    };
+  }
+  // Loader 1.3.239: a component of the active override layer is enabled whatever the rest says.
+  if (override?.components.includes(l.name))
+    return { enabled: true, reason: { code: 'implicit/enabled-by-override', message: `implicit layer enabled: component of the override layer ${override.manifest}${enabled ? '' : ` (overrides: ${reason.message})`}` } };
   return { enabled, reason };
 }
 
-/** The override layers that survive app_keys (loader 1.3.239 remove_all_non_valid_override_layers). */
-function pruneOverrideLayers(list: Layer[], appPath: string | null, excluded: Map<Layer, ChainReason[]>): Layer[] {
-  const removed = new Set<Layer>();
+/**
+ * loader_layer_is_available: VK_LOADER_LAYERS_DISABLE (~all~, ~implicit~/~explicit~ by the layer's
+ * kind, name filters) takes a layer out unless VK_LOADER_LAYERS_ENABLE names it too.
+ */
+function availability(l: Layer, filters: Filters): { available: boolean; reason: ChainReason | null } {
+  const off = disableMatch(filters.disable, l.name, l.implicit, l.lower);
+  if (!off) return { available: true, reason: null };
+  const on = enableMatch(filters.enable, l.name, l.lower);
+  if (on)
+    return {
+      available: true,
+      reason: { code: 'filter/disable-overridden', message: `${off.variable}=${off.raw}: ${off.why}; but ${on.variable}=${on.raw}: ${on.why}, and the enable filter wins` },
+    };
+  return { available: false, reason: { code: 'filter/disabled', message: `removed from the loader's layer list by ${off.variable}=${off.raw}: ${off.why}` } };
+}
+
+/** Adds to `removed` the override layers that do not survive app_keys (loader 1.3.239 remove_all_non_valid_override_layers). */
+function pruneOverrideLayers(list: readonly Layer[], appPath: string | null, excluded: LayerReasons, removed: LayerSet): void {
   let foundActive = false;
   let global: Layer | null = null;
   for (const l of list) {
@@ -241,7 +463,7 @@ function pruneOverrideLayers(list: Layer[], appPath: string | null, excluded: Ma
         if (appPath !== null && key === appPath) {
           if (!foundActive) foundActive = true;
           else {
-            addReason(excluded, l, 'override/superseded', 'an override layer whose app_keys list this application was found first');
+            excluded.add(l, 'override/superseded', 'an override layer whose app_keys list this application was found first');
             removed.add(l);
             break;
           }
@@ -249,55 +471,87 @@ function pruneOverrideLayers(list: Layer[], appPath: string | null, excluded: Ma
       }
       // Loader 1.3.239 quirk: this tests "some override layer so far matched", not "this one did".
       if (!foundActive && !removed.has(l)) {
-        addReason(excluded, l, 'override/app-keys-mismatch', `override layer not used: the application ${appPath ?? '(unknown path)'} is not in app_keys [${l.appKeys.join(', ')}]`);
+        excluded.add(l, 'override/app-keys-mismatch', `override layer not used: the application ${appPath ?? '(unknown path)'} is not in app_keys [${l.appKeys.join(', ')}]`);
         removed.add(l);
       }
     } else if (global === null) global = l;
     else {
-      addReason(excluded, l, 'override/superseded', 'a global override layer was found earlier; the loader uses the first');
+      excluded.add(l, 'override/superseded', 'a global override layer was found earlier; the loader uses the first');
       removed.add(l);
     }
   }
   if (foundActive && global) {
-    addReason(excluded, global, 'override/superseded', 'an override layer whose app_keys list this application is used instead of the global one');
+    excluded.add(global, 'override/superseded', 'an override layer whose app_keys list this application is used instead of the global one');
     removed.add(global);
   }
-  return list.filter((l) => !removed.has(l));
 }
 
-function addReason(map: Map<Layer, ChainReason[]>, l: Layer, code: ChainReasonCode, message: string) {
-  const list = map.get(l) ?? [];
-  list.push({ code, message });
-  map.set(l, list);
+/** The override_paths of the last override layer that survives app_keys and is enabled (filters included), or null. */
+function overridePathsOf(list: readonly Layer[], pruned: LayerSet, env: Vars, filters: Filters): string[] | null {
+  let paths: string[] | null = null;
+  for (const l of list) if (l.name === OVERRIDE_LAYER_NAME && !pruned.has(l) && l.overridePaths.length > 0 && implicitState(l, env, filters, null).enabled) paths = l.overridePaths;
+  return paths;
 }
 
 /**
  * The override_paths the loader searches for explicit layers instead of VK_LAYER_PATH and the
  * standard folders, or null. Loader 1.3.239 takes them from an override layer that survives
- * app_keys and whose enable/disable variables allow it, before checking that its components exist.
+ * app_keys and whose enable/disable variables (and the layer filters) allow it, before checking
+ * that its components exist.
  */
-export function overridePathsFor(implicit: readonly ChainManifest[], env: Environment, appPath: string | null): string[] | null {
-  const list = pruneOverrideLayers(implicit.flatMap((m) => readLayers(m, true, [])), appPath, new Map());
-  let paths: string[] | null = null;
-  for (const l of list) if (l.name === OVERRIDE_LAYER_NAME && implicitState(l, env).enabled && l.overridePaths.length > 0) paths = l.overridePaths;
-  return paths;
+export function overridePathsFor(implicit: readonly ChainManifest[], env: Environment, appPath: string | null, loaderVersion: string | null): string[] | null {
+  const base = baseList(implicit, NO_MANIFESTS);
+  const pruned = new LayerSet(base);
+  pruneOverrideLayers(base.implicit, appPath, new LayerReasons(base), pruned);
+  return overridePathsOf(base.implicit, pruned, varsOf(env), filtersFor(env, loaderVersion));
 }
 
+type Lookup = (name: string) => Layer | undefined;
+
 /** Why a meta-layer is invalid (loader 1.3.239 verify_meta_layer_component_layers), or null. */
-function metaProblem(meta: Layer, list: Layer[], seen: Set<Layer> = new Set()): ChainReason | null {
+function metaProblem(meta: Layer, find: Lookup, seen: Set<Layer> = new Set()): ChainReason | null {
   for (const [i, c] of meta.components.entries()) {
-    const comp = list.find((l) => l.name === c);
+    const comp = find(c);
     if (!comp) return { code: 'meta/component-missing', message: `meta-layer removed: component ${c} (#${i + 1}) is not found (LLP_LAYER_7)` };
     if (!meets(meta.api, comp.api))
       return { code: 'meta/component-too-old', message: `meta-layer removed: component ${c} has API version ${fmt(comp.api)}, older than the meta-layer's ${fmt(meta.api)} (LLP_LAYER_8)` };
     if (c === meta.name) return { code: 'meta/lists-itself', message: `meta-layer removed: it lists itself as component #${i + 1}` };
     if (comp.meta) {
       if (seen.has(comp)) return { code: 'meta/lists-itself', message: `meta-layer removed: component ${c} leads back to it` };
-      const inner = metaProblem(comp, list, new Set([...seen, meta]));
+      const inner = metaProblem(comp, find, new Set([...seen, meta]));
       if (inner) return { code: inner.code, message: `meta-layer removed: its component meta-layer ${c} is invalid (${inner.message})` };
     }
   }
   return null;
+}
+
+/** Layers by name, in list order: the first of each, and the later ones of names that repeat. */
+interface NameIndex {
+  first: Map<string, Layer>;
+  later: Map<string, Layer[]>;
+}
+
+function indexByName(list: readonly Layer[]): NameIndex {
+  const first = new Map<string, Layer>();
+  const later = new Map<string, Layer[]>();
+  for (const l of list) {
+    if (!first.has(l.name)) first.set(l.name, l);
+    else {
+      const more = later.get(l.name);
+      if (more) more.push(l);
+      else later.set(l.name, [l]);
+    }
+  }
+  return { first, later };
+}
+
+/** The first layer of each name among the indexed list minus `gone` (loader_find_layer_property on a list that shrinks). */
+function liveLookup(index: NameIndex, gone: LayerSet): Lookup {
+  return (name) => {
+    const l = index.first.get(name);
+    if (l === undefined || !gone.has(l)) return l;
+    return index.later.get(name)?.find((x) => !gone.has(x));
+  };
 }
 
 interface Activation {
@@ -305,73 +559,122 @@ interface Activation {
   reasons: ChainReason[];
 }
 
+function versionNotes(version: string | null, env: Environment, filters: Filters): string[] {
+  const notes: string[] = [];
+  if (version === null) notes.push(`the loader's version is unknown; the rules of loader ${RULES_VERSION} were applied`);
+  else if (version !== RULES_VERSION) notes.push(`loader ${version}: the rules of loader ${RULES_VERSION} were applied`);
+  if (filters.ignored)
+    for (const v of [LAYERS_ENABLE_VAR, LAYERS_DISABLE_VAR])
+      if (isSet(env, v)) notes.push(`${v} is set, but loader ${filters.ignored.version} predates the layer filters (1.3.234) and ignores it`);
+  for (const f of [filters.enable, filters.disable]) if (f) notes.push(...f.notes);
+  if (isSet(env, 'VK_LOADER_LAYERS_ALLOW'))
+    notes.push(
+      loaderHas(version, 'layers-allow')
+        ? 'VK_LOADER_LAYERS_ALLOW is set; it is not modeled (it exempts layers from VK_LOADER_LAYERS_DISABLE), so this answer may differ from the loader'
+        : `VK_LOADER_LAYERS_ALLOW is set, but loader ${version ?? RULES_VERSION} does not read it (it arrived in 1.3.262)`,
+    );
+  const extFilter = env['VK_LOADER_DISABLE_INST_EXT_FILTER'];
+  if (extFilter !== undefined)
+    notes.push(
+      cAtoi(extFilter) !== 0
+        ? `VK_LOADER_DISABLE_INST_EXT_FILTER=${extFilter}: the loader stops filtering instance extensions, so drivers' instance extensions it does not know are listed and can be enabled; the layer chain is the same`
+        : `VK_LOADER_DISABLE_INST_EXT_FILTER=${extFilter} is set, but the loader acts only on a non-zero number (atoi); it filters instance extensions as usual`,
+    );
+  return notes;
+}
+
+/** C atoi: optional leading white space and sign, then digits; anything else is 0. */
+function cAtoi(s: string): number {
+  const m = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(s);
+  return m ? Number.parseInt(m[1]!, 10) : 0;
+}
+
 export function computeLayerChain(input: ChainInput): LayerChain {
   const { env, app } = input;
-  const notes: string[] = [];
-  if (input.loaderVersion !== RULES_VERSION) notes.push(`loader ${input.loaderVersion}: the rules of loader ${RULES_VERSION} were applied`);
-  for (const v of ['VK_LOADER_LAYERS_ENABLE', 'VK_LOADER_LAYERS_DISABLE'])
-    if (isSet(env, v)) notes.push(`${v} is set; its filters are not modeled yet, so this answer may differ from the loader`);
+  const version = input.loaderVersion;
+  const filters = filtersFor(env, version);
+  const notes = versionNotes(version, env, filters);
+  const vars = varsOf(env);
 
-  const rejected: ExcludedLayer[] = [];
-  const removedWhy = new Map<Layer, ChainReason[]>();
   // Implicit layers first (loader_scan_for_layers), then the override layers pruned by app_keys, then explicit.
-  let list = pruneOverrideLayers(input.implicit.flatMap((m) => readLayers(m, true, rejected)), app.path, removedWhy);
-  const overridePaths = overridePathsFor(input.implicit, env, app.path);
-  list = [...list, ...input.explicit.flatMap((m) => readLayers(m, false, rejected))];
-  const everything = [...list, ...removedWhy.keys()];
+  // The loader's list shrinks step by step; `gone` holds what has left it so far, and lookups by name
+  // (loader_find_layer_property: the first of that name) skip it.
+  const base = baseList(input.implicit, input.explicit);
+  const everything = base.all;
+  const removedWhy = new LayerReasons(base);
+  /** Reasons that do not decide anything on their own (a filter overridden or ignored), shown with the layer. */
+  const remarks = new LayerReasons(base);
+  const gone = new LayerSet(base);
+  const find = liveLookup(base.index, gone);
+  pruneOverrideLayers(base.implicit, app.path, removedWhy, gone);
+  const overridePaths = overridePathsOf(base.implicit, gone, vars, filters);
 
-  // Meta-layers must be complete (LLP_LOADER_10); invalid ones leave the list, in list order.
+  // Meta-layers must be complete (LLP_LOADER_10); invalid ones leave the list, in list order, and
+  // later checks see the shorter list (verify_all_meta_layers). Filters do not act yet.
   let overridePresent = false;
-  for (let i = 0; i < list.length; i++) {
-    const l = list[i]!;
-    const problem = l.meta ? metaProblem(l, list) : null;
+  for (const l of everything) {
+    if (gone.has(l)) continue;
+    const problem = l.meta ? metaProblem(l, find) : null;
     if (problem) {
-      addReason(removedWhy, l, problem.code, problem.message);
-      list.splice(i--, 1);
-    } else if (l.name === OVERRIDE_LAYER_NAME && implicitState(l, env).enabled) overridePresent = true;
+      removedWhy.add(l, problem.code, problem.message);
+      gone.add(l);
+    } else if (l.name === OVERRIDE_LAYER_NAME && implicitState(l, vars, filters, null).enabled) overridePresent = true;
   }
-  const override = overridePresent ? list.find((l) => l.name === OVERRIDE_LAYER_NAME) ?? null : null;
-  if (override) {
+  const override = overridePresent ? find(OVERRIDE_LAYER_NAME) ?? null : null;
+  if (override && override.blacklist.length) {
     // LLP_LOADER_12: every layer named in the blacklist leaves the list, implicit or explicit.
-    list = list.filter((l) => {
-      if (l.name === OVERRIDE_LAYER_NAME || !override.blacklist.includes(l.name)) return true;
-      addReason(removedWhy, l, 'override/blacklisted', `blacklisted by the override layer ${override.manifest} (blacklisted_layers)`);
-      return false;
-    });
+    for (const l of everything) {
+      if (gone.has(l) || l.name === OVERRIDE_LAYER_NAME || !override.blacklist.includes(l.name)) continue;
+      removedWhy.add(l, 'override/blacklisted', `blacklisted by the override layer ${override.manifest} (blacklisted_layers)`);
+      gone.add(l);
+    }
   }
-  const find = (name: string) => list.find((l) => l.name === name);
+  // Loader 1.3.239 loader_scan_for_layers, last step: layers the filters disable leave the list, so
+  // asking for one by name fails like asking for a missing layer.
+  if (filters.disable) {
+    for (const l of everything) {
+      if (gone.has(l)) continue;
+      const a = availability(l, filters);
+      if (a.reason) (a.available ? remarks : removedWhy).add(l, a.reason.code, a.reason.message);
+      if (!a.available) gone.add(l);
+    }
+  }
+  const list = gone.size ? everything.filter((l) => !gone.has(l)) : everything;
+  if (filters.ignored) {
+    for (const l of everything) {
+      const off = disableMatch(filters.ignored.disable, l.name, l.implicit, l.lower);
+      const on = enableMatch(filters.ignored.enable, l.name, l.lower);
+      for (const m of [off, on])
+        if (m) remarks.add(l, 'filter/unsupported', `${m.variable}=${m.raw}: ${m.why}, but loader ${filters.ignored.version} predates the layer filters (1.3.234) and ignores them`);
+    }
+  }
 
   const excludedExtra: ExcludedLayer[] = [];
   const missing = app.requestedLayers.filter((n) => !find(n));
   const appApi = apiOf(app.apiVersion ?? '1.0');
 
   const expanded: Activation[] = [];
-  const activatedNames: string[] = [];
+  /** app_activated_layer_list by name: layers and complete meta-layers added so far. */
+  const activatedNames = new Set<string>();
   const metaUses: LayerChain['metaLayers'] = [];
-
-  const isEnabled = (l: Layer): { enabled: boolean; reason: ChainReason } => {
-    const state = implicitState(l, env);
-    // Loader 1.3.239: a component of the active override layer is enabled whatever its variables say.
-    if (override?.components.includes(l.name))
-      return { enabled: true, reason: { code: 'implicit/enabled-by-override', message: `implicit layer enabled: component of the override layer ${override.manifest}${state.enabled ? '' : ` (overrides: ${state.reason.message})`}` } };
-    return state;
+  const expandedMetas = new LayerSet(base);
+  const activate = (l: Layer, reasons: ChainReason[]) => {
+    activatedNames.add(l.name);
+    expanded.push({ layer: l, reasons });
   };
 
   const addImplicit = (l: Layer, via: ChainReason[]) => {
-    const state = isEnabled(l);
+    const state = implicitState(l, vars, filters, override);
     if (!state.enabled) {
-      addReason(removedWhy, l, state.reason.code, via.length ? `${state.reason.message}; ${via.map((v) => v.message).join('; ')}` : state.reason.message);
+      removedWhy.add(l, state.reason.code, via.length ? `${state.reason.message}; ${via.map((v) => v.message).join('; ')}` : state.reason.message);
       return;
     }
     // The meta-layer's own reason travels with its components: name it, so it is not read as the component's.
     if (l.meta) addMeta(l, [...via, { code: state.reason.code, message: `${l.name}: ${state.reason.message}` }]);
-    else {
-      activatedNames.push(l.name);
-      expanded.push({ layer: l, reasons: [...via, state.reason] });
-    }
+    else activate(l, [...via, state.reason]);
   };
 
-  const addMeta = (meta: Layer, via: ChainReason[]): boolean => {
+  const addMeta = (meta: Layer, via: ChainReason[]): void => {
     let all = true;
     const isOverride = meta === override;
     for (const [i, c] of meta.components.entries()) {
@@ -380,65 +683,70 @@ export function computeLayerChain(input: ChainInput): LayerChain {
         ? { code: 'override/component', message: `component #${i + 1} of the override layer ${meta.manifest}` }
         : { code: 'meta/expanded', message: `expanded from meta-layer ${meta.name} at position ${i + 1}` };
       if (!comp) {
-        // Loader 1.3.239: a component removed after the meta-layer was verified (blacklisted) is skipped; the others stay.
+        // Loader 1.3.239: a component removed after the meta-layer was verified (blacklisted, or
+        // disabled by VK_LOADER_LAYERS_DISABLE) is skipped; the others stay.
         all = false;
-        excludedExtra.push({ name: c, manifest: null, reasons: [{ code: 'meta/incomplete', message: `component of ${meta.name} not found when the chain was built; the other components are still used` }] });
+        const why = everything.filter((l) => l.name === c).flatMap((l) => removedWhy.get(l) ?? []);
+        excludedExtra.push({
+          name: c,
+          manifest: null,
+          reasons: [{ code: 'meta/incomplete', message: `component of ${meta.name} not found when the chain was built; the other components are still used` }, ...why],
+        });
         continue;
       }
       if (comp.implicit) addImplicit(comp, [...via, here]);
-      else if (comp.meta) {
-        if (!addMeta(comp, [...via, here])) all = false;
-      } else {
-        activatedNames.push(comp.name);
-        expanded.push({ layer: comp, reasons: [...via, here] });
-      }
+      // Loader 1.3.239 never passes a nested meta-layer's missing component up (loader_add_meta_layer
+      // writes its "found all" flag only when it is true), so the outer one still counts as complete.
+      else if (comp.meta) addMeta(comp, [...via, here]);
+      else activate(comp, [...via, here]);
     }
-    if (all) activatedNames.push(meta.name);
+    if (all) activatedNames.add(meta.name);
+    expandedMetas.add(meta);
     metaUses.push({
       name: meta.name,
       manifest: meta.manifest,
       components: meta.components,
       reasons: [...via, ...(isOverride ? [{ code: 'override/active' as const, message: 'override meta-layer active (LLP_LOADER_11)' }] : [])],
     });
-    return all;
   };
 
   if (missing.length === 0) {
     // 1. implicit layers in the loader's order (loader_add_implicit_layers).
     for (const l of list) if (l.implicit) addImplicit(l, []);
-    // 2. VK_INSTANCE_LAYERS. Loader 1.3.239 walks its layer list, not the variable: the layers come in
-    // discovery order, every explicit manifest with a listed name is added (duplicates too), names
-    // that match nothing are ignored silently, implicit layers named there are not added.
+    // 2. loader_add_environment_layers: VK_LOADER_LAYERS_ENABLE and VK_INSTANCE_LAYERS. Loader 1.3.239
+    // walks its layer list, not the variables: the layers come in discovery order, every explicit
+    // manifest that matches is added (duplicates too), names that match nothing are ignored
+    // silently, implicit layers named there are not added.
     const instanceLayers = env['VK_INSTANCE_LAYERS'];
-    if (instanceLayers !== undefined) {
-      const names = instanceLayers.split(':').filter((n) => n.length > 0);
+    if (instanceLayers !== undefined || filters.enable) {
+      const names = new Set((instanceLayers ?? '').split(':').filter((n) => n.length > 0));
       for (const l of list) {
-        if (l.implicit || !names.includes(l.name)) continue;
-        const why: ChainReason = { code: 'explicit/vk-instance-layers', message: `named in VK_INSTANCE_LAYERS` };
+        if (l.implicit) continue;
+        const on = enableMatch(filters.enable, l.name, l.lower);
+        let why: ChainReason;
+        if (on) why = { code: 'filter/enabled', message: `enabled by ${on.variable}=${on.raw}: ${on.why} (added with VK_INSTANCE_LAYERS, in the loader's layer order)` };
+        else if (names.has(l.name)) why = { code: 'explicit/vk-instance-layers', message: `named in VK_INSTANCE_LAYERS` };
+        else continue;
         if (l.meta) addMeta(l, [why]);
-        else {
-          activatedNames.push(l.name);
-          expanded.push({ layer: l, reasons: [why] });
-        }
+        else activate(l, [why]);
       }
       for (const n of names)
-        if (!list.some((l) => !l.implicit && l.name === n))
-          excludedExtra.push({ name: n, manifest: null, reasons: [{ code: 'explicit/not-found', message: 'named in VK_INSTANCE_LAYERS but no explicit layer has this name; the loader ignores it' }] });
+        if (!list.some((l) => !l.implicit && l.name === n)) {
+          const why = everything.filter((l) => l.name === n && !l.implicit).flatMap((l) => removedWhy.get(l) ?? []);
+          excludedExtra.push({ name: n, manifest: null, reasons: [{ code: 'explicit/not-found', message: 'named in VK_INSTANCE_LAYERS but no explicit layer has this name; the loader ignores it' }, ...why] });
+        }
     }
     // 3. The application's layers, the first layer of each name; one already enabled is skipped.
     for (const [i, n] of app.requestedLayers.entries()) {
       const l = find(n)!;
-      if (activatedNames.includes(n)) continue;
+      if (activatedNames.has(n)) continue;
       const why: ChainReason = { code: 'explicit/requested-by-app', message: `requested by the application (ppEnabledLayerNames[${i}])` };
       if (l.meta) addMeta(l, [why]);
-      else {
-        activatedNames.push(n);
-        expanded.push({ layer: l, reasons: [why] });
-      }
+      else activate(l, [why]);
     }
   } else {
     for (const n of missing) {
-      const why = removedWhy.size ? [...removedWhy.entries()].find(([l]) => l.name === n)?.[1] ?? [] : [];
+      const why = everything.filter((l) => l.name === n).flatMap((l) => removedWhy.get(l) ?? []);
       excludedExtra.push({
         name: n,
         manifest: null,
@@ -451,16 +759,21 @@ export function computeLayerChain(input: ChainInput): LayerChain {
   // already placed: of repeated layers, the occurrence nearest the driver wins.
   const chosen: Activation[] = [];
   const byName = new Map<string, Activation[]>();
-  for (const a of expanded) byName.set(a.layer.name, [...(byName.get(a.layer.name) ?? []), a]);
+  for (const a of expanded) {
+    const same = byName.get(a.layer.name);
+    if (same) same.push(a);
+    else byName.set(a.layer.name, [a]);
+  }
   const placed = new Set<string>();
   for (let i = expanded.length - 1; i >= 0; i--) {
     const a = expanded[i]!;
     if (placed.has(a.layer.name)) continue;
     placed.add(a.layer.name);
-    chosen.unshift(a);
+    chosen.push(a);
   }
+  chosen.reverse();
   const chain: ChainEntry[] = chosen.map((a) => {
-    const reasons = [...a.reasons];
+    const reasons = [...a.reasons, ...(remarks.get(a.layer) ?? [])];
     const all = byName.get(a.layer.name)!;
     if (all.length > 1)
       reasons.push({
@@ -478,28 +791,34 @@ export function computeLayerChain(input: ChainInput): LayerChain {
     return { name: a.layer.name, type: a.layer.implicit ? 'implicit' : 'explicit', manifest: a.layer.manifest, libraryPath: a.layer.libraryPath, reasons };
   });
 
-  const inChain = new Set(chosen.map((a) => a.layer));
-  const usedMeta = new Set(metaUses.map((m) => m.manifest + '\0' + m.name));
-  const excluded: ExcludedLayer[] = [...rejected];
+  const inChain = new LayerSet(base);
+  for (const a of chosen) inChain.add(a.layer);
+  const expandedLayers = new LayerSet(base);
+  for (const a of expanded) expandedLayers.add(a.layer);
+  const excluded: ExcludedLayer[] = base.rejected.map((r) => ({ ...r, reasons: [...r.reasons] }));
   for (const l of everything) {
-    if (inChain.has(l) || (l.meta && usedMeta.has(l.manifest + '\0' + l.name))) continue;
-    const reasons = [...(removedWhy.get(l) ?? [])];
-    const first = list.find((x) => x.name === l.name);
-    if (first && first !== l)
+    if (inChain.has(l) || expandedMetas.has(l)) continue;
+    const reasons = removedWhy.get(l) ?? [];
+    // Only a layer found earlier shadows: one that came later is first now only because the
+    // earlier ones left the list. (Most names are unique: no lookup for them.)
+    const first = base.index.later.has(l.name) ? find(l.name) : undefined;
+    if (first && first !== l && first.pos < l.pos)
       reasons.push({ code: 'duplicate/shadowed', message: `shadowed by ${first.manifest} found earlier (${first.origin}); lookups by name take the first` });
-    if (expanded.some((a) => a.layer === l))
-      reasons.push({ code: 'duplicate/earlier-occurrence-dropped', message: 'enabled more than once; the loader keeps a later occurrence' });
+    if (expandedLayers.has(l)) reasons.push({ code: 'duplicate/earlier-occurrence-dropped', message: 'enabled more than once; the loader keeps a later occurrence' });
     if (reasons.length === 0 && missing.length)
       reasons.push({ code: l.implicit ? 'implicit/not-enabled' : 'explicit/not-requested', message: `not loaded: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT (missing: ${missing.join(', ')}) before any layer is enabled` });
     if (reasons.length === 0) reasons.push(l.implicit ? { code: 'implicit/not-enabled', message: 'implicit layer not enabled' } : { code: 'explicit/not-requested', message: 'explicit layer: not requested by the application nor in VK_INSTANCE_LAYERS' });
+    const remark = remarks.size ? remarks.get(l) : undefined;
+    if (remark) reasons.push(...remark);
     excluded.push({ name: l.name, manifest: l.manifest, reasons });
   }
   excluded.push(...excludedExtra);
   if (overridePaths) notes.push(`explicit layers are searched only in the override layer's override_paths: ${overridePaths.join(', ')} (VK_LAYER_PATH is ignored)`);
 
   return {
-    loaderVersion: input.loaderVersion,
+    loaderVersion: version,
     rulesVersion: RULES_VERSION,
+    rules: rulesFor(version),
     result: missing.length ? 'VK_ERROR_LAYER_NOT_PRESENT' : 'VK_SUCCESS',
     chain: missing.length ? [] : chain,
     metaLayers: metaUses,

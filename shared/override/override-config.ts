@@ -56,14 +56,25 @@ export const OverrideConfigSchema = z
       if (layer.name === OVERRIDE_LAYER_NAME)
         ctx.addIssue({ code: 'custom', path: ['layers', i, 'name'], message: `${OVERRIDE_LAYER_NAME} is the override layer itself and cannot be one of its layers` });
     });
-    if (!config.layers.some((l) => l.state !== 'auto'))
+    // Settings alone are a configuration too: the layers read vk_layer_settings.txt whether or not the override forces them on.
+    if (!config.layers.some((l) => l.state !== 'auto') && !hasLayerSettings(config))
       ctx.addIssue({
         code: 'custom',
         path: ['layers'],
-        message: "no layer is 'on' or 'off', so the override would change nothing; to leave every layer to the applications, remove the override (`strata override remove`)",
+        message: "no layer is 'on' or 'off' and no setting is changed, so the override would change nothing; to leave every layer to the applications, remove the override (`strata override remove`)",
       });
   });
 export type OverrideConfig = z.infer<typeof OverrideConfigSchema>;
+
+/** The configuration changes at least one layer setting. */
+export function hasLayerSettings(config: Pick<OverrideConfig, 'settings'>): boolean {
+  return Object.values(config.settings ?? {}).some((values) => Object.keys(values).length > 0);
+}
+
+/** The configuration forces at least one layer on or off (otherwise there is no override file to write). */
+export function forcesLayers(config: Pick<OverrideConfig, 'layers'>): boolean {
+  return config.layers.some((l) => l.state !== 'auto');
+}
 
 /** The override meta-layer of a configuration, as the loader reads it (field names of the manifest). */
 export interface OverrideLayerManifest {

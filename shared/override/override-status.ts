@@ -24,6 +24,44 @@ export const OverrideApplyRequestSchema = z.object({ config: OverrideConfigSchem
 export const OverrideRemoveRequestSchema = z.object({ force: z.boolean().optional(), ...scopeField }).strict();
 export const OverrideExportRequestSchema = z.object({ config: OverrideConfigSchema }).strict();
 
+/** A settings file the layers would read if Strata's per-user vk_layer_settings.txt were not there (shared/settings/settings-file-location.ts). */
+export const HiddenSettingsFileSchema = z.object({ path: z.string(), origin: z.string(), reason: z.string() });
+
+/**
+ * Strata's vk_layer_settings.txt (per user: $XDG_DATA_HOME/vulkan/settings.d, where the layers look
+ * first), kept with the same guarantees as the override file: record, backup, foreign-file refusal.
+ */
+export const SettingsFileStatusSchema = z.object({
+  path: z.string(),
+  ownership: OverrideOwnershipSchema,
+  text: z.string().nullable(),
+  writtenAt: z.string().nullable(),
+  /** The file that was there before Strata, restored by `override remove` (null: there was none). */
+  originalBackup: z.string().nullable(),
+  /** modified: what changed since Strata wrote it, as a unified diff. */
+  diff: z.string().nullable(),
+  /** Settings files the layers ignore while this one exists (VK_LAYER_SETTINGS_PATH). */
+  hides: z.array(HiddenSettingsFileSchema),
+});
+export type SettingsFileStatus = z.infer<typeof SettingsFileStatusSchema>;
+
+export const SettingsFileResultSchema = z.object({
+  path: z.string(),
+  /**
+   * created / replaced / unchanged: as for the override; removed: the configuration has no settings,
+   * so Strata's file was deleted (or the pre-Strata file restored); nothing: no settings, and no file
+   * of Strata's to remove (a person's own file is left alone).
+   */
+  action: z.enum(['created', 'replaced', 'unchanged', 'removed', 'nothing']),
+  before: OverrideOwnershipSchema,
+  backup: z.string().nullable(),
+  originalBackup: z.string().nullable(),
+  /** The file's text now (null: no file). */
+  text: z.string().nullable(),
+  hides: z.array(HiddenSettingsFileSchema),
+});
+export type SettingsFileResult = z.infer<typeof SettingsFileResultSchema>;
+
 export const OverrideStatusSchema = z.object({
   scope: OverrideScopeSchema,
   /** The override file the loader reads. */
@@ -49,14 +87,20 @@ export const OverrideStatusSchema = z.object({
   recordPath: z.string(),
   /** modified: what changed since Strata wrote it, as a unified diff. */
   diff: z.string().nullable(),
+  /** The per-user layer settings file (user scope only). */
+  settings: SettingsFileStatusSchema.optional(),
 });
 export type OverrideStatus = z.infer<typeof OverrideStatusSchema>;
 
 export const OverrideApplyResultSchema = z.object({
   scope: OverrideScopeSchema,
   path: z.string(),
-  /** created: there was no file; replaced: there was one; unchanged: it already had these bytes. */
-  action: z.enum(['created', 'replaced', 'unchanged']),
+  /**
+   * created: there was no file; replaced: there was one; unchanged: it already had these bytes;
+   * removed: the configuration forces no layer (settings only), so Strata's override was removed
+   * (or the pre-Strata one restored; `text` is what is there now, '' for none).
+   */
+  action: z.enum(['created', 'replaced', 'unchanged', 'removed']),
   /** Whose file was there before this apply. */
   before: OverrideOwnershipSchema,
   /** A copy of the file this apply replaced (null: nothing replaced). */
@@ -65,6 +109,8 @@ export const OverrideApplyResultSchema = z.object({
   originalBackup: z.string().nullable(),
   sha256: z.string(),
   text: z.string(),
+  /** The layer settings file (absent when the configuration has no settings and Strata never wrote one). */
+  settings: SettingsFileResultSchema.optional(),
 });
 export type OverrideApplyResult = z.infer<typeof OverrideApplyResultSchema>;
 
@@ -77,6 +123,8 @@ export const OverrideRemoveResultSchema = z.object({
   backup: z.string().nullable(),
   /** action nothing: why. */
   reason: z.string().nullable(),
+  /** Strata's layer settings file, surrendered with the override (absent: Strata never wrote one). */
+  settings: SettingsFileResultSchema.optional(),
 });
 export type OverrideRemoveResult = z.infer<typeof OverrideRemoveResultSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** What `shader.disassemble` answers: spirv-dis-identical text plus the reader's LSP diagnostics. */
+/** What `shader.disassemble` answers: spirv-dis-identical text (friendly names, or raw ids) plus the reader's LSP diagnostics. */
 const PositionSchema = z.object({ line: z.number().int(), character: z.number().int() });
 export const SpirvDiagnosticSchema = z.object({
   range: z.object({ start: PositionSchema, end: PositionSchema }),
@@ -15,6 +15,8 @@ export const ShaderDisassembleRequestSchema = z
   .object({
     /** A SPIR-V module on the machine that runs main/ (read there, never in the renderer). */
     path: z.string().min(1),
+    /** `%12` for every id, like `spirv-dis --raw-id`; by default friendly names, like plain `spirv-dis`. */
+    rawIds: z.boolean().optional(),
   })
   .strict();
 
@@ -23,7 +25,9 @@ export const ShaderDisassemblySchema = z.object({
   /** False when the module has errors: `text` is then Strata's best effort (spirv-dis would refuse it). */
   ok: z.boolean(),
   text: z.string(),
-  /** Ranges are on line 0 and count 32-bit words from the start of the module. */
+  /** Ranges are on line 0 and count 32-bit words from the start of the module (a VBC file: bytes from the start of the file). */
   diagnostics: z.array(SpirvDiagnosticSchema),
+  /** 'vbc' for a VBC file: `text` is each stage's disassembly after a `; Stage …` comment line. Absent for SPIR-V. */
+  format: z.enum(['spirv', 'vbc']).optional(),
 });
 export type ShaderDisassembly = z.infer<typeof ShaderDisassemblySchema>;

@@ -105,6 +105,11 @@ export function enumerant(kind: string, value: number): EnumerantSpec | undefine
   return get().enumerants.get(kind)?.get(value);
 }
 
+/** Every enumerant of a ValueEnum or BitEnum kind, by value (empty for other kinds). */
+export function enumerantsOf(kind: string): ReadonlyMap<number, EnumerantSpec> {
+  return get().enumerants.get(kind) ?? new Map();
+}
+
 export function glslStd450Instruction(opcode: number): ExtInstructionSpec | undefined {
   return get().glsl.get(opcode);
 }

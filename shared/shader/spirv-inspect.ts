@@ -31,7 +31,11 @@ export function summarizeModule(module: ParsedModule): SpirvSummary | null {
 }
 
 export function inspectSpirv(bytes: Uint8Array): Omit<ShaderInspection, 'path'> {
-  const module = parseSpirv(bytes);
+  return inspectParsed(parseSpirv(bytes));
+}
+
+/** The same for a module already parsed (the Shaders panel disassembles it too). */
+export function inspectParsed(module: ParsedModule): Omit<ShaderInspection, 'path'> {
   const { ok, diagnostics } = validateParsed(module);
   // LSP 3.18 allows MarkupContent messages; ours are plain strings, and the contract says so.
   return { ok, summary: summarizeModule(module), reflection: reflectModule(module), diagnostics: diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value })) };

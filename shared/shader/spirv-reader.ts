@@ -27,8 +27,6 @@ export interface SpirvInstructionWords {
   offset: number;
   opcode: number;
   wordCount: number;
-  /** The instruction's words, first word included (a view into the module's words). */
-  words: Uint32Array;
 }
 
 export interface SpirvModuleWords {
@@ -43,22 +41,27 @@ function swap32(w: number): number {
   return (((w & 0xff) << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24)) >>> 0;
 }
 
+const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** The words of `bytes` in host order; endianness is decided from the magic number. */
 function toWords(bytes: Uint8Array, littleEndian: boolean): Uint32Array {
   const count = Math.floor(bytes.byteLength / 4);
+  // Same byte order as the host: one copy (it also aligns the words), no per-word conversion.
+  if (littleEndian === HOST_LITTLE_ENDIAN) return new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + count * 4));
   const view = new DataView(bytes.buffer, bytes.byteOffset, count * 4);
   const words = new Uint32Array(count);
   for (let i = 0; i < count; i++) words[i] = view.getUint32(i * 4, littleEndian);
   return words;
 }
 
-export function readSpirv(bytes: Uint8Array): SpirvModuleWords {
+/** The header and the words (host order), with their diagnostics; the instructions are walked by forEachInstruction. */
+export function readSpirvWords(bytes: Uint8Array): Omit<SpirvModuleWords, 'instructions'> {
   const diagnostics: Diagnostic[] = [];
   if (bytes.byteLength < HEADER_WORDS * 4) {
     diagnostics.push(
       spirvDiagnostic('spirv/truncated-header', 0, Math.floor(bytes.byteLength / 4), `The module is ${bytes.byteLength} bytes long; a SPIR-V header alone is ${HEADER_WORDS * 4} bytes (five words).`),
     );
-    return { header: null, words: new Uint32Array(0), instructions: [], diagnostics };
+    return { header: null, words: new Uint32Array(0), diagnostics };
   }
   const first = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
   let littleEndian: boolean;
@@ -68,7 +71,7 @@ export function readSpirv(bytes: Uint8Array): SpirvModuleWords {
     diagnostics.push(
       spirvDiagnostic('spirv/bad-magic', 0, 1, `Word 0 is 0x${first.toString(16).padStart(8, '0')}, not the SPIR-V magic number 0x07230203 in either byte order: this is not a SPIR-V module.`),
     );
-    return { header: null, words: new Uint32Array(0), instructions: [], diagnostics };
+    return { header: null, words: new Uint32Array(0), diagnostics };
   }
   if (bytes.byteLength % 4 !== 0) {
     const count = Math.floor(bytes.byteLength / 4);
@@ -90,7 +93,22 @@ export function readSpirv(bytes: Uint8Array): SpirvModuleWords {
     diagnostics.push(spirvDiagnostic('spirv/zero-bound', 3, 1, 'The id bound (word 3) is 0, but every <id> must satisfy 0 < id < bound: no instruction could have a result.'));
   }
 
+  return { header, words, diagnostics };
+}
+
+export function readSpirv(bytes: Uint8Array): SpirvModuleWords {
+  const module = readSpirvWords(bytes);
   const instructions: SpirvInstructionWords[] = [];
+  if (module.header) forEachInstruction(module.words, module.diagnostics, (offset, opcode, wordCount) => instructions.push({ offset, opcode, wordCount }));
+  return { ...module, instructions };
+}
+
+/**
+ * Walks the instruction stream after the header: each instruction's word offset, opcode and word
+ * count, bounds-checked (a zero word count or one that runs past the end ends the walk with a
+ * diagnostic). The decoder walks with it directly, without a list of instructions in between.
+ */
+export function forEachInstruction(words: Uint32Array, diagnostics: Diagnostic[], visit: (offset: number, opcode: number, wordCount: number) => void): void {
   let offset = HEADER_WORDS;
   while (offset < words.length) {
     const first = words[offset]!;
@@ -113,8 +131,7 @@ export function readSpirv(bytes: Uint8Array): SpirvModuleWords {
       );
       break;
     }
-    instructions.push({ offset, opcode, wordCount, words: words.subarray(offset, offset + wordCount) });
+    visit(offset, opcode, wordCount);
     offset += wordCount;
   }
-  return { header, words, instructions, diagnostics };
 }

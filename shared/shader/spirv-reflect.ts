@@ -200,6 +200,9 @@ function literalValue(o: ParsedOperand | undefined): number | string | undefined
   return lo >>> 0;
 }
 
+/** The most members one block's layout lists, nested ones included (a real block has far fewer). */
+const MEMBER_BUDGET = 10_000;
+
 class Reflector {
   readonly types = new Map<number, TypeInfo>();
   readonly names = new Map<number, string>();
@@ -427,10 +430,31 @@ class Reflector {
     return `${prefix}${kind}${dim}${t.ms ? 'MS' : ''}${t.arrayed ? 'Array' : ''}${combined && t.depth === 1 ? 'Shadow' : ''}`;
   }
 
-  /** Bytes a value of the type occupies in an explicitly laid out block (SPIR-V § 2.16.2 Offset, ArrayStride, MatrixStride). */
+  /** size() answers, by type and the matrix layout it was asked with. */
+  private readonly sizes = new Map<string, number | undefined>();
+  /** Types whose size is being computed: meeting one again is a type that contains itself. */
+  private readonly sizing = new Set<number>();
+
+  /**
+   * Bytes a value of the type occupies in an explicitly laid out block (SPIR-V § 2.16.2 Offset,
+   * ArrayStride, MatrixStride). Remembered per type: a struct used by many members is measured once,
+   * and a corrupt module whose struct contains itself (through members or arrays) gets undefined
+   * instead of a search that grows with the number of members to the power of the depth.
+   */
   size(id: number, matrixStride?: number, rowMajor?: boolean, depth = 0): number | undefined {
+    const key = `${id}:${matrixStride ?? ''}:${rowMajor ? 1 : 0}`;
+    if (this.sizes.has(key)) return this.sizes.get(key);
+    if (this.sizing.has(id) || depth > 32) return undefined;
+    this.sizing.add(id);
+    const size = this.measure(id, matrixStride, rowMajor, depth);
+    this.sizing.delete(id);
+    this.sizes.set(key, size);
+    return size;
+  }
+
+  private measure(id: number, matrixStride: number | undefined, rowMajor: boolean | undefined, depth: number): number | undefined {
     const t = this.types.get(id);
-    if (!t || depth > 32) return undefined;
+    if (!t) return undefined;
     switch (t.k) {
       case 'int':
       case 'float':
@@ -481,9 +505,19 @@ class Reflector {
     return this.size(t.members[index]!, stride, rowMajor, depth);
   }
 
-  members(struct: number, depth = 0): BlockMember[] {
+  /** Members members() may still list for the block being laid out (see block()). */
+  private memberBudget = 0;
+
+  /**
+   * A struct's members, nested structs expanded. A struct met again on its own path (only in a
+   * corrupt module) is not expanded again, and one block lists at most MEMBER_BUDGET members: a
+   * corrupt module can nest a wide struct in itself, which would expand without end.
+   */
+  members(struct: number, depth = 0, path: ReadonlySet<number> = new Set()): BlockMember[] {
     const t = this.types.get(struct);
-    if (t?.k !== 'struct' || depth > 16) return [];
+    if (t?.k !== 'struct' || depth > 16 || path.has(struct) || this.memberBudget <= 0) return [];
+    this.memberBudget -= t.members.length;
+    const inside = new Set(path).add(struct);
     return t.members.map((type, i) => {
       const member: BlockMember = { name: this.memberNames.get(struct)?.get(i) ?? `_m${i}`, type: this.render(type) };
       const offset = num(this.memberDecoration(struct, i, 'Offset')?.[0]);
@@ -501,13 +535,14 @@ class Reflector {
         member.matrixStride = matrixStride;
         member.rowMajor = this.memberDecoration(struct, i, 'RowMajor') !== undefined;
       }
-      if (this.types.get(base)?.k === 'struct') member.members = this.members(base, depth + 1);
+      if (this.types.get(base)?.k === 'struct') member.members = this.members(base, depth + 1, inside);
       return member;
     });
   }
 
   block(struct: number): BlockLayout {
     const t = this.types.get(struct);
+    this.memberBudget = MEMBER_BUDGET;
     const layout: BlockLayout = { typeName: this.name(struct), size: this.size(struct) ?? 0, members: this.members(struct) };
     if (t?.k === 'struct' && t.members.length) {
       const last = t.members[t.members.length - 1]!;
@@ -679,6 +714,7 @@ export function reflectModule(module: ParsedModule): SpirvReflection {
   return { entryPoints: entryPoints(r), descriptorBindings: descriptorBindings(r), pushConstants: pushConstants(r), specializationConstants: specializationConstants(r) };
 }
 
+/** Bytes → reflection, decoding only the declarations (a module's functions say nothing reflection reports). */
 export function reflectSpirv(bytes: Uint8Array): SpirvReflection {
-  return reflectModule(parseSpirv(bytes));
+  return reflectModule(parseSpirv(bytes, { declarationsOnly: true }));
 }

@@ -106,15 +106,17 @@ function globalSection(inst: ParsedInstruction): number | undefined {
 const name = (inst: ParsedInstruction) => inst.opname ?? `Op${inst.opcode}`;
 const at = (inst: ParsedInstruction) => `${name(inst)} at word ${inst.offset}`;
 
-/** The id operands an instruction *uses* (not its result), skipping operands of extended sets Strata cannot type. */
-function usedIds(inst: ParsedInstruction): { id: number; offset: number }[] {
-  const ids: { id: number; offset: number }[] = [];
-  let opaque = false;
-  for (const o of inst.operands) {
-    if (o.type === 'ext-inst' && o.name === undefined) opaque = true;
-    if (o.type === 'id' && o.kind !== 'IdResult' && !opaque) ids.push({ id: o.id, offset: inst.offset + o.offset });
+/**
+ * Calls `use` for each id operand an instruction *uses* (not its result), skipping operands of
+ * extended sets Strata cannot type. A callback, not a list: this runs for every instruction.
+ */
+function forEachUsedId(inst: ParsedInstruction, use: (id: number, offset: number) => void): void {
+  const operands = inst.operands;
+  for (let i = 0; i < operands.length; i++) {
+    const o = operands[i]!;
+    if (o.type === 'ext-inst' && o.name === undefined) return;
+    if (o.type === 'id' && o.kind !== 'IdResult') use(o.id, inst.offset + o.offset);
   }
-  return ids;
 }
 
 function storageClassOf(inst: ParsedInstruction): number | undefined {
@@ -209,9 +211,9 @@ export function validateModule(module: ParsedModule): Diagnostic[] {
 
   const entryPoints = new Set<number>();
   for (const inst of instructions) {
-    for (const { id, offset } of usedIds(inst)) {
+    forEachUsedId(inst, (id, offset) => {
       if (id !== 0 && id < bound && !defined.has(id)) report('spirv/undefined-id', inst, `${at(inst)} uses %${id}, which no instruction of the module defines.`, offset, 1);
-    }
+    });
     if (inst.opcode === Op.EntryPoint) {
       const target = inst.operands[1];
       if (target?.type !== 'id') continue;

@@ -1,4 +1,5 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
+import { SPIRV_MAGIC } from './spirv-reader';
 import { vbcDiagnostic, type VbcDiagnosticCode } from './vbc-diagnostic-codes';
 import { ALL_STAGES_MASK, BINDING_KINDS, BINDING_TABLES, NUMERIC_BASE_TYPES, TEXEL_RANKS, TEXEL_TYPES, TexelRank, VBC_STAGES, BaseType, type VbcStage } from './vbc-enums';
 
@@ -162,6 +163,25 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
   const reserved = (at: number, length: number, what: string) => {
     if (bytes.subarray(at, at + length).some((b) => b !== 0)) report('vbc/reserved-not-zero', at, length, `${what}: the reserved padding is not zero.`);
   };
+  // Where the reflection must end: when the header's bytecode sizes put a SPIR-V module's magic exactly
+  // there, they are right, and a count that reaches past it is the damage (not "too much bytecode").
+  // Without this a count of 1000 in a 13 KB file reads the SPIR-V as reflection entries and buries the
+  // one real problem under thousands of findings about its words.
+  const bytecodeBytes = bytecodeWords.reduce((a, w) => a + w * 4, 0);
+  const bytecodeStart = bytes.length - bytecodeBytes;
+  const magicAt = (at: number) => at + 4 <= bytes.length && (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0 === SPIRV_MAGIC;
+  const reflectionEnd = bytecodeBytes > 0 && bytecodeStart >= VBC_HEADER_BYTES && magicAt(bytecodeStart) ? bytecodeStart : bytes.length;
+  /** Bytes from the reader to where the reflection must end. */
+  const room = () => Math.max(0, reflectionEnd - r.at);
+  const pastEnd = (name: string, start: number, count: number, itemSize: number, unit: string) =>
+    report(
+      'vbc/section-past-end',
+      start,
+      4,
+      count * itemSize > r.left
+        ? `The ${name} section (byte ${start}) says ${count} ${unit} of ${itemSize} bytes, ${count * itemSize} bytes, but only ${r.left} bytes follow its count.`
+        : `The ${name} section (byte ${start}) says ${count} ${unit} of ${itemSize} bytes, ${count * itemSize} bytes, but the stages' SPIR-V starts at byte ${reflectionEnd} (the header's bytecode sizes, ${bytecodeBytes} bytes, end the file there): only ${room()} bytes are left for it.`,
+    );
   /** Reads a u32 count and checks that `count * itemSize` bytes follow; null when the section runs past the end. */
   const counted = (name: string, itemSize: number): number | null => {
     const start = r.at;
@@ -170,8 +190,8 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
       return null;
     }
     const count = r.u32();
-    if (count * itemSize > r.left) {
-      report('vbc/section-past-end', start, 4, `The ${name} section (byte ${start}) says ${count} entries of ${itemSize} bytes, ${count * itemSize} bytes, but only ${r.left} bytes follow its count.`);
+    if (count * itemSize > room()) {
+      pastEnd(name, start, count, itemSize, 'entries');
       return null;
     }
     result.sections.push({ name, byteOffset: start, byteLength: 4 + count * itemSize });
@@ -259,8 +279,8 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
     checkMask(stageMask, uniformStart + 2, 'The uniform');
     const count = r.u32();
     // A member record is at least 6 bytes (empty name): a count beyond that cannot fit.
-    if (count * 6 > r.left) {
-      report('vbc/section-past-end', uniformStart + 4, 4, `The uniform section says ${count} members (at least ${count * 6} bytes), but only ${r.left} bytes follow.`);
+    if (count * 6 > room()) {
+      pastEnd('uniform', uniformStart + 4, count, 6, 'members (at least)');
       return result;
     }
     const uniform: VbcUniform = { size: uniformSize, stageMask, members: [] };

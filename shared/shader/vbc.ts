@@ -6,7 +6,8 @@ import { reflectModule, type SpirvReflection } from './spirv-reflect';
 import { validateParsed } from './spirv-validate';
 import { vbcDiagnostic } from './vbc-diagnostic-codes';
 import { VBC_STAGES, type VbcStage } from './vbc-enums';
-import { decodeVbc, encodeVbc, sectionItemOffset, type DecodedVbc, type VbcReflection } from './vbc-format';
+import { decodeVbc, encodeVbc, isVbc, sectionItemOffset, type DecodedVbc, type VbcReflection } from './vbc-format';
+import { SPIRV_MAGIC } from './spirv-reader';
 import { compareVbcReflection, deriveVbcReflection, linkProblems, stageProblems, type VbcProblem, type VbcStageReflection } from './vbc-reflection';
 
 /**
@@ -15,6 +16,17 @@ import { compareVbcReflection, deriveVbcReflection, linkProblems, stageProblems,
  * pack (SPIR-V stages → a VBC file whose reflection is derived from them). Pure: bytes in, values out.
  */
 export { isVbc } from './vbc-format';
+
+/**
+ * Whether to read a file as VBC: its magic says "VBC", or its name ends in .vbc and it is not a
+ * SPIR-V module either (so a VBC file with a damaged magic is diagnosed as VBC: vbc/bad-magic).
+ */
+export function readAsVbc(bytes: Uint8Array, name: string): boolean {
+  if (isVbc(bytes)) return true;
+  if (!/\.vbc$/i.test(name)) return false;
+  const first = bytes.length >= 4 ? (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0 : 0;
+  return first !== SPIRV_MAGIC && first !== 0x03022307;
+}
 
 type StageInspection = NonNullable<ShaderInspection['stages']>[number];
 const plain = (d: Diagnostic) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ExtensionPropertiesSchema } from './loader-info';
+import { ExtensionPropertiesSchema, ProbeEnvironmentSchema } from './loader-info';
+import { DeviceOriginSchema, DriverManifestDevicesSchema } from './device-origin';
 
 /** VkPhysicalDeviceType, as short stable tokens. Index = the enum's value. */
 export const DEVICE_TYPES = ['other', 'integrated-gpu', 'discrete-gpu', 'virtual-gpu', 'cpu'] as const;
@@ -91,6 +92,8 @@ export const PhysicalDeviceSchema = z.object({
   memoryHeaps: z.array(z.object({ size: z.number().nonnegative(), flags: z.array(z.string()) })),
   queueFamilies: z.array(z.object({ flags: z.array(z.string()), count: z.number().int().nonnegative() })),
   extensions: z.array(ExtensionPropertiesSchema),
+  /** The driver manifest it came from (shared/vulkan/device-origin.ts); null when not asked or no manifest accounts for it. */
+  origin: DeviceOriginSchema.nullable().default(null),
 });
 export type PhysicalDevice = z.infer<typeof PhysicalDeviceSchema>;
 
@@ -100,5 +103,18 @@ export const DevicesReportSchema = z.object({
   /** Instance extensions the probe enabled (VK_KHR_portability_enumeration when offered). */
   enabledExtensions: z.array(z.string()),
   devices: z.array(PhysicalDeviceSchema),
+  /** Each driver manifest enumerated alone, in the loader's order, to find where each device came from; null when not asked. */
+  driverManifests: z.array(DriverManifestDevicesSchema).nullable().default(null),
+  /** What the loader logged while answering, when VK_LOADER_DEBUG is set in the request's environment. */
+  loaderLog: z.array(z.string()).optional(),
 });
 export type DevicesReport = z.infer<typeof DevicesReportSchema>;
+
+export const DevicesRequestSchema = z
+  .object({
+    env: ProbeEnvironmentSchema.optional(),
+    /** Find each device's driver manifest (one more instance per manifest); default true. */
+    origins: z.boolean().optional(),
+  })
+  .strict();
+export type DevicesRequest = z.infer<typeof DevicesRequestSchema>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { StrataErrorSchema, strataError, type StrataError } from '../errors/strata-error';
+import { LibraryResolutionSchema } from './library-search';
+import { ProbeEnvironmentSchema } from './loader-info';
 
 /**
  * drivers.negotiate: each driver (ICD) loaded on its own and taken through the loader–driver
@@ -46,6 +48,8 @@ export const DriversNegotiateRequestSchema = z
     manifests: z.array(z.string().min(1)).optional(),
     /** Per-driver limit; a driver that hangs longer is reported as timed out and its probe killed. */
     timeoutMs: z.number().int().min(100).max(120_000).optional(),
+    /** The environment to discover and load in, on top of Strata's own (null unsets): VK_DRIVER_FILES, LD_LIBRARY_PATH … */
+    env: ProbeEnvironmentSchema.optional(),
   })
   .strict();
 export type DriversNegotiateRequest = z.infer<typeof DriversNegotiateRequestSchema>;
@@ -56,6 +60,8 @@ export const DriverNegotiationSchema = z.object({
   libraryPath: z.string().nullable(),
   /** The file the probe opened: resolved against the manifest's folder, or (bare name) where the dynamic linker found it. */
   library: z.string().nullable(),
+  /** Where library_path leads before loading (Linux): the path, or the dynamic linker's search for a bare name with every place looked at. */
+  resolution: LibraryResolutionSchema.nullable().default(null),
   /** ICD.api_version as written. */
   apiVersion: z.string().nullable(),
   /** dlsym results; null when the library could not be opened. */
@@ -91,6 +97,7 @@ export function emptyNegotiation(manifest: string, requestedVersion: number = LO
     manifest,
     libraryPath: null,
     library: null,
+    resolution: null,
     apiVersion: null,
     exports: null,
     negotiateFrom: null,

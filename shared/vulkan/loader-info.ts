@@ -32,6 +32,8 @@ export const LoaderInfoSchema = z.object({
   version: z.string().regex(/^\d+\.\d+\.\d+$/),
   layers: z.array(LayerPropertiesSchema),
   extensions: z.array(ExtensionPropertiesSchema),
+  /** What the loader logged while answering, when VK_LOADER_DEBUG is set in the request's environment. */
+  loaderLog: z.array(z.string()).optional(),
 });
 export type LoaderInfo = z.infer<typeof LoaderInfoSchema>;
 

@@ -157,8 +157,8 @@ test('keyboard: skip link, Alt+digit shortcuts, roving focus in the sidebar, ari
   await page.keyboard.press('Enter');
   assert.deepEqual(await currentPanels(), ['profiles']);
   assert.equal(await page.locator('h1').textContent(), 'Profiles');
-  await page.getByText('Profiles is not available yet').waitFor();
-  await page.screenshot({ path: artifact('empty-panel-dark.png') });
+  await page.getByTestId('profiles-view').waitFor();
+  await page.screenshot({ path: artifact('profiles-panel-dark.png') });
 
   await page.locator('nav[aria-label="Panels"] button[tabindex="0"]').focus();
   await page.keyboard.press('Home');

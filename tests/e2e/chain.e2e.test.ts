@@ -2,10 +2,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { APP_ROOT, STRATA_BIN } from '../helpers/strata-cli';
-import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer, type StrataServer } from '../helpers/e2e-harness';
+import { artifact, closeApp, openApp, prepareE2e, type E2eApp } from '../helpers/e2e-harness';
 
 /**
  * The Chain panel through the browser host: `bin/strata serve` in a throwaway HOME; the diagram's
@@ -14,8 +14,7 @@ import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer
 declare const document: { documentElement: { dataset: Record<string, string | undefined> } };
 
 let home: TempHome;
-let server: StrataServer | null = null;
-let browser: Browser | null = null;
+let app: E2eApp | null = null;
 let page: Page;
 const problems: string[] = [];
 
@@ -47,14 +46,12 @@ const explain = async (layers: string) => {
 before(async () => {
   prepareE2e();
   home = makeTempHome();
-  server = await startServer(home);
-  browser = await launchChromium();
-  page = await openPage(browser, server.url, { viewport: { width: 1400, height: 1000 }, problems });
+  app = await openApp(home, { viewport: { width: 1400, height: 1000 }, problems });
+  page = app.page;
 });
 
 after(async () => {
-  await browser?.close().catch(() => {});
-  await stopServer(server);
+  await closeApp(app);
   home?.cleanup();
 });
 

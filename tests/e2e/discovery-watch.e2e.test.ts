@@ -2,9 +2,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
-import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer, type StrataServer } from '../helpers/e2e-harness';
+import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from '../helpers/e2e-harness';
 
 /**
  * Manifests written while the page is open show without a reload: `strata serve` watches the search
@@ -22,24 +22,23 @@ const manifest = JSON.stringify({
 });
 
 let home: TempHome;
-let server: StrataServer | null = null;
-let browser: Browser | null = null;
+let app: E2eApp | null = null;
+let restoreEnv: (() => void) | undefined;
 let page: Page;
 const problems: string[] = [];
 
 before(async () => {
   prepareE2e();
   home = makeTempHome();
-  server = await startServer(home);
-  // Chromium inherits this process's environment: keep its caches (dconf …) out of the real home.
-  for (const k of ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME']) process.env[k] = home.env[k];
-  browser = await launchChromium();
-  page = await openPage(browser, server.url, { problems });
+  // Chromium and the child processes inherit this process's environment: keep their caches out of the real home.
+  restoreEnv = useHomeEnv(home);
+  app = await openApp(home, { problems });
+  page = app.page;
 });
 
 after(async () => {
-  await browser?.close().catch(() => {});
-  await stopServer(server);
+  await closeApp(app);
+  restoreEnv?.();
   home?.cleanup();
 });
 

@@ -72,12 +72,6 @@ after(async () => {
   }
 });
 
-test('Drivers & Devices is built: no "Soon" badge for it, the others keep theirs', async () => {
-  const item = page.locator('nav[aria-label="Panels"] button[data-panel="drivers"]');
-  assert.doesNotMatch((await item.textContent()) ?? '', /Soon/);
-  assert.match((await page.locator('nav[aria-label="Panels"] button[data-panel="profiles"]').textContent()) ?? '', /Soon/);
-});
-
 test('the panel shows the llvmpipe device with the deviceName and driverName vulkaninfo prints, and the loader version', async () => {
   const summary = parseVulkaninfoSummary(runVulkaninfo(['--summary'], good!.home.env));
   assert.equal(summary.devices.length, 1, 'vulkaninfo sees exactly lavapipe in this environment');

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { APP_ROOT, STRATA_BIN } from '../helpers/strata-cli';
-import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer, type StrataServer } from '../helpers/e2e-harness';
+import { artifact, closeApp, openApp, prepareE2e, type E2eApp } from '../helpers/e2e-harness';
 
 /**
  * Layers and Problems through the browser host, for real: `bin/strata serve` in a throwaway HOME
@@ -63,8 +63,7 @@ interface LintDiagnostic {
 }
 
 let home: TempHome;
-let server: StrataServer | null = null;
-let browser: Browser | null = null;
+let app: E2eApp | null = null;
 let page: Page;
 let lint: { uri: string; diagnostics: LintDiagnostic[] }[];
 const problems: string[] = [];
@@ -109,14 +108,12 @@ before(async () => {
   writeFileSync(paths.implicit, IMPLICIT);
   lint = lintJson();
 
-  server = await startServer(home);
-  browser = await launchChromium();
-  page = await openPage(browser, server.url, { viewport: { width: 1400, height: 960 }, problems });
+  app = await openApp(home, { viewport: { width: 1400, height: 960 }, problems });
+  page = app.page;
 });
 
 after(async () => {
-  await browser?.close().catch(() => {});
-  await stopServer(server);
+  await closeApp(app);
   home?.cleanup();
 });
 
@@ -148,7 +145,6 @@ test('Layers is the default panel and lists our layers and Debian’s in the loa
   // The sidebar badge counts the errors: invalid JSON + implicit without disable_environment.
   const errors = lint.flatMap((f) => f.diagnostics).filter((d) => (d as { severity?: number }).severity === 1).length;
   assert.equal((await page.getByTestId('problems-nav-count').textContent())?.trim(), String(errors));
-  assert.equal(await page.locator('.nav-soon', { hasText: 'Soon' }).locator('xpath=ancestor::button[@data-panel="layers" or @data-panel="problems"]').count(), 0, 'no Soon badge on Layers or Problems');
 });
 
 test('filter: "/" focuses it, words narrow the list, the type filter too; Escape clears', async () => {

@@ -3,8 +3,9 @@ import { seededRandom } from './seeded-random';
 /**
  * Seeded layer-chain scenarios for tests/integration/chain-vs-loader.test.ts: implicit and explicit
  * recording layers in several search folders, enable/disable variables, VK_INSTANCE_LAYERS, requested
- * layers, meta-layers (nested too), the override layer (components, blacklist, app_keys, override_paths)
- * and duplicate names across folders. Paths are written with placeholders the test fills in:
+ * layers, meta-layers (nested too), the override layer (components, blacklist, app_keys, override_paths),
+ * duplicate names across folders, and in about half of them VK_LOADER_LAYERS_ENABLE / _DISABLE
+ * (globs, ~all~ / ~implicit~ / ~explicit~, both together, against all of the above). Paths are written with placeholders the test fills in:
  * `$HOME` (the scenario's temp HOME), `$APP` (the probe's path), `$LIB` (the library copy for the manifest).
  */
 
@@ -35,7 +36,10 @@ export interface ScenarioManifest {
 }
 
 export interface Scenario {
+  /** The seed, or 0 for a pinned (hand-written) scenario. */
   seed: number;
+  /** What a pinned scenario pins down. */
+  title?: string;
   manifests: ScenarioManifest[];
   /** Variables to set ("" included); VK_LAYER_PATH uses $HOME. */
   env: Record<string, string>;
@@ -128,12 +132,128 @@ export function makeScenario(seed: number): Scenario {
   const requested = some(requestable, 3);
   if (chance(0.08)) requested.push(MISSING);
   if (chance(0.1) && requested.length) requested.push(requested[0]!);
-  return { seed, manifests, env, requested, apiVersion: pick(['1.0', '1.1', '1.3']) };
+  const apiVersion = pick(['1.0', '1.1', '1.3']);
+
+  // Drawn last, so the scenarios above stay what they were before the filters came.
+  const filterNames = [...known, ...metaNames, ...(manifests.some((m) => m.layer['name'] === OVERRIDE) ? [OVERRIDE] : [])];
+  const filter = () => filterValue(rnd, filterNames);
+  const which = rnd();
+  if (which < 0.2) env['VK_LOADER_LAYERS_DISABLE'] = filter();
+  else if (which < 0.35) env['VK_LOADER_LAYERS_ENABLE'] = filter();
+  else if (which < 0.5) {
+    env['VK_LOADER_LAYERS_DISABLE'] = chance(0.5) ? pick(['~all~', '~implicit~', '~explicit~', '*strata*', 'VK_LAYER_STRATA_*']) : filter();
+    env['VK_LOADER_LAYERS_ENABLE'] = chance(0.5) ? pick(filterNames) : filter();
+  }
+  if (chance(0.05)) env['VK_LOADER_DISABLE_INST_EXT_FILTER'] = pick(['1', '0']);
+  return { seed, manifests, env, requested, apiVersion };
+}
+
+/**
+ * A VK_LOADER_LAYERS_ENABLE / _DISABLE value: 1–3 comma-separated items over the scenario's names,
+ * in any case: full names, prefix/suffix/substring globs, ~all~ / ~implicit~ / ~explicit~, and the
+ * items loader 1.3.239 reads oddly ("**", two-character "v*", an unknown ~special~, spaces).
+ */
+function filterValue(rnd: () => number, names: readonly string[]): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const cased = (s: string) => pick([s, s, s.toUpperCase(), s.toLowerCase()]);
+  const name = () => (names.length ? pick(names) : 'VK_LAYER_STRATA_a');
+  const item = (): string => {
+    const r = rnd();
+    const n = name();
+    if (r < 0.3) return cased(n);
+    if (r < 0.42) return `${cased(n.slice(0, 3 + Math.floor(rnd() * (n.length - 3))))}*`;
+    if (r < 0.52) return `*${cased(n.slice(n.length - 1 - Math.floor(rnd() * 4)))}`;
+    if (r < 0.62) {
+      const from = Math.floor(rnd() * (n.length - 2));
+      return `*${cased(n.slice(from, from + 1 + Math.floor(rnd() * 5)))}*`;
+    }
+    if (r < 0.72) return pick(['VK_LAYER_STRATA_meta*', '*meta*', '*override*', 'VK_LAYER_LUNARG_*', '*_a', '*strata_b*']);
+    if (r < 0.9) return pick(['~all~', '~ALL~', '~implicit~', '~explicit~', '*', '**']);
+    return pick(['v*', '~bogus~', ` ${n}`, `${n} `]);
+  };
+  const count = 1 + Math.floor(rnd() * 3);
+  const out = Array.from({ length: count }, item);
+  if (rnd() < 0.1) out.push('');
+  return out.join(',');
+}
+
+/**
+ * Hand-written scenarios for loader 1.3.239 behaviour a random draw rarely reaches; they run with
+ * the seeded ones against the real loader.
+ */
+export function pinnedScenarios(): Scenario[] {
+  const explicit = (name: string): ScenarioManifest => ({
+    folder: 'layer-path-0',
+    file: `${name}.json`,
+    layer: { name, type: 'GLOBAL', library_path: '$LIB', api_version: '1.3.0', implementation_version: '1', description: 'recording layer' },
+  });
+  const implicit = (name: string, extra: Record<string, unknown> = {}): ScenarioManifest => ({
+    folder: 'config-implicit',
+    file: `${name}.json`,
+    layer: { name, type: 'GLOBAL', library_path: '$LIB', api_version: '1.3.0', implementation_version: '1', description: 'recording layer', disable_environment: { [`DISABLE_${name}`]: '1' }, ...extra },
+  });
+  const meta = (name: string, components: string[]): ScenarioManifest => ({
+    folder: 'layer-path-0',
+    file: `${name}.json`,
+    layer: { name, type: 'GLOBAL', api_version: '1.0.0', implementation_version: '1', description: 'meta', component_layers: components },
+  });
+  const [a, b, c, d] = RECORDING_LAYERS;
+  const [meta1, meta2] = METAS as [string, string];
+  const layerPath = { VK_LAYER_PATH: '$HOME/layer-path-0' };
+  const base = { seed: 0, apiVersion: '1.0' };
+  return [
+    {
+      ...base,
+      title: "a nested meta-layer's missing component does not make the outer one incomplete, so the app's request for it is skipped",
+      manifests: [explicit(a), explicit(b), explicit(c), meta(meta1, [a, b]), meta(meta2, [meta1])],
+      env: { ...layerPath, VK_INSTANCE_LAYERS: meta2, VK_LOADER_LAYERS_DISABLE: b },
+      requested: [c, meta2],
+    },
+    {
+      ...base,
+      title: 'ENABLE turns on an implicit layer without its enable_environment, not one whose disable_environment is set; ~implicit~ yields to ENABLE',
+      manifests: [implicit(a, { enable_environment: { ENABLE_A: '1' } }), implicit(b), implicit(c), explicit(d)],
+      env: { ...layerPath, VK_LOADER_LAYERS_DISABLE: '~implicit~', VK_LOADER_LAYERS_ENABLE: `${a.toUpperCase()},*strata_b,*_d`, [`DISABLE_${b}`]: '' },
+      requested: [],
+    },
+    {
+      ...base,
+      title: '"**", the two-character "v*", an unknown ~special~ and an item with a space disable nothing',
+      manifests: [implicit(a), explicit(b), explicit(c)],
+      env: { ...layerPath, VK_LOADER_LAYERS_DISABLE: `**,v*,~bogus~, ${a},${b} ` },
+      requested: [b, c],
+    },
+    {
+      ...base,
+      title: 'the override layer disabled by a filter: its components are not forced on and its blacklist does not apply',
+      manifests: [
+        implicit(a, { enable_environment: { ENABLE_A: '1' } }),
+        explicit(b),
+        { folder: 'data-implicit', file: 'override.json', layer: { name: OVERRIDE, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'override', disable_environment: { DISABLE_OVERRIDE: '1' }, component_layers: [a], blacklisted_layers: [b] } },
+      ],
+      env: { ...layerPath, VK_LOADER_LAYERS_DISABLE: '*LUNARG_over*' },
+      requested: [b],
+    },
+    {
+      ...base,
+      title: 'the loader reads 16 name filters and stops: a ~implicit~ or a name after them does nothing',
+      manifests: [implicit(a), explicit(b)],
+      env: { ...layerPath, VK_LOADER_LAYERS_DISABLE: [...Array.from({ length: 16 }, (_, i) => `VK_LAYER_NONE_${i}`), '~implicit~', b].join(',') },
+      requested: [b],
+    },
+    {
+      ...base,
+      title: 'a requested layer that DISABLE removes is missing: VK_ERROR_LAYER_NOT_PRESENT',
+      manifests: [explicit(a), explicit(b)],
+      env: { ...layerPath, VK_LOADER_LAYERS_DISABLE: '~explicit~', VK_LOADER_LAYERS_ENABLE: b },
+      requested: [b, a],
+    },
+  ];
 }
 
 /** A one-screen account of a scenario, for failure messages. */
 export function describeScenario(s: Scenario): string {
-  const lines = [`seed ${s.seed}: app apiVersion ${s.apiVersion}, requests [${s.requested.join(', ')}]`, `env ${JSON.stringify(s.env)}`];
+  const lines = [`${s.title ? `pinned: ${s.title}` : `seed ${s.seed}`}: app apiVersion ${s.apiVersion}, requests [${s.requested.join(', ')}]`, `env ${JSON.stringify(s.env)}`];
   for (const m of s.manifests) lines.push(`  ${FOLDERS[m.folder]}/${m.file}: ${JSON.stringify(m.layer)}`);
   return lines.join('\n');
 }

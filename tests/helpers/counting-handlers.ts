@@ -1,5 +1,6 @@
 import { createRouter, type Handlers } from '../../main/router';
 import type { AppInfo } from '../../shared/app/app-info';
+import { profileCountingHandlers } from './profile-counting-handlers';
 
 export const FAKE_APP_INFO: AppInfo = {
   name: 'Strata',
@@ -36,7 +37,7 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     },
     devices: () => {
       calls.push('devices');
-      return { requestedApiVersion: '1.1.0', enabledExtensions: [], devices: [] };
+      return { requestedApiVersion: '1.1.0', enabledExtensions: [], devices: [], driverManifests: null };
     },
     'discovery.manifests': () => {
       calls.push('discovery.manifests');
@@ -44,7 +45,11 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     },
     'chain.explain': () => {
       calls.push('chain.explain');
-      return { loaderVersion: '1.3.239', rulesVersion: '1.3.239', result: 'VK_SUCCESS' as const, chain: [], metaLayers: [], excluded: [], notes: [] };
+      return { loaderVersion: '1.3.239', rulesVersion: '1.3.239', rules: [], result: 'VK_SUCCESS' as const, chain: [], metaLayers: [], excluded: [], notes: [] };
+    },
+    'chain.context': () => {
+      calls.push('chain.context');
+      return { env: {}, loaderVersion: '1.3.239', overrideFile: '/tmp/implicit_layer.d/VkLayer_override.json', overrideDir: '/tmp/implicit_layer.d' };
     },
     'lint.files': () => {
       calls.push('lint.files');
@@ -53,6 +58,10 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     'drivers.negotiate': () => {
       calls.push('drivers.negotiate');
       return { loaderInterfaceVersion: 7, source: 'request' as const, drivers: [] };
+    },
+    'layers.inspect': () => {
+      calls.push('layers.inspect');
+      return { offeredInterfaceVersion: 2, layers: [], notFound: [] };
     },
     'shader.disassemble': (req) => {
       calls.push('shader.disassemble');
@@ -64,7 +73,11 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     },
     'shader.inspectBytes': (req) => {
       calls.push('shader.inspectBytes');
-      return { path: req.name, ok: true, summary: null, reflection: { entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [] }, diagnostics: [], disassembly: '' };
+      return { path: req.name, ok: true, summary: null, reflection: { entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [] }, diagnostics: [], disassembly: '', rawDisassembly: '', idNames: [] };
+    },
+    'shader.pack': () => {
+      calls.push('shader.pack');
+      return { ok: false, base64: null, byteLength: 0, reflection: null, diagnostics: [] };
     },
     'override.status': () => {
       calls.push('override.status');
@@ -78,10 +91,47 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
       calls.push('override.remove');
       return { scope: 'user' as const, path: '/tmp/VkLayer_override.json', action: 'nothing' as const, backup: null, reason: 'no override' };
     },
+    'override.preview': () => {
+      calls.push('override.preview');
+      return { scope: 'user' as const, files: [], needsForce: false };
+    },
     'override.export': () => {
       calls.push('override.export');
       return { fileName: 'VkLayer_override.json', text: '{}\n' };
     },
+    'launch.start': () => {
+      calls.push('launch.start');
+      throw new Error('counting handlers do not launch applications');
+    },
+    'launch.stop': (req) => {
+      calls.push('launch.stop');
+      return { id: req.id, stopping: false };
+    },
+    'sessions.list': () => {
+      calls.push('sessions.list');
+      return { dir: '/tmp/strata-sessions', sessions: [], unreadable: [] };
+    },
+    'sessions.open': () => {
+      calls.push('sessions.open');
+      throw new Error('counting handlers hold no sessions');
+    },
+    'sessions.search': () => {
+      calls.push('sessions.search');
+      return { results: [] };
+    },
+    'sessions.delete': (req) => {
+      calls.push('sessions.delete');
+      return { id: req.id, deleted: false };
+    },
+    'sessions.export': (req) => {
+      calls.push('sessions.export');
+      return { fileName: `${req.id}.json`, mediaType: 'application/json', text: '{}\n' };
+    },
+    'sessions.diff': () => {
+      calls.push('sessions.diff');
+      throw new Error('counting handlers hold no sessions');
+    },
+    ...profileCountingHandlers(calls),
     ...overrides,
   };
   return { handlers, calls, router: createRouter(handlers) };

@@ -105,3 +105,42 @@ export async function openPage(browser: Browser, url: string, options: PageOptio
   await page.goto(url);
   return page;
 }
+
+export interface E2eApp {
+  server: StrataServer;
+  browser: Browser;
+  page: Page;
+}
+
+/** `startServer`, `launchChromium` and `openPage` at the server's URL; what started is stopped again if a later step fails. */
+export async function openApp(home: TempHome, options: PageOptions): Promise<E2eApp> {
+  const server = await startServer(home);
+  let browser: Browser | null = null;
+  try {
+    browser = await launchChromium();
+    return { server, browser, page: await openPage(browser, server.url, options) };
+  } catch (e) {
+    await closeApp({ server, browser });
+    throw e;
+  }
+}
+
+/** Closes the browser, then stops the server; either may be missing (a `before` that failed). */
+export async function closeApp(app: { server?: StrataServer | null; browser?: Browser | null } | null | undefined): Promise<void> {
+  await app?.browser?.close().catch(() => {});
+  await stopServer(app?.server);
+}
+
+const HOME_VARS = ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME'] as const;
+
+/** Points this process's HOME and XDG folders at `home`'s (Chromium and child processes inherit them); returns what puts them back. */
+export function useHomeEnv(home: TempHome): () => void {
+  const saved = HOME_VARS.map((k) => [k, process.env[k]] as const);
+  for (const k of HOME_VARS) process.env[k] = home.env[k];
+  return () => {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+}

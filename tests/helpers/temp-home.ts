@@ -33,3 +33,15 @@ export function makeTempHome(extra: NodeJS.ProcessEnv = {}): TempHome {
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** A test body run with its own TempHome, removed afterwards whatever the outcome. */
+export function withTempHome<T>(fn: (home: TempHome) => Promise<T> | T, extra: NodeJS.ProcessEnv = {}) {
+  return async () => {
+    const home = makeTempHome(extra);
+    try {
+      return await fn(home);
+    } finally {
+      home.cleanup();
+    }
+  };
+}

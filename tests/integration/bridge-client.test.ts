@@ -23,6 +23,22 @@ test('the real probe reports the same loader version as vulkaninfo, and the mapp
   }
 });
 
+test('the real probe takes its requests from process.parentPort when it has one (an Electron utility process)', async () => {
+  const source = probeCommand(root);
+  const client = new BridgeClient({
+    probe: { file: source.file, execArgv: [...source.execArgv, '--import', join(root, 'tests', 'fixtures', 'probes', 'fake-parent-port.mjs')] },
+    cwd: root,
+    timeoutMs: 20_000,
+  });
+  try {
+    const result = await client.request<{ pid: number }>('ping');
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.notEqual(result.value.pid, process.pid);
+  } finally {
+    client.dispose();
+  }
+});
+
 test('an unknown probe method is an error value', async () => {
   const client = new BridgeClient({ probe: probeCommand(root), cwd: root, timeoutMs: 20_000 });
   try {

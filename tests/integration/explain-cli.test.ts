@@ -1,10 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempHome } from '../helpers/temp-home';
-import { runStrata } from '../helpers/strata-cli';
+import { APP_ROOT, runStrata } from '../helpers/strata-cli';
 import { LayerChainSchema } from '../../shared/loader/chain';
+import { BridgeClient } from '../../main/bridge-client';
+import { probeCommand } from '../../main/app-paths';
+import { loaderVersionFromBridge } from '../../main/chain/loader-version';
+import { explainChainRequest } from '../../main/chain/chain-service';
 
 // `strata explain` as a user runs it (the built CLI), on Debian's real installed layers plus one
 // implicit layer of our own in a temporary home. chain-vs-loader.test.ts proves the model itself.
@@ -37,7 +42,13 @@ test('strata explain --json: requested validation layer and the implicit layers,
     assert.equal(r.status, 0, r.stderr);
     const chain = LayerChainSchema.parse(JSON.parse(r.stdout));
     assert.equal(chain.result, 'VK_SUCCESS');
-    assert.equal(chain.loaderVersion, '1.3.239');
+    // The version comes from the real loader (through the probe); vulkaninfo is the independent witness.
+    const real = /Vulkan Instance Version: (\d+\.\d+\.\d+)/.exec(execFileSync('vulkaninfo', ['--summary'], { env: home.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))?.[1];
+    assert.equal(chain.loaderVersion, real);
+    assert.deepEqual(
+      chain.rules.filter((x) => x.applied).map((x) => x.id),
+      ['layer-chain', 'layer-filters'],
+    );
     const names = chain.chain.map((e) => e.name);
     assert.ok(names.includes('VK_LAYER_KHRONOS_validation'));
     assert.ok(names.includes('VK_LAYER_STRATA_explain_test'));
@@ -72,6 +83,56 @@ test('strata explain: a missing requested layer gives VK_ERROR_LAYER_NOT_PRESENT
     assert.match(r.stdout, /VK_ERROR_LAYER_NOT_PRESENT/);
     assert.match(r.stdout, /VK_LAYER_NOT_INSTALLED/);
   } finally {
+    home.cleanup();
+  }
+});
+
+test('strata explain --env VK_LOADER_LAYERS_DISABLE / _ENABLE: the filters act, and each says so', () => {
+  const home = homeWithImplicitLayer();
+  try {
+    const r = runStrata(['explain', '--env', 'VK_LOADER_LAYERS_DISABLE=~implicit~', '--env', 'VK_LOADER_LAYERS_ENABLE=*EXPLAIN_TEST', '--json'], home.env);
+    assert.equal(r.status, 0, r.stderr);
+    const chain = LayerChainSchema.parse(JSON.parse(r.stdout));
+    const ours = chain.chain.find((e) => e.name === 'VK_LAYER_STRATA_explain_test');
+    assert.ok(ours, `the enable filter keeps our implicit layer: ${JSON.stringify(chain.chain.map((e) => e.name))}`);
+    assert.deepEqual(
+      ours.reasons.map((x) => x.code),
+      ['implicit/enabled', 'filter/disable-overridden'],
+    );
+    const mesa = chain.excluded.find((e) => e.name === 'VK_LAYER_MESA_device_select');
+    assert.match(mesa?.reasons.map((x) => `${x.code}: ${x.message}`).join('\n') ?? '(not excluded)', /filter\/disabled: .*~implicit~ disables every implicit layer/);
+  } finally {
+    home.cleanup();
+  }
+});
+
+test('chain.explain asks the probe for the loader version once per probe, and says so when the probe cannot answer', async () => {
+  const home = makeTempHome();
+  class CountingClient extends BridgeClient {
+    requests = 0;
+    override request<T = unknown>(...args: Parameters<BridgeClient['request']>) {
+      this.requests++;
+      return super.request<T>(...args);
+    }
+  }
+  const probe = new CountingClient({ probe: probeCommand(APP_ROOT), cwd: APP_ROOT, env: home.env, timeoutMs: 30_000 });
+  const broken = new BridgeClient({ probe: { file: join(home.dir, 'no-such-probe.mjs'), execArgv: [] }, cwd: APP_ROOT, env: home.env, timeoutMs: 30_000 });
+  try {
+    const lookup = loaderVersionFromBridge(probe);
+    const first = await explainChainRequest(home.env, {}, lookup);
+    const second = await explainChainRequest(home.env, {}, loaderVersionFromBridge(probe));
+    assert.match(first.loaderVersion ?? 'null', /^\d+\.\d+\.\d+$/);
+    assert.equal(second.loaderVersion, first.loaderVersion);
+    assert.equal(probe.requests, 1, 'the second question is answered from the cache');
+
+    const fallback = await explainChainRequest(home.env, {}, loaderVersionFromBridge(broken));
+    assert.equal(fallback.loaderVersion, null);
+    assert.equal(fallback.rulesVersion, '1.3.239');
+    assert.match(fallback.notes.join('\n'), /why the loader's version is unknown: .*probe/i);
+    assert.match(fallback.notes.join('\n'), /rules of loader 1\.3\.239 were applied/);
+  } finally {
+    probe.dispose();
+    broken.dispose();
     home.cleanup();
   }
 });

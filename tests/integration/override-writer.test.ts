@@ -12,7 +12,7 @@ import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { StrataRequestError } from '../../shared/errors/strata-error';
 import { applyOverride, overrideLocation, readOverrideStatus, removeOverride, sha256, type OverrideLocation } from '../../main/override/override-writer';
 import type { FileOps } from '../../main/override/atomic-file';
-import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { withTempHome, type TempHome } from '../helpers/temp-home';
 import { APP_ROOT, runStrata } from '../helpers/strata-cli';
 import { seededRandom } from '../helpers/seeded-random';
 
@@ -77,20 +77,9 @@ function writeConfig(home: TempHome, name: string, config: OverrideConfig): stri
 
 const locationOf = (home: TempHome): OverrideLocation => overrideLocation('user', home.env, home.dir);
 
-function withHome<T>(fn: (home: TempHome) => Promise<T> | T) {
-  return async () => {
-    const home = makeTempHome();
-    try {
-      return await fn(home);
-    } finally {
-      home.cleanup();
-    }
-  };
-}
-
 test(
   'the loader obeys the installed override: on = inserted through the meta-layer, off = blacklisted, DISABLE_STRATA_OVERRIDE=1 = neither',
-  withHome(async (home) => {
+  withTempHome(async (home) => {
     const t0 = await createInstance(home.env);
     assert.ok(t0.created && t0.inserted(DEVICE_SELECT) && !t0.inserted(VALIDATION), `baseline: device-select only\n${t0.log}`);
 
@@ -138,7 +127,7 @@ test(
 
 test(
   'a hand-edited override: apply refuses with the diff, --force replaces it and keeps the edit as a backup; remove refuses too',
-  withHome((home) => {
+  withTempHome((home) => {
     const loc = locationOf(home);
     const on = writeConfig(home, 'on', ON);
     const off = writeConfig(home, 'off', OFF);
@@ -173,7 +162,7 @@ test(
 
 test(
   "another tool's override: apply refuses, --force backs it up, remove restores it byte for byte",
-  withHome((home) => {
+  withTempHome((home) => {
     const loc = locationOf(home);
     mkdirSync(loc.dir, { recursive: true });
     // vkconfig-style, odd spacing and no final newline: it must come back exactly.
@@ -211,7 +200,7 @@ test(
 
 test(
   'show, status and export: the file as installed, and export -o writes the text without installing it',
-  withHome((home) => {
+  withTempHome((home) => {
     const loc = locationOf(home);
     const on = writeConfig(home, 'on', ON);
     const out = join(home.dir, 'exported.json');
@@ -259,7 +248,7 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
 test(
   'crash safety: a writer stopped or SIGKILLed at random moments leaves the complete old or new file, one its record vouches for, and the loader still starts',
   { timeout: 120_000 },
-  withHome(async (home) => {
+  withTempHome(async (home) => {
     const ITERATIONS = 1000;
     const KILL_EVERY = 10;
     const LOADER_EVERY = 100;
@@ -342,7 +331,7 @@ function dyingOps(crashAt: number): { ops: FileOps; calls: () => number } {
 
 test(
   'crash safety, exhaustively: a crash before any single file operation of apply or remove leaves a state the next Strata accepts and the surrender still restores the original',
-  withHome((home) => {
+  withTempHome((home) => {
     const loc = locationOf(home);
     const foreign = '{"file_format_version":"1.1.2","layer":{"name":"VK_LAYER_LUNARG_override"}}';
     const texts = [buildOverrideManifest(ON), buildOverrideManifest(OFF)];
@@ -388,7 +377,7 @@ test(
 test(
   'concurrent writers take turns: four processes applying 25 times each never overlap inside the lock, and all succeed',
   { timeout: 60_000 },
-  withHome(async (home) => {
+  withTempHome(async (home) => {
     const loc = locationOf(home);
     const configs = [0, 1, 2, 3].map((k) => buildOverrideManifest({ layers: [{ name: `VK_LAYER_strata_test_${k}`, state: 'off' }] }));
     const files = configs.map((text, k) => {
@@ -426,7 +415,7 @@ test(
 
 test(
   'a held lock is reported with the holder and a fix; a stale lock (dead pid) is broken',
-  withHome(async (home) => {
+  withTempHome(async (home) => {
     const loc = locationOf(home);
     mkdirSync(loc.stateDir, { recursive: true });
     writeFileSync(loc.lockFile, JSON.stringify({ pid: process.pid, nonce: 'held', since: 'now' }));
@@ -449,7 +438,7 @@ test(
 
 test(
   'EACCES, ENOSPC and EROFS become StrataErrors with a fix, and leave the old file and no temp file behind',
-  withHome((home) => {
+  withTempHome((home) => {
     const loc = locationOf(home);
     applyOverride(loc, buildOverrideManifest(ON));
     const failing = (code: string, op: keyof FileOps, match: (args: unknown[]) => boolean): FileOps => {

@@ -3,13 +3,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildShaderCorpus, spirvDis, type ShaderCorpus } from '../helpers/shader-corpus';
-import { disassembleSpirv } from '../../shared/shader/spirv-disassembler';
+import { buildShaderCorpus, spirvDis, spirvDisFriendly, type ShaderCorpus } from '../helpers/shader-corpus';
+import { disassembleModule, disassembleSpirv, disassemblyTexts } from '../../shared/shader/spirv-disassembler';
 import { parseSpirv } from '../../shared/shader/spirv-instructions';
 import { ShaderDisassemblySchema } from '../../shared/shader/shader-disassembly';
 import { makeTempHome } from '../helpers/temp-home';
 import { runStrata } from '../helpers/strata-cli';
-import { seededRandom } from '../helpers/seeded-random';
 
 /** Needs spirv-tools (spirv-dis, spirv-val, spirv-as) and glslang-tools (glslangValidator). */
 let corpus: ShaderCorpus;
@@ -59,11 +58,56 @@ test('spirv-val accepts every compiled corpus module', () => {
 test('disassembly equals `spirv-dis --raw-id` byte for byte, for every corpus module', () => {
   for (const m of corpus.modules) {
     const expected = spirvDis(m.path);
-    const ours = disassembleSpirv(bytesOf(m.path));
+    const ours = disassembleSpirv(bytesOf(m.path), { rawIds: true });
     assert.deepEqual(ours.diagnostics, [], m.name);
     assert.ok(ours.ok, m.name);
     const actual = Buffer.from(ours.text, 'utf8');
     assert.ok(actual.equals(expected), `${m.name}: ${firstDifference(ours.text, expected.toString('utf8'))}`);
+  }
+});
+
+// The friendly names follow SPIRV-Tools' FriendlyNameMapper; spirv-names.frag and
+// spirv-names-edge.spvasm are there to stress them (duplicate and odd OpNames, names that look made
+// up, every scalar width, kernel types, built-ins, late OpNames).
+test('disassembly with friendly names equals plain `spirv-dis` byte for byte, for every corpus module', () => {
+  const names = corpus.modules.map((m) => m.name);
+  assert.ok(names.includes('spirv-names.frag') && names.includes('spirv-names-edge.spvasm'), names.join(', '));
+  for (const m of corpus.modules) {
+    const expected = spirvDisFriendly(m.path);
+    const parsed = parseSpirv(bytesOf(m.path));
+    for (const ours of [disassembleSpirv(bytesOf(m.path)), disassembleModule(parsed)]) {
+      assert.deepEqual(ours.diagnostics, [], m.name);
+      assert.ok(Buffer.from(ours.text, 'utf8').equals(expected), `${m.name}: ${firstDifference(ours.text, expected.toString('utf8'))}`);
+    }
+    // The panel's pair of texts: the same two, and every name it links is a name spirv-dis printed.
+    const texts = disassemblyTexts(parsed);
+    assert.equal(texts.disassembly, expected.toString('utf8'), m.name);
+    assert.equal(texts.rawDisassembly, spirvDis(m.path).toString('utf8'), m.name);
+    for (const [id, name] of texts.idNames) assert.ok(texts.disassembly.includes(`%${name} = `) || !texts.rawDisassembly.includes(`%${id} = `), `${m.name}: %${id} → %${name}`);
+  }
+});
+
+test('friendly names: collisions get _0, _1 …; odd bytes become _; an empty name is _; OpName wins over types and built-ins', () => {
+  const text = disassembleSpirv(bytesOf(corpus.modules.find((m) => m.name === 'spirv-names-edge.spvasm')!.path)).text;
+  for (const line of [
+    '               OpName %x_0_0 "x_0"', // "x_0" was taken by the second "x"
+    '               OpName %__n__ "ünï"', // two bytes each for ü and ï
+    '               OpName %_ ""',
+    '               OpName %__0 ""',
+    '       %uint = OpTypeFloat 32', // OpName "uint" on the float type, so the real uint is uint_0
+    '     %uint_0 = OpTypeInt 32 0',
+    '       %char = OpTypeInt 8 1',
+    '%long_n9223372036854775808 = OpConstant %long -9223372036854775808',
+    '%half_0x1_8p_1 = OpConstant %half 0x1.8p+1',
+    '    %int_7_0 = OpConstant %int 7',
+    '     %true_0 = OpConstantTrue %bool',
+    ' %_struct_59 = OpTypeStruct %_ %__0',
+    '%Opaque_my_opaque_type = OpTypeOpaque "my.opaque type"',
+    '%gl_Position_0 = OpVariable %_ptr_Output_v4uint Output', // BuiltIn Position, but OpName took gl_Position
+    '%SubgroupEqMaskKHR = OpVariable %_ptr_Input_v4uint_0 Input',
+    '         %79 = OpCopyObject %uint %78', // its OpName comes after it: too late
+  ]) {
+    assert.ok(text.split('\n').includes(line), line);
   }
 });
 
@@ -78,6 +122,7 @@ test('a byte-swapped (big-endian) module disassembles to the same text as the or
     assert.equal(swapped.header?.endianness, 'big', m.name);
     assert.equal(parseSpirv(little).header?.endianness, 'little', m.name);
     assert.equal(disassembleSpirv(big).text, disassembleSpirv(little).text, m.name);
+    assert.equal(disassembleSpirv(big, { rawIds: true }).text, disassembleSpirv(little, { rawIds: true }).text, m.name);
   }
 });
 
@@ -88,60 +133,21 @@ test('the generator line: registered ids by vendor and tool, unregistered ones a
     new DataView(patched.buffer).setUint32(8, generator, true);
     const path = join(corpus.dir, `generator-${generator}.spv`);
     writeFileSync(path, patched);
-    assert.equal(disassembleSpirv(patched).text, spirvDis(path).toString('utf8'), `generator 0x${generator.toString(16)}`);
+    assert.equal(disassembleSpirv(patched, { rawIds: true }).text, spirvDis(path).toString('utf8'), `generator 0x${generator.toString(16)}`);
   }
 });
 
 
-test('fuzz: 10,000 seeded mutations through reader and disassembler, no exception, each diagnosed or disassembled', () => {
-  const rand = seededRandom(0x5eed_0003);
-  const pick = (n: number) => Math.floor(rand() * n);
-  const sources = corpus.modules.map((m) => bytesOf(m.path));
-  let diagnosed = 0;
-  for (let i = 0; i < 10_000; i++) {
-    const source = sources[pick(sources.length)]!;
-    let bytes = source.slice();
-    const view = new DataView(bytes.buffer);
-    const words = bytes.length >>> 2;
-    const mutations = 1 + pick(4);
-    for (let k = 0; k < mutations; k++) {
-      switch (pick(7)) {
-        case 0: // flip a bit
-          bytes[pick(bytes.length)]! ^= 1 << pick(8);
-          break;
-        case 1: // a random word
-          view.setUint32(4 * pick(words), (rand() * 2 ** 32) >>> 0, true);
-          break;
-        case 2: // a word count of an instruction-looking word: 0, small or huge
-          view.setUint32(4 * (5 + pick(Math.max(1, words - 5))), ((pick(3) === 0 ? 0 : pick(3) === 0 ? 0xffff : pick(8)) << 16) | pick(400), true);
-          break;
-        case 3: // truncate anywhere, also mid-word
-          bytes = bytes.slice(0, pick(bytes.length + 1));
-          break;
-        case 4: // an opcode from the grammar's range with the operands left as they are
-          view.setUint16(4 * (5 + pick(Math.max(1, words - 5))), pick(6000), true);
-          break;
-        case 5: // an id out of bound
-          view.setUint32(4 * (5 + pick(Math.max(1, words - 5))), 0xfffff + pick(100), true);
-          break;
-        default: // drop the NUL of strings by overwriting with letters
-          bytes.fill(0x41, pick(bytes.length), pick(bytes.length));
-      }
-      if (bytes.length < 4) break;
-    }
-    const result = disassembleSpirv(bytes);
-    assert.equal(typeof result.text, 'string');
-    if (result.diagnostics.length) diagnosed++;
-    for (const d of result.diagnostics) assert.match(String(d.code), /^spirv\//);
-  }
-  assert.ok(diagnosed > 5_000, `only ${diagnosed} of 10,000 mutants had a diagnostic`);
-  // Speed is measured in bench/spirv-dis.bench.ts, not asserted here.
-});
+// Fuzzing (reader, disassembler, validation, reflection, VBC): tests/integration/shader-fuzz.test.ts.
 
-test('strata shader dis FILE --raw-id prints exactly what spirv-dis prints; a corrupt file exits 1 with its diagnostic', () => {
+test('strata shader dis FILE prints exactly what spirv-dis prints, --raw-id what spirv-dis --raw-id prints; a corrupt file exits 1 with its diagnostic', () => {
   const home = makeTempHome();
   try {
-    const m = corpus.modules.find((x) => x.name.endsWith('.frag'))!;
+    const m = corpus.modules.find((x) => x.name === 'spirv-names.frag')!;
+    const friendly = runStrata(['shader', 'dis', m.path], home.env);
+    assert.equal(friendly.status, 0, friendly.stderr);
+    assert.equal(friendly.stdout, spirvDisFriendly(m.path).toString('utf8'));
+    assert.equal(friendly.stderr, '');
     const r = runStrata(['shader', 'dis', m.path, '--raw-id'], home.env);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, spirvDis(m.path).toString('utf8'));

@@ -1,12 +1,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildShaderCorpus, spirvCrossReflect, type ShaderCorpus } from '../helpers/shader-corpus';
 import { ShaderInspectionSchema } from '../../shared/shader/shader-inspection';
 import { makeTempHome } from '../helpers/temp-home';
 import { runStrata } from '../helpers/strata-cli';
-import { reflectSpirv, type BlockMember, type DescriptorBinding, type SpirvReflection } from '../../shared/shader/spirv-reflect';
+import { reflectModule, reflectSpirv, type BlockMember, type DescriptorBinding, type SpirvReflection } from '../../shared/shader/spirv-reflect';
+import { parseSpirv } from '../../shared/shader/spirv-instructions';
 
 /**
  * Strata's reflection against `spirv-cross FILE --reflect` (Debian spirv-cross), module by module.
@@ -140,10 +142,21 @@ test('reflection agrees with `spirv-cross --reflect` on every corpus module', ()
   let compared = 0;
   for (const m of corpus.modules) {
     const ours = reflectSpirv(new Uint8Array(readFileSync(m.path)));
+    if (!m.spirvCross) continue;
     compareModule(m.name, ours, spirvCrossReflect(m.path));
     compared++;
   }
   assert.ok(compared >= 15, `${compared} modules`);
+});
+
+test('reflectSpirv decodes only the declarations (before the first function) and answers what reflecting the whole parsed module answers', () => {
+  for (const m of corpus.modules) {
+    const bytes = new Uint8Array(readFileSync(m.path));
+    const declarations = parseSpirv(bytes, { declarationsOnly: true });
+    assert.ok(declarations.instructions.length < parseSpirv(bytes).instructions.length || !declarations.instructions.length, m.name);
+    assert.ok(!declarations.instructions.some((i) => i.opname === 'OpFunction'), m.name);
+    assert.deepEqual(reflectSpirv(bytes), reflectModule(parseSpirv(bytes)), m.name);
+  }
 });
 
 test('the corpus exercises every descriptor kind, and arrays of descriptors', () => {
@@ -210,4 +223,43 @@ test('strata shader inspect FILE: tables for people, --json for machines (the sa
   } finally {
     home.cleanup();
   }
+});
+
+// Found by the fuzz (tests/integration/shader-fuzz.test.ts): a corrupt module whose block struct
+// contains itself, eight times over, made block sizes and member lists grow as 8^depth. Only a
+// module spirv-val refuses can say this; reflection must still answer, with bounded output.
+test('a struct that contains itself (a corrupt module): reflection answers, with an unknown size and bounded members', () => {
+  const source = join(corpus.dir, 'self-struct.spvasm');
+  const path = join(corpus.dir, 'self-struct.spv');
+  writeFileSync(
+    source,
+    [
+      'OpCapability Shader',
+      'OpMemoryModel Logical GLSL450',
+      'OpEntryPoint GLCompute %main "main"',
+      'OpExecutionMode %main LocalSize 1 1 1',
+      'OpDecorate %s Block',
+      ...Array.from({ length: 8 }, (_, i) => `OpMemberDecorate %s ${i} Offset ${i * 16}`),
+      'OpDecorate %u DescriptorSet 0',
+      'OpDecorate %u Binding 0',
+      '%void = OpTypeVoid',
+      '%fn = OpTypeFunction %void',
+      `%s = OpTypeStruct ${Array.from({ length: 8 }, () => '%s').join(' ')}`,
+      '%ptr = OpTypePointer Uniform %s',
+      '%u = OpVariable %ptr Uniform',
+      '%main = OpFunction %void None %fn',
+      '%l = OpLabel',
+      'OpReturn',
+      'OpFunctionEnd',
+      '',
+    ].join('\n'),
+  );
+  execFileSync('spirv-as', [source, '-o', path], { stdio: 'pipe' });
+  const r = reflectSpirv(new Uint8Array(readFileSync(path)));
+  const block = r.descriptorBindings[0]?.block;
+  assert.ok(block, JSON.stringify(r.descriptorBindings));
+  assert.equal(block.size, 0, 'no size: the struct would be infinite');
+  const count = (ms: BlockMember[]): number => ms.reduce((n, m) => n + 1 + count(m.members ?? []), 0);
+  assert.equal(block.members.length, 8);
+  assert.ok(count(block.members) <= 8 + 64, `${count(block.members)} members listed: the struct is not expanded inside itself`);
 });

@@ -5,8 +5,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildShaderCorpus, type ShaderCorpus } from '../helpers/shader-corpus';
 import { validateSpirv } from '../../shared/shader/spirv-validate';
-import { reflectSpirv } from '../../shared/shader/spirv-reflect';
-import { seededRandom } from '../helpers/seeded-random';
 import { makeTempHome } from '../helpers/temp-home';
 import { runStrata } from '../helpers/strata-cli';
 
@@ -141,26 +139,7 @@ test('diagnostics point at the offending instruction, by word offset', () => {
   assert.match(String(d.message), /OpName at word \d+ belongs to debug: names .* annotations/);
 });
 
-test('fuzz: 3,000 seeded mutants through validation and reflection, no exception, codes all spirv/*', () => {
-  const rand = seededRandom(0x5eed_0004);
-  const pick = (n: number) => Math.floor(rand() * n);
-  const sources = corpus.modules.map((m) => bytesOf(m.path));
-  for (let i = 0; i < 3_000; i++) {
-    const bytes = sources[pick(sources.length)]!.slice();
-    const view = new DataView(bytes.buffer);
-    const words = bytes.length >>> 2;
-    for (let k = 1 + pick(4); k > 0; k--) {
-      const at = 4 * (5 + pick(words - 5));
-      if (pick(2)) view.setUint32(at, pick(2) ? pick(400) : (rand() * 2 ** 32) >>> 0, true); // an id-sized or random word
-      else bytes[at + pick(4)]! ^= 1 << pick(8);
-    }
-    const v = validateSpirv(bytes);
-    for (const d of v.diagnostics) assert.match(String(d.code), /^spirv\//);
-    const r = reflectSpirv(bytes);
-    assert.ok(Array.isArray(r.entryPoints), `mutant ${i}`);
-    JSON.stringify(r);
-  }
-});
+// Fuzzing (validation and reflection among the rest): tests/integration/shader-fuzz.test.ts.
 
 test('strata shader validate FILE: exit 0 and "valid" for a good module, exit 1 with word-offset lines for a bad one; --json', () => {
   const home = makeTempHome();

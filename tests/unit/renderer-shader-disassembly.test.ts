@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { definitionLines, searchLines, splitAtMatch, splitLines, stepMatch, tokenizeLine } from '../../renderer/src/shaders/disassembly-lines';
-import { scrollTopFor, virtualWindow } from '../../renderer/src/shaders/virtual-window';
+import { scrollTopFor, virtualWindow } from '../../renderer/src/virtual/virtual-window';
 import { base64FromDataUrl, formatBytes } from '../../renderer/src/shaders/file-base64';
 import { tabKeyTarget, SHADER_TABS } from '../../renderer/src/shaders/shader-tabs';
 import { arrayDims, memberRows, variableName, wordRange } from '../../renderer/src/shaders/shader-labels';

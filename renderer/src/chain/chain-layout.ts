@@ -15,9 +15,10 @@ export const DIAGRAM = {
   gap: 30,
   driverGap: 12,
   driversPerRow: 3,
+  deviceHeight: 40,
 } as const;
 
-export type DiagramNodeKind = 'application' | 'layer' | 'loader' | 'driver';
+export type DiagramNodeKind = 'application' | 'layer' | 'loader' | 'driver' | 'device';
 
 export interface DiagramNode {
   key: string;
@@ -45,10 +46,12 @@ export interface ChainLayout {
 }
 
 /**
- * Application on top, then each layer in chain order, the loader, and the drivers in rows under it.
- * When vkCreateInstance fails (`failed`) no driver is reached, so none is drawn.
+ * Application on top, then each layer in chain order, the loader, the drivers in rows under it, and
+ * the physical devices under those (`devices[i]`: the index of the driver device i comes from, or null
+ * when that is not known: its edge then comes from the middle of the drivers' rows). When
+ * vkCreateInstance fails (`failed`) no driver is reached, so neither drivers nor devices are drawn.
  */
-export function layoutChain(layerCount: number, driverCount: number, options: { failed?: boolean } = {}): ChainLayout {
+export function layoutChain(layerCount: number, driverCount: number, options: { failed?: boolean; devices?: readonly (number | null)[] } = {}): ChainLayout {
   const { width, pad, gap } = DIAGRAM;
   const inner = width - 2 * pad;
   const nodes: DiagramNode[] = [];
@@ -89,8 +92,48 @@ export function layoutChain(layerCount: number, driverCount: number, options: { 
     edges.push({ from: 'loader', to: key, d: row === 0 ? `M${x1} ${y1}V${mid}H${cx}V${top}` : `M${x1} ${y1}V${mid}H${x - DIAGRAM.driverGap / 2}V${top - DIAGRAM.driverGap / 2}H${cx}V${top}` });
   }
   const rows = Math.ceil(drivers / perRow);
-  const bottom = drivers > 0 ? y + rows * DIAGRAM.driverHeight + (rows - 1) * DIAGRAM.driverGap : y - gap;
+  let bottom = drivers > 0 ? y + rows * DIAGRAM.driverHeight + (rows - 1) * DIAGRAM.driverGap : y - gap;
+
+  const devices = drivers > 0 ? (options.devices ?? []) : [];
+  const deviceTop = bottom + gap;
+  for (let i = 0; i < devices.length; i++) {
+    const row = Math.floor(i / perRow);
+    const inRow = Math.min(perRow, devices.length - row * perRow);
+    const col = i % perRow;
+    const rowWidth = inRow * driverWidth + (inRow - 1) * DIAGRAM.driverGap;
+    const x = pad + (inner - rowWidth) / 2 + col * (driverWidth + DIAGRAM.driverGap);
+    const top = deviceTop + row * (DIAGRAM.deviceHeight + DIAGRAM.driverGap);
+    const key = `device-${i}`;
+    nodes.push({ key, kind: 'device', index: i, x, y: top, width: driverWidth, height: DIAGRAM.deviceHeight });
+    const from = devices[i];
+    const driver = from !== null && from !== undefined ? nodes.find((n) => n.kind === 'driver' && n.index === from) : undefined;
+    const x1 = driver ? driver.x + driver.width / 2 : pad + inner / 2;
+    const mid = bottom + gap / 2;
+    const cx = x + driverWidth / 2;
+    const y1 = driver ? driver.y + driver.height : bottom;
+    // Down out of the driver to the gap, across, and down into the device (later rows use the gutter).
+    edges.push({ from: driver?.key ?? 'drivers', to: key, d: row === 0 ? `M${x1} ${y1}V${mid}H${cx}V${top}` : `M${x1} ${y1}V${mid}H${x - DIAGRAM.driverGap / 2}V${top - DIAGRAM.driverGap / 2}H${cx}V${top}` });
+  }
+  if (devices.length > 0) {
+    const deviceRows = Math.ceil(devices.length / perRow);
+    bottom = deviceTop + deviceRows * DIAGRAM.deviceHeight + (deviceRows - 1) * DIAGRAM.driverGap;
+  }
   return { width, height: bottom + pad, nodes, edges };
+}
+
+export interface DeviceLabel {
+  label: string;
+  /** Index into the drivers drawn, or null when the device's driver is not known. */
+  driver: number | null;
+  hover: string;
+}
+
+/** One box per physical device, tied to the driver box of the manifest it came from (when the probe found it). */
+export function deviceLabels(devices: readonly { deviceName: string; deviceType: string; origin?: { manifest: string } | null }[], drivers: readonly DriverLabel[]): DeviceLabel[] {
+  return devices.map((d) => {
+    const at = d.origin ? drivers.findIndex((x) => x.manifest === d.origin!.manifest) : -1;
+    return { label: d.deviceName, driver: at >= 0 ? at : null, hover: `${d.deviceName} (${d.deviceType})${d.origin ? `\nfrom ${d.origin.manifest}` : ''}` };
+  });
 }
 
 /** `text` cut to `max` characters with an ellipsis (SVG text does not wrap). */

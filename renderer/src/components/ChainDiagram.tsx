@@ -1,6 +1,6 @@
 import { forwardRef } from 'react';
 import type { LayerChain } from '../../../shared/loader/chain';
-import { chainSentence, fitText, layoutChain, reasonSummary, type DiagramNode, type DriverLabel } from '../chain/chain-layout';
+import { chainSentence, fitText, layoutChain, reasonSummary, type DeviceLabel, type DiagramNode, type DriverLabel } from '../chain/chain-layout';
 
 const BADGE_W = 68;
 
@@ -36,26 +36,29 @@ function TerminalNode({ node, title, subtitle, className, hover }: { node: Diagr
   return (
     <g className={`chain-node ${className}`} data-testid={`chain-${node.kind}`}>
       {hover && <title>{hover}</title>}
-      <rect className="chain-box" x={x} y={y} width={width} height={height} rx={node.kind === 'driver' ? 8 : 23} />
-      <text className="chain-terminal-title" x={x + width / 2} y={y + (node.kind === 'driver' ? 18 : 20)} textAnchor="middle">
+      <rect className="chain-box" x={x} y={y} width={width} height={height} rx={node.kind === 'driver' || node.kind === 'device' ? 8 : 23} />
+      <text className="chain-terminal-title" x={x + width / 2} y={y + (node.kind === 'driver' || node.kind === 'device' ? 18 : 20)} textAnchor="middle">
         {title}
       </text>
-      <text className="chain-terminal-sub" x={x + width / 2} y={y + (node.kind === 'driver' ? 33 : 36)} textAnchor="middle">
+      <text className="chain-terminal-sub" x={x + width / 2} y={y + (node.kind === 'driver' || node.kind === 'device' ? 33 : 36)} textAnchor="middle">
         {subtitle}
       </text>
     </g>
   );
 }
 
-/** The effective instance layer chain as an SVG diagram: application → layers in order → loader → drivers. */
-export const ChainDiagram = forwardRef<SVGSVGElement, { chain: LayerChain; drivers: readonly DriverLabel[]; apiVersion: string }>(function ChainDiagram({ chain, drivers, apiVersion }, ref) {
+/** The effective instance layer chain as an SVG diagram: application → layers in order → loader → drivers → physical devices. */
+export const ChainDiagram = forwardRef<SVGSVGElement, { chain: LayerChain; drivers: readonly DriverLabel[]; apiVersion: string; devices?: readonly DeviceLabel[] }>(function ChainDiagram(
+  { chain, drivers, apiVersion, devices = [] },
+  ref,
+) {
   const failed = chain.result !== 'VK_SUCCESS';
-  const layout = layoutChain(chain.chain.length, drivers.length, { failed });
-  const label = chainSentence(
+  const layout = layoutChain(chain.chain.length, drivers.length, { failed, devices: devices.map((d) => d.driver) });
+  const label = `${chainSentence(
     chain.chain.map((l) => l.name),
     drivers.length,
     failed,
-  );
+  )}${!failed && devices.length ? ` → ${devices.length === 1 ? '1 physical device' : `${devices.length} physical devices`}` : ''}`;
   return (
     <svg
       ref={ref}
@@ -75,7 +78,7 @@ export const ChainDiagram = forwardRef<SVGSVGElement, { chain: LayerChain; drive
         </marker>
       </defs>
       {layout.edges.map((e) => (
-        <path key={`${e.from}>${e.to}`} className={`chain-edge${e.to.startsWith('driver') ? ' chain-edge-driver' : ''}`} d={e.d} fill="none" markerEnd="url(#chain-arrow)" />
+        <path key={`${e.from}>${e.to}`} className={`chain-edge${e.to.startsWith('driver') || e.to.startsWith('device') ? ' chain-edge-driver' : ''}`} d={e.d} fill="none" markerEnd="url(#chain-arrow)" />
       ))}
       {layout.nodes.map((node) => {
         switch (node.kind) {
@@ -96,6 +99,10 @@ export const ChainDiagram = forwardRef<SVGSVGElement, { chain: LayerChain; drive
           case 'driver': {
             const d = drivers[node.index]!;
             return <TerminalNode key={node.key} node={node} className="chain-node-driver" title={fitText(d.label, 22)} subtitle="driver (ICD)" hover={`${d.label}\n${d.manifest}`} />;
+          }
+          case 'device': {
+            const d = devices[node.index]!;
+            return <TerminalNode key={node.key} node={node} className="chain-node-device" title={fitText(d.label, 24)} subtitle="physical device" hover={d.hover} />;
           }
         }
       })}

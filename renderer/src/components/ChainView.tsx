@@ -1,53 +1,14 @@
-import { useEffect, useId, useMemo, useRef } from 'react';
-import type { LayerChain } from '../../../shared/loader/chain';
-import { apiVersionProblem, baseName, driverLabels, explicitLayerNames, parseRequestedLayers, reasonSummary, reasonTag, type DriverLabel } from '../chain/chain-layout';
-import { useDiscoveryLoaded } from '../discovery/use-discovery-loaded';
+import { useEffect, useMemo } from 'react';
+import { apiVersionProblem, deviceLabels, driverLabels, explicitLayerNames, parseRequestedLayers } from '../chain/chain-layout';
+import { useDraftChain, useDraftLoaded, useDraftView } from '../configurator/draft-view';
 import { useChain } from '../stores/chain-store';
+import { useChainContext } from '../stores/chain-context-store';
 import { useDiscovery } from '../stores/discovery-store';
-import { Badge } from './Card';
-import { ChainDiagram } from './ChainDiagram';
+import { useDriversDevices } from '../stores/drivers-devices-store';
+import { ChainCard } from './ChainCard';
 import { LoadingLine } from './LoadingLine';
 import { RequestErrorMessage } from './RequestErrorMessage';
 import '../styles/chain.css';
-
-const SVG_PRESENTATION = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-family', 'font-size', 'font-weight', 'letter-spacing'] as const;
-
-/**
- * The diagram as a stand-alone .svg file: the theme's colours, which live in CSS, are copied onto
- * each element as presentation attributes (not style attributes, which the CSP would refuse), then
- * the file is offered as a download through a Blob URL.
- */
-function downloadSvg(svg: SVGSVGElement, fileName: string) {
-  const copy = svg.cloneNode(true) as SVGSVGElement;
-  const live = [svg, ...svg.querySelectorAll('*')];
-  const copies = [copy, ...copy.querySelectorAll('*')];
-  live.forEach((el, i) => {
-    const target = copies[i];
-    if (!target || el.tagName === 'title') return;
-    const style = getComputedStyle(el);
-    for (const p of SVG_PRESENTATION) {
-      const v = style.getPropertyValue(p);
-      if (v) target.setAttribute(p, v);
-    }
-  });
-  const background = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-  background.setAttribute('width', '100%');
-  background.setAttribute('height', '100%');
-  background.setAttribute('fill', getComputedStyle(svg.closest('.chain-canvas') ?? svg).backgroundColor || '#ffffff');
-  copy.insertBefore(background, copy.firstChild);
-  copy.removeAttribute('class');
-  copy.removeAttribute('data-testid');
-  const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;
-  const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function ChainForm({ names }: { names: readonly string[] }) {
   const requestedText = useChain((s) => s.requestedText);
@@ -56,7 +17,6 @@ function ChainForm({ names }: { names: readonly string[] }) {
   const setApiVersion = useChain((s) => s.setApiVersion);
   const toggleLayer = useChain((s) => s.toggleLayer);
   const explain = useChain((s) => s.explain);
-  const busy = useChain((s) => s.result.status === 'loading');
   const requested = parseRequestedLayers(requestedText);
   const apiProblem = apiVersionProblem(apiVersion);
 
@@ -66,7 +26,7 @@ function ChainForm({ names }: { names: readonly string[] }) {
       aria-label="Application to explain"
       onSubmit={(e) => {
         e.preventDefault();
-        void explain();
+        explain();
       }}
     >
       <div className="chain-form-row">
@@ -102,7 +62,7 @@ function ChainForm({ names }: { names: readonly string[] }) {
           />
         </div>
         <button type="submit" className="chain-explain-button" disabled={apiProblem !== null} data-testid="chain-explain">
-          {busy ? 'Explaining…' : 'Explain'}
+          Explain
         </button>
       </div>
       <p className="chain-hint" id="chain-layers-hint">
@@ -128,114 +88,44 @@ function ChainForm({ names }: { names: readonly string[] }) {
   );
 }
 
-function ExcludedList({ excluded }: { excluded: LayerChain['excluded'] }) {
-  const base = useId();
-  return (
-    <section className="chain-excluded" aria-labelledby={`${base}-title`} data-testid="chain-excluded-list">
-      <h3 className="chain-side-title" id={`${base}-title`}>
-        Left out <span className="chain-side-count">{excluded.length}</span>
-      </h3>
-      {excluded.length === 0 ? (
-        <p className="chain-side-empty">Every layer the loader found is in the chain.</p>
-      ) : (
-        <ul className="chain-excluded-list">
-          {excluded.map((e, i) => {
-            const summary = reasonSummary(e.reasons);
-            const tip = `${base}-tip-${i}`;
-            return (
-              <li className="chain-excluded-row" key={`${i}:${e.name}`}>
-                <span className="chain-excluded-item" tabIndex={0} aria-describedby={tip} data-testid="chain-excluded" data-layer={e.name}>
-                  <span className="chain-excluded-name">{e.name}</span>
-                  <span className="chain-excluded-tag">{e.reasons[0] ? reasonTag(e.reasons[0].code) : 'left out'}</span>
-                </span>
-                <span className="chain-tooltip" role="tooltip" id={tip} data-testid="chain-excluded-reason">
-                  {summary.full.split('\n').map((line, j) => (
-                    <span className="chain-tooltip-line" key={j}>
-                      {line}
-                    </span>
-                  ))}
-                  <span className="chain-tooltip-path">{e.manifest ? baseName(e.manifest) : 'no manifest has this name'}</span>
-                </span>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-function ChainResult({ chain, drivers, apiVersion }: { chain: LayerChain; drivers: readonly DriverLabel[]; apiVersion: string }) {
-  const svg = useRef<SVGSVGElement>(null);
-  const ok = chain.result === 'VK_SUCCESS';
-  const n = chain.chain.length;
-  return (
-    <section className="card chain-result" aria-labelledby="chain-result-title">
-      <header className="card-header">
-        <div className="chain-result-heading">
-          <h2 className="card-title" id="chain-result-title">
-            Instance layer chain
-          </h2>
-          <span className="chain-result-note">{ok ? `${n === 1 ? '1 layer' : `${n} layers`} · ${drivers.length === 1 ? '1 driver' : `${drivers.length} drivers`}` : 'vkCreateInstance fails'}</span>
-        </div>
-        <div className="chain-result-actions">
-          <span data-testid="chain-result" data-result={chain.result}>
-            <Badge tone={ok ? 'ok' : 'error'}>{chain.result}</Badge>
-          </span>
-          <button type="button" className="button" data-testid="chain-export" onClick={() => svg.current && downloadSvg(svg.current, 'strata-layer-chain.svg')}>
-            Export SVG
-          </button>
-        </div>
-      </header>
-      <div className="chain-result-body">
-        <div className="chain-canvas">
-          <ChainDiagram ref={svg} chain={chain} drivers={drivers} apiVersion={apiVersion} />
-        </div>
-        <ExcludedList excluded={chain.excluded} />
-      </div>
-      {(chain.notes.length > 0 || chain.metaLayers.length > 0) && (
-        <div className="chain-notes" data-testid="chain-notes">
-          <h3 className="chain-side-title">Notes</h3>
-          <ul>
-            {chain.metaLayers.map((m) => (
-              <li key={`meta:${m.manifest}:${m.name}`}>
-                Meta-layer <code>{m.name}</code> expanded into {m.components.join(', ') || 'nothing'}
-              </li>
-            ))}
-            {chain.notes.map((note, i) => (
-              <li key={i}>{note}</li>
-            ))}
-          </ul>
-        </div>
-      )}
-    </section>
-  );
-}
-
-/** Chain: which layers an application gets, in which order, and why the others are left out. */
-export function ChainView() {
-  useDiscoveryLoaded();
-  const manifests = useDiscovery((s) => s.manifests);
-  const result = useChain((s) => s.result);
-  const explained = useChain((s) => s.explained);
-  const explain = useChain((s) => s.explain);
-
+/** The physical devices, once the Drivers & Devices probe has answered (asked for here if nobody has yet). */
+export function useChainDevices(drivers: ReturnType<typeof driverLabels>, ask: boolean) {
+  const devices = useDriversDevices((s) => s.devices);
+  const idle = devices.status === 'idle';
   useEffect(() => {
-    if (useChain.getState().result.status === 'idle') void explain();
-  }, [explain]);
+    if (ask && idle) void useDriversDevices.getState().refresh();
+  }, [ask, idle]);
+  return useMemo(() => (devices.status === 'ready' ? deviceLabels(devices.value.devices, drivers) : []), [devices, drivers]);
+}
+
+/**
+ * Chain: which layers an application gets, in which order, and why the others are left out. Worked
+ * out here, from the draft, with the same model as `strata explain`: every edit in the Layers panel
+ * shows at once, before anything is written.
+ */
+export function ChainView() {
+  useDraftLoaded();
+  const manifests = useDiscovery((s) => s.manifests);
+  const context = useChainContext((s) => s.context);
+  const explained = useChain((s) => s.explained);
+  const view = useDraftView();
+  const chain = useDraftChain(view);
 
   const names = useMemo(() => (manifests.status === 'ready' ? explicitLayerNames(manifests.value.manifests.explicit_layer) : []), [manifests]);
   const drivers = useMemo(() => (manifests.status === 'ready' ? driverLabels(manifests.value.manifests.driver) : []), [manifests]);
+  const devices = useChainDevices(drivers, true);
 
   return (
     <div className="chain-view" data-testid="chain-view">
       <ChainForm names={names} />
-      {result.status === 'error' ? (
-        <RequestErrorMessage title="Could not explain the layer chain" error={result.error} onRetry={() => void explain()} />
-      ) : result.status !== 'ready' ? (
+      {manifests.status === 'error' ? (
+        <RequestErrorMessage title="Could not discover the layers" error={manifests.error} onRetry={() => void useDiscovery.getState().loadManifests()} />
+      ) : context.status === 'error' ? (
+        <RequestErrorMessage title="Could not read what the layer chain depends on" error={context.error} onRetry={() => void useChainContext.getState().load()} />
+      ) : !chain ? (
         <LoadingLine text="Working out the layer chain…" />
       ) : (
-        <ChainResult chain={result.value} drivers={drivers} apiVersion={explained?.apiVersion ?? '1.0'} />
+        <ChainCard chain={chain} drivers={drivers} devices={devices} apiVersion={explained.apiVersion} draft={view.dirty} />
       )}
     </div>
   );

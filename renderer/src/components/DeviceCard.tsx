@@ -1,12 +1,14 @@
 import { useId } from 'react';
 import type { PhysicalDevice } from '../../../shared/vulkan/devices';
-import { countLabel, deviceLocalBytes, deviceTypeLabel, formatBytes, heapSummaries, hexId, queueFamilyLabels, vendorLabel } from '../devices/device-labels';
+import { countLabel, deviceLocalBytes, deviceOriginText, deviceTypeLabel, formatBytes, heapSummaries, hexId, queueFamilyLabels, vendorLabel } from '../devices/device-labels';
+import { PathText } from './PathText';
 import { Badge } from './Card';
 import { ExtensionList } from './ExtensionList';
 
 /** One physical device as the loader enumerates it. A card of its own, h3 under "Physical devices". */
-export function DeviceCard({ device, index }: { device: PhysicalDevice; index: number }) {
+export function DeviceCard({ device, index, originsAsked = false }: { device: PhysicalDevice; index: number; originsAsked?: boolean }) {
   const id = useId();
+  const origin = deviceOriginText(device.origin, originsAsked);
   const local = deviceLocalBytes(device.memoryHeaps);
   return (
     <section className="card device-card" aria-labelledby={`${id}-name`} data-testid="device-card">
@@ -47,6 +49,19 @@ export function DeviceCard({ device, index }: { device: PhysicalDevice; index: n
               </dd>
               <dt>Conformance</dt>
               <dd>{device.driver.conformanceVersion}</dd>
+            </>
+          )}
+          {(origin.manifest || origin.note) && (
+            <>
+              <dt>Driver manifest</dt>
+              <dd data-testid="device-manifest">
+                {origin.manifest && (
+                  <span className="path">
+                    <PathText path={origin.manifest} />
+                  </span>
+                )}
+                {origin.note && <span className="muted">{origin.manifest ? ' · ' : ''}{origin.note}</span>}
+              </dd>
             </>
           )}
           <dt>Driver version</dt>

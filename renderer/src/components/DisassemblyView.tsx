@@ -1,19 +1,31 @@
-import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { definitionLines, searchLines, splitAtMatch, splitLines, stepMatch, tokenizeLine, type DisassemblyToken } from '../shaders/disassembly-lines';
-import { scrollTopFor, virtualWindow } from '../shaders/virtual-window';
-import { useShaders } from '../stores/shaders-store';
+import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import type { DisassemblyTexts } from '../../../shared/shader/shader-inspect-bytes';
+import { definitionLines, idsByNameOf, searchLines, splitAtMatch, splitLines, stepMatch, tokenizeLine, type DisassemblyToken, type IdsByName } from '../shaders/disassembly-lines';
+import { scrollTopFor, virtualWindow } from '../virtual/virtual-window';
+import { useScrollViewport } from '../virtual/use-scroll-viewport';
+import { useShaders, type IdMode } from '../stores/shaders-store';
 import { SearchIcon } from './ViewIcons';
 
 /** Must match .dis-line's height in shaders.css: the window math counts rows of this height. */
 const ROW_HEIGHT = 20;
 
+const ID_MODES: readonly { mode: IdMode; label: string; hint: string }[] = [
+  { mode: 'friendly', label: 'Friendly', hint: 'names from OpName, types and constants, like spirv-dis' },
+  { mode: 'raw', label: 'Raw ids', hint: '%N for every id, like spirv-dis --raw-id' },
+];
+
 /**
  * spirv-dis text, virtualized: only the rows in view (plus a margin) are in the DOM, so a module of
- * any length scrolls smoothly. `%N` ids are links to their definition; search steps through lines.
+ * any length scrolls smoothly. Ids are links to their definition; search steps through lines. The
+ * Friendly / Raw ids switch swaps the text line for line (both texts have the same lines), so the
+ * place, the search and the way back stay where they were.
  */
-export function DisassemblyView({ text, name }: { text: string; name: string }) {
+export function DisassemblyView({ texts, name }: { texts: DisassemblyTexts; name: string }) {
+  const idMode = useShaders((s) => s.idMode);
+  const text = idMode === 'raw' ? texts.rawDisassembly : texts.disassembly;
+  const idsByName = useMemo<IdsByName>(() => (idMode === 'raw' ? new Map() : idsByNameOf(texts.idNames)), [idMode, texts.idNames]);
   const lines = useMemo(() => splitLines(text), [text]);
-  const defs = useMemo(() => definitionLines(lines), [lines]);
+  const defs = useMemo(() => definitionLines(lines, idsByName), [lines, idsByName]);
   const query = useShaders((s) => s.query);
   const setQuery = useShaders((s) => s.setQuery);
   const matches = useMemo(() => searchLines(lines, query), [lines, query]);
@@ -21,18 +33,7 @@ export function DisassemblyView({ text, name }: { text: string; name: string }) 
   const [current, setCurrent] = useState(-1);
   const [target, setTarget] = useState<number | null>(null);
   const [back, setBack] = useState<number[]>([]);
-  const scroller = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ scrollTop: 0, height: 480 });
-
-  useLayoutEffect(() => {
-    const box = scroller.current;
-    if (!box) return;
-    const measure = () => setView({ scrollTop: box.scrollTop, height: box.clientHeight });
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, []);
+  const { scroller, view, sync } = useScrollViewport(480);
 
   const win = virtualWindow({ scrollTop: view.scrollTop, viewportHeight: view.height, rowHeight: ROW_HEIGHT, rowCount: lines.length });
 
@@ -41,7 +42,7 @@ export function DisassemblyView({ text, name }: { text: string; name: string }) 
     const box = scroller.current;
     if (!box) return;
     box.scrollTop = scrollTopFor(line, { scrollTop: box.scrollTop, viewportHeight: box.clientHeight, rowHeight: ROW_HEIGHT, rowCount: lines.length });
-    setView({ scrollTop: box.scrollTop, height: box.clientHeight });
+    sync();
   };
 
   const jump = (id: number, fromLine: number) => {
@@ -75,7 +76,7 @@ export function DisassemblyView({ text, name }: { text: string; name: string }) 
     rows.push(
       <div key={i} className={cls} data-line={i + 1} data-testid={i === target ? 'dis-target-line' : undefined}>
         <code className="dis-text">
-          <LineTokens tokens={tokenizeLine(lines[i]!)} line={i} defs={defs} query={matchSet.has(i) ? query : ''} onJump={jump} />
+          <LineTokens tokens={tokenizeLine(lines[i]!, idsByName)} line={i} defs={defs} query={matchSet.has(i) ? query : ''} onJump={jump} />
         </code>
       </div>,
     );
@@ -115,6 +116,7 @@ export function DisassemblyView({ text, name }: { text: string; name: string }) 
             ↓
           </button>
         </span>
+        <IdModeSwitch />
         <span className="toolbar-spacer" />
         {back.length > 0 && (
           <button
@@ -138,7 +140,7 @@ export function DisassemblyView({ text, name }: { text: string; name: string }) 
         role="region"
         aria-label={`Disassembly of ${name}`}
         data-testid="dis-scroller"
-        onScroll={(e) => setView({ scrollTop: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}
+        onScroll={sync}
       >
         <div className="dis-canvas" style={{ height: win.totalHeight }}>
           <pre className="dis-rows" style={{ transform: `translateY(${win.offset}px)` }} data-testid="dis-rows">
@@ -147,9 +149,29 @@ export function DisassemblyView({ text, name }: { text: string; name: string }) 
         </div>
       </div>
       <p className="source-footer muted">
-        Read-only · identical to <code>spirv-dis --raw-id</code> · click an <code>%id</code> to go to its definition
+        Read-only · identical to <code>{idMode === 'raw' ? 'spirv-dis --raw-id' : 'spirv-dis'}</code> · click an <code>%id</code> to go to its definition
       </p>
     </div>
+  );
+}
+
+/** Native radio buttons drawn as a segmented control (as the theme switcher): arrow keys and Tab work as for any radio group. */
+function IdModeSwitch() {
+  const idMode = useShaders((s) => s.idMode);
+  const setIdMode = useShaders((s) => s.setIdMode);
+  const group = useId();
+  return (
+    <fieldset className="dis-id-mode" data-testid="dis-id-mode">
+      <legend className="visually-hidden">Ids</legend>
+      <div className="segmented segmented-inline">
+        {ID_MODES.map((m) => (
+          <label className="segment" key={m.mode} title={m.hint}>
+            <input type="radio" name={`${group}-id-mode`} value={m.mode} checked={idMode === m.mode} onChange={() => setIdMode(m.mode)} data-testid={`dis-id-mode-${m.mode}`} />
+            <span className="segment-face">{m.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }
 
@@ -173,13 +195,13 @@ function LineTokens({ tokens, line, defs, query, onJump }: { tokens: Disassembly
         const at = defs.get(t.id);
         if (at === line || at === undefined) {
           return (
-            <span key={j} className={at === line ? 'dis-def' : 'dis-id-undefined'} title={at === undefined ? `%${t.id} has no definition in this module` : undefined}>
+            <span key={j} className={at === line ? 'dis-def' : 'dis-id-undefined'} title={at === undefined ? `${t.text} has no definition in this module` : undefined}>
               <Marked text={t.text} query={query} />
             </span>
           );
         }
         return (
-          <button key={j} type="button" className="dis-id" data-id={t.id} title={`Go to the definition of %${t.id} (line ${at + 1})`} onClick={() => onJump(t.id, line)}>
+          <button key={j} type="button" className="dis-id" data-id={t.id} title={`Go to the definition of ${t.text} (line ${at + 1})`} onClick={() => onJump(t.id, line)}>
             <Marked text={t.text} query={query} />
           </button>
         );

@@ -7,7 +7,8 @@ import { LoadingLine } from './LoadingLine';
 import { PathText } from './PathText';
 import { RequestErrorMessage } from './RequestErrorMessage';
 
-function DriverRow({ driver }: { driver: DriverNegotiation }) {
+/** `devices`: the names of the physical devices that came from this manifest; null while unknown. */
+function DriverRow({ driver, devices }: { driver: DriverNegotiation; devices: string[] | null }) {
   const feature = driver.interfaceVersion === null ? undefined : INTERFACE_VERSION_FEATURES[driver.interfaceVersion];
   return (
     <tr data-testid="driver-row" data-manifest={driver.manifest} data-ok={String(driver.ok)} className={driver.ok ? undefined : 'driver-row-failed'}>
@@ -29,6 +30,12 @@ function DriverRow({ driver }: { driver: DriverNegotiation }) {
             <span className="muted">not read</span>
           )}
         </span>
+        {devices && (
+          <span className="driver-path" data-testid="driver-devices">
+            <span className="driver-path-label">Devices</span>
+            <span>{devices.length ? devices.join(', ') : <span className="muted">none</span>}</span>
+          </span>
+        )}
         {driver.apiVersion && (
           <span className="driver-path">
             <span className="driver-path-label">API</span>
@@ -106,6 +113,12 @@ function DriverErrorCard({ driver }: { driver: DriverNegotiation }) {
 export function DriversCard() {
   const state = useDriversDevices((s) => s.drivers);
   const refresh = useDriversDevices((s) => s.refresh);
+  const devicesState = useDriversDevices((s) => s.devices);
+  // Which devices each manifest accounts for (devices' origins); unknown until devices answered with origins.
+  const devicesOf = (manifest: string): string[] | null =>
+    devicesState.status === 'ready' && devicesState.value.driverManifests !== null
+      ? devicesState.value.devices.filter((d) => d.origin?.manifest === manifest).map((d) => d.deviceName)
+      : null;
   const summary = state.status === 'ready' ? summarizeDrivers(state.value.drivers) : null;
 
   const aside = summary && (
@@ -152,8 +165,9 @@ export function DriversCard() {
                   </tr>
                 </thead>
                 <tbody>
-                  {state.value.drivers.map((d) => (
-                    <DriverRow driver={d} key={d.manifest} />
+                  {state.value.drivers.map((d, i) => (
+                    // The index too: a manifest the loader reaches twice is listed twice.
+                    <DriverRow driver={d} devices={devicesOf(d.manifest)} key={`${i}:${d.manifest}`} />
                   ))}
                 </tbody>
               </table>
@@ -163,8 +177,8 @@ export function DriversCard() {
             <div className="driver-errors">
               {state.value.drivers
                 .filter((d) => !d.ok)
-                .map((d) => (
-                  <DriverErrorCard driver={d} key={d.manifest} />
+                .map((d, i) => (
+                  <DriverErrorCard driver={d} key={`${i}:${d.manifest}`} />
                 ))}
             </div>
           )}

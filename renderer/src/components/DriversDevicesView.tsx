@@ -76,7 +76,7 @@ function DevicesSection() {
       ) : (
         <div className="device-list">
           {state.value.devices.map((d, i) => (
-            <DeviceCard device={d} index={i} key={`${i}:${d.deviceName}`} />
+            <DeviceCard device={d} index={i} key={`${i}:${d.deviceName}`} originsAsked={state.value.driverManifests !== null} />
           ))}
         </div>
       )}

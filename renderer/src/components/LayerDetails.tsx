@@ -1,9 +1,17 @@
+import { useId } from 'react';
+import { LAYER_CONTROL_DESCRIPTIONS, LAYER_CONTROL_LABELS } from '../../../shared/configurator/layer-draft';
+import { LayerControlSchema, type LayerControl } from '../../../shared/override/override-config';
+import type { EditorRow } from '../layers/editor-rows';
 import { rowTitle, type LayerRow } from '../layers/layer-rows';
+import { LayerSettingsEditor } from '../settings/LayerSettingsEditor';
+import { useDraft } from '../stores/draft-store';
+import { useLayersView } from '../stores/layers-view-store';
 import { messageText, severityName, splitFix, positionLabel } from '../problems/diagnostic-severity';
 import { problemKey } from '../problems/problem-groups';
 import { useNavigation } from '../stores/navigation-store';
 import { useProblemsView } from '../stores/problems-view-store';
 import { PathText } from './PathText';
+import { LayerLibraryCard } from './LayerLibraryCard';
 import { ArrowRightIcon, SeverityIcon } from './ViewIcons';
 
 function VariableList({ names, empty }: { names: readonly string[]; empty: string }) {
@@ -19,20 +27,118 @@ function VariableList({ names, empty }: { names: readonly string[]; empty: strin
   );
 }
 
-/** The selected layer: everything its manifest says, where it came from, and what is wrong with it. */
-export function LayerDetails({ row }: { row: LayerRow | null }) {
+/** The state of the selected layer as three radio buttons, each with what it does. */
+function StateControl({ entry, editable }: { entry: EditorRow; editable: boolean }) {
+  const base = useId();
+  const name = entry.name!;
+  const setState = (state: LayerControl) => {
+    useDraft.getState().setState(name, state);
+    useLayersView.getState().announce(`${name}: ${LAYER_CONTROL_LABELS[state]}`);
+  };
+  return (
+    <fieldset className="state-control" disabled={!editable} data-testid="layer-state-control">
+      <legend className="details-section-title">State</legend>
+      {LayerControlSchema.options.map((c) => (
+        <label className={`state-option${entry.state === c ? ' is-checked' : ''}`} key={c}>
+          <input type="radio" name={`${base}-state`} value={c} checked={entry.state === c} aria-describedby={`${base}-${c}`} onChange={() => setState(c)} />
+          <span className="state-option-text">
+            <span className="state-option-label">{LAYER_CONTROL_LABELS[c]}</span>
+            <span className="state-option-desc" id={`${base}-${c}`}>
+              {LAYER_CONTROL_DESCRIPTIONS[c]}
+            </span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** Where the layer sits in the draft, and buttons that move it (the same as Alt+↑ / Alt+↓ on its row). */
+function OrderControl({ entry, editable, onMove }: { entry: EditorRow; editable: boolean; onMove: (delta: -1 | 1) => void }) {
+  const total = useDraft((s) => s.draft?.config.layers.length ?? 0);
+  return (
+    <section className="details-section" aria-labelledby="details-order">
+      <h3 className="details-section-title" id="details-order">
+        Order
+      </h3>
+      <p className="order-line">
+        <span data-testid="layer-draft-position">
+          Position {entry.draftIndex + 1} of {total}
+        </span>
+        {entry.chainPosition ? <span className="muted"> · #{entry.chainPosition} in the chain</span> : <span className="muted"> · not in the chain</span>}
+      </p>
+      {entry.orderability.orderable ? (
+        <div className="order-buttons">
+          <button type="button" className="button" disabled={!editable} onClick={() => onMove(-1)} aria-label={`Move ${entry.name} up`}>
+            Move up
+          </button>
+          <button type="button" className="button" disabled={!editable} onClick={() => onMove(1)} aria-label={`Move ${entry.name} down`}>
+            Move down
+          </button>
+        </div>
+      ) : (
+        <p className="muted" data-testid="layer-order-reason">
+          {entry.orderability.reason}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** What the editor knows of the selected layer: its state, its place, its settings. */
+function EditorSections({ entry, editable, onMove }: { entry: EditorRow; editable: boolean; onMove: (delta: -1 | 1) => void }) {
+  const values = useDraft((s) => (entry.name ? s.draft?.config.settings?.[entry.name] : undefined));
+  if (entry.state === null || entry.name === null) return entry.note ? <p className="details-note">{entry.note}</p> : null;
+  const name = entry.name;
+  const manifest = entry.row?.manifest;
+  return (
+    <>
+      {entry.vanished && <p className="details-note is-warning">{entry.note}</p>}
+      <StateControl entry={entry} editable={editable} />
+      <OrderControl entry={entry} editable={editable} onMove={onMove} />
+      {manifest?.text && (
+        <section className="details-section" aria-labelledby="details-settings">
+          <h3 className="details-section-title" id="details-settings">
+            Settings
+          </h3>
+          <LayerSettingsEditor
+            layerName={name}
+            manifestPath={manifest.path}
+            manifestText={manifest.text}
+            values={values ?? {}}
+            onChange={(key, value) => useDraft.getState().setSetting(name, key, value)}
+          />
+        </section>
+      )}
+    </>
+  );
+}
+
+/** The selected layer: its state, place and settings in the draft, everything its manifest says, where it came from, and what is wrong with it. */
+export function LayerDetails({ entry, editable = false, onMove = () => {} }: { entry: EditorRow | null; editable?: boolean; onMove?: (delta: -1 | 1) => void }) {
+  const row: LayerRow | null = entry?.row ?? null;
   const openProblem = (key: string) => {
     useProblemsView.getState().select(key);
     useNavigation.getState().open('problems');
   };
 
-  if (!row) {
+  if (!entry) {
     return (
       <aside className="details-pane details-empty" aria-label="Layer details">
-        <p>Select a layer to see its manifest, library and environment variables.</p>
+        <p>Select a layer to set its state, see its manifest, library and environment variables.</p>
         <p className="muted">
-          <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> selects, <kbd>/</kbd> filters.
+          <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> selects, <kbd>Alt</kbd>+<kbd>↑</kbd> <kbd>↓</kbd> reorders, <kbd>/</kbd> filters.
         </p>
+      </aside>
+    );
+  }
+  if (!row) {
+    return (
+      <aside className="details-pane" aria-label="Layer details" data-testid="layer-details">
+        <header className="details-header">
+          <h2 className="details-title">{entry.name}</h2>
+        </header>
+        <EditorSections entry={entry} editable={editable} onMove={onMove} />
       </aside>
     );
   }
@@ -49,6 +155,8 @@ export function LayerDetails({ row }: { row: LayerRow | null }) {
         </div>
         {layer?.description && <p className="details-description">{layer.description}</p>}
       </header>
+
+      <EditorSections entry={entry} editable={editable} onMove={onMove} />
 
       <dl className="facts details-facts">
         {layer && (
@@ -114,6 +222,7 @@ export function LayerDetails({ row }: { row: LayerRow | null }) {
         </section>
       )}
 
+      {layer && !layer.meta && layer.libraryPath && <LayerLibraryCard name={layer.name} manifest={manifest.path} />}
       <section className="details-section" aria-labelledby="details-problems">
         <h3 className="details-section-title" id="details-problems">
           Problems in this manifest

@@ -1,25 +1,50 @@
-import { useEffect, useMemo, useRef } from 'react';
-import { filterLayerRows, isFilterShortcut, layerRows, LAYER_TYPE_FILTERS, LAYER_TYPE_FILTER_LABELS, typeCounts } from '../layers/layer-rows';
-import { useDiscoveryLoaded } from '../discovery/use-discovery-loaded';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { createDraft, discoveredLayerNames } from '../../../shared/configurator/layer-draft';
+import { driverLabels } from '../chain/chain-layout';
+import { useDraftChain, useDraftLoaded, useDraftView } from '../configurator/draft-view';
+import { editorRows, filterEditorRows } from '../layers/editor-rows';
+import { isFilterShortcut, layerRows, LAYER_TYPE_FILTERS, LAYER_TYPE_FILTER_LABELS, typeCounts } from '../layers/layer-rows';
+import { useChain } from '../stores/chain-store';
 import { useDiscovery } from '../stores/discovery-store';
+import { useDraft } from '../stores/draft-store';
 import { useLayersView } from '../stores/layers-view-store';
-import { LayerDetails } from './LayerDetails';
-import { LayerList } from './LayerList';
-import { LoadingLine } from './LoadingLine';
+import { ApplyDialogs } from './ApplyDialogs';
+import { ChainCard } from './ChainCard';
+import { useChainDevices } from './ChainView';
 import { DiscoveryRefreshButton } from './DiscoveryRefreshButton';
+import { DraftActions } from './DraftActions';
+import { LayerDetails } from './LayerDetails';
+import { LayerList, moveRow } from './LayerList';
+import { LoadingLine } from './LoadingLine';
 import { RequestErrorMessage } from './RequestErrorMessage';
 import { SearchOrderSection } from './SearchOrderSection';
 import { SearchIcon } from './ViewIcons';
 import '../styles/layers.css';
+import '../styles/layers-editor.css';
+import '../styles/chain.css';
 
 function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
 }
 
-/** Layers: every layer manifest the loader reads, in its order, with a filter and a details pane. */
+/** The polite live region every editor action speaks through (moves, state changes, apply). */
+function Announcer() {
+  const announcement = useLayersView((s) => s.announcement);
+  return (
+    <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="layers-announcer" data-seq={announcement.seq}>
+      {announcement.text}
+    </p>
+  );
+}
+
+/**
+ * Layers: the editor. Every discovered layer in the draft's order with its state (Application-
+ * controlled / On / Off); reorder by dragging or Alt+↑/↓; the chain of the draft beside it, live;
+ * Apply writes the draft through the override writer after showing exactly what changes.
+ */
 export function LayersView() {
-  useDiscoveryLoaded();
+  useDraftLoaded();
   const state = useDiscovery((s) => s.manifests);
   const retry = useDiscovery((s) => s.loadManifests);
   const query = useLayersView((s) => s.query);
@@ -27,12 +52,24 @@ export function LayersView() {
   const selected = useLayersView((s) => s.selected);
   const setQuery = useLayersView((s) => s.setQuery);
   const setType = useLayersView((s) => s.setType);
+  const storeDraft = useDraft((s) => s.draft);
+  const statusState = useDraft((s) => s.status.status);
+  const view = useDraftView();
+  const chain = useDraftChain(view);
+  const apiVersion = useChain((s) => s.explained.apiVersion);
   const filterBox = useRef<HTMLInputElement>(null);
+  const firstRender = useRef(false);
 
-  const rows = useMemo(() => (state.status === 'ready' ? layerRows(state.value) : []), [state]);
-  const shown = useMemo(() => filterLayerRows(rows, query, type), [rows, query, type]);
+  const rows = useMemo(() => (view.inventory ? layerRows(view.inventory) : []), [view.inventory]);
+  // Until Strata's override has been read the list is shown read-only, every layer application-controlled.
+  const draft = useMemo(() => storeDraft ?? (view.inventory ? createDraft(null, discoveredLayerNames(view.inventory)) : null), [storeDraft, view.inventory]);
+  const entries = useMemo(() => (draft ? editorRows(rows, draft, chain) : []), [rows, draft, chain]);
+  const shown = useMemo(() => filterEditorRows(entries, query, type), [entries, query, type]);
   const counts = useMemo(() => typeCounts(rows), [rows]);
-  const selectedRow = rows.find((r) => r.key === selected) ?? null;
+  const selectedEntry = entries.find((r) => r.key === selected) ?? null;
+  const editable = storeDraft !== null && statusState === 'ready';
+  const drivers = useMemo(() => (state.status === 'ready' ? driverLabels(state.value.manifests.driver) : []), [state]);
+  const devices = useChainDevices(drivers, false);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -45,8 +82,17 @@ export function LayersView() {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
 
+  // For bench/ui-1k-layers: the first time the list is on screen (Performance API, read by the page's own code only).
+  useLayoutEffect(() => {
+    if (firstRender.current || entries.length === 0) return;
+    firstRender.current = true;
+    performance.mark('strata:layers-rendered');
+  }, [entries.length]);
+
   return (
-    <div className="layers-view">
+    <div className="layers-view layers-editor">
+      <Announcer />
+      <DraftActions />
       <div className="toolbar" role="search">
         <label className="filter-box">
           <SearchIcon />
@@ -84,7 +130,7 @@ export function LayersView() {
         </div>
         <span className="toolbar-spacer" />
         <span className="toolbar-status" aria-live="polite" data-testid="layer-count">
-          {state.status === 'ready' ? (shown.length === rows.length ? `${rows.length} layers` : `${shown.length} of ${rows.length} layers`) : ''}
+          {state.status === 'ready' ? (shown.length === entries.length ? `${entries.length} layers` : `${shown.length} of ${entries.length} layers`) : ''}
         </span>
         <DiscoveryRefreshButton />
       </div>
@@ -95,12 +141,22 @@ export function LayersView() {
         <LoadingLine text="Reading the layer manifests…" />
       ) : (
         <div className="split">
-          <LayerList rows={shown} total={rows.length} />
-          <LayerDetails row={selectedRow} />
+          <LayerList rows={shown} total={entries.length} editable={editable} />
+          <LayerDetails
+            entry={selectedEntry}
+            editable={editable}
+            onMove={(delta) => {
+              const index = shown.findIndex((r) => r.key === selectedEntry?.key);
+              if (index >= 0) moveRow(shown, index, delta);
+            }}
+          />
         </div>
       )}
 
+      {chain && <ChainCard chain={chain} drivers={drivers} devices={devices} apiVersion={apiVersion} draft={view.dirty} compact />}
+
       <SearchOrderSection />
+      <ApplyDialogs />
     </div>
   );
 }

@@ -4,10 +4,12 @@ import { useNavigation } from '../stores/navigation-store';
 import { AboutView } from './AboutView';
 import { ChainView } from './ChainView';
 import { DriversDevicesView } from './DriversDevicesView';
-import { EmptyPanel } from './EmptyPanel';
 import { LayersView } from './LayersView';
 import { ProblemsView } from './ProblemsView';
 import { ShadersView } from './ShadersView';
+import { ProfilesView } from './ProfilesView';
+import { ApplicationsView } from './ApplicationsView';
+import { SessionsView } from './SessionsView';
 import { PanelIcon } from './Icon';
 
 function PanelContent({ panel }: { panel: PanelDescription }) {
@@ -24,8 +26,12 @@ function PanelContent({ panel }: { panel: PanelDescription }) {
       return <ProblemsView />;
     case 'shaders':
       return <ShadersView />;
-    default:
-      return <EmptyPanel panel={panel} />;
+    case 'profiles':
+      return <ProfilesView />;
+    case 'applications':
+      return <ApplicationsView />;
+    case 'sessions':
+      return <SessionsView />;
   }
 }
 

@@ -9,7 +9,7 @@ import { FileIcon, SeverityIcon } from './ViewIcons';
  * Diagnostics grouped by file, as a listbox: one Tab stop, arrows move, Enter/Space or a click
  * opens the source.
  */
-export function ProblemList({ groups }: { groups: readonly ProblemGroup[] }) {
+export function ProblemList({ groups, draftPath = null }: { groups: readonly ProblemGroup[]; draftPath?: string | null }) {
   const selected = useProblemsView((s) => s.selected);
   const select = useProblemsView((s) => s.select);
   const rows = flatRows(groups);
@@ -29,6 +29,11 @@ export function ProblemList({ groups }: { groups: readonly ProblemGroup[] }) {
                 <span className="problem-file-name">{name}</span>
                 <span className="problem-file-folder">{folder}</span>
               </span>
+              {group.path === draftPath && (
+                <span className="draft-badge" data-testid="problem-draft-badge" title="The override as your unsaved draft would write it">
+                  Draft
+                </span>
+              )}
               <span className="problem-group-kind">
                 {KIND_LABELS[group.kind]} · {group.origin}
               </span>

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { describeCounts } from '../problems/diagnostic-severity';
-import { findProblem, groupProblems, manifestCount, totalCounts } from '../problems/problem-groups';
-import { useDiscoveryLoaded } from '../discovery/use-discovery-loaded';
+import { findProblem, groupProblems, manifestCount, PROBLEM_ORDER_LABELS, sortGroups, totalCounts, type ProblemOrder } from '../problems/problem-groups';
+import { useDraftLoaded, useDraftView } from '../configurator/draft-view';
 import { useDiscovery } from '../stores/discovery-store';
 import { useProblemsView } from '../stores/problems-view-store';
 import { LoadingLine } from './LoadingLine';
@@ -13,17 +13,24 @@ import { SourceView } from './SourceView';
 import { CheckCircleIcon } from './ViewIcons';
 import '../styles/problems.css';
 
-/** Problems: the lint diagnostics of every discovered manifest, and the source at each one. */
+/**
+ * Problems: the lint diagnostics of every discovered manifest, and the source at each one. With an
+ * unsaved draft, Strata's override file is the draft's (linted as it would be written), marked Draft.
+ */
 export function ProblemsView() {
-  useDiscoveryLoaded();
+  useDraftLoaded();
   const state = useDiscovery((s) => s.manifests);
   const retry = useDiscovery((s) => s.loadManifests);
   const selected = useProblemsView((s) => s.selected);
+  const order = useProblemsView((s) => s.order);
+  const view = useDraftView();
+  const inventory = state.status === 'ready' ? (view.inventory ?? state.value) : null;
 
-  const groups = useMemo(() => (state.status === 'ready' ? groupProblems(state.value) : []), [state]);
+  const groups = useMemo(() => (inventory ? sortGroups(groupProblems(inventory), order) : []), [inventory, order]);
   const counts = useMemo(() => totalCounts(groups), [groups]);
-  const files = state.status === 'ready' ? manifestCount(state.value) : 0;
-  const open = state.status === 'ready' && selected ? findProblem(state.value, selected) : null;
+  const files = inventory ? manifestCount(inventory) : 0;
+  const open = inventory && selected ? findProblem(inventory, selected) : null;
+  const draftPath = view.dirty ? (view.override?.path ?? null) : null;
 
   return (
     <div className="problems-view">
@@ -37,6 +44,16 @@ export function ProblemsView() {
           </>
         )}
         <span className="toolbar-spacer" />
+        <label className="problem-order">
+          <span>Sort</span>
+          <select value={order} data-testid="problem-order" onChange={(e) => useProblemsView.getState().setOrder(e.target.value as ProblemOrder)}>
+            {(Object.keys(PROBLEM_ORDER_LABELS) as ProblemOrder[]).map((o) => (
+              <option key={o} value={o}>
+                {PROBLEM_ORDER_LABELS[o]}
+              </option>
+            ))}
+          </select>
+        </label>
         <DiscoveryRefreshButton />
       </div>
 
@@ -56,7 +73,7 @@ export function ProblemsView() {
         </div>
       ) : (
         <div className="split split-problems">
-          <ProblemList groups={groups} />
+          <ProblemList groups={groups} draftPath={draftPath} />
           {open ? (
             <SourceView manifest={open.manifest} diagnostic={open.diagnostic} />
           ) : (

@@ -10,8 +10,8 @@ function kindText(d: Binding): string {
   return d.kind + (d.inputAttachmentIndex !== undefined ? ` #${d.inputAttachmentIndex}` : '') + (d.imageFormat ? ` (${d.imageFormat})` : '');
 }
 
-/** Descriptor sets and bindings, block layouts, push constants and specialization constants. */
-export function ShaderBindingsTab({ module }: { module: ShaderInspectBytes }) {
+/** Descriptor sets and bindings, block layouts, push constants and specialization constants (of a module, or of one VBC stage). */
+export function ShaderBindingsTab({ module }: { module: Pick<ShaderInspectBytes, 'reflection'> }) {
   const r = module.reflection;
   const blocks = r.descriptorBindings.filter((d) => d.block);
   return (

@@ -5,8 +5,8 @@ import { Card } from './Card';
 type EntryPoint = ShaderInspectBytes['reflection']['entryPoints'][number];
 type Variable = EntryPoint['inputs'][number];
 
-/** Each entry point's inputs and outputs: location, component, built-in, type, name. */
-export function ShaderInterfaceTab({ module }: { module: ShaderInspectBytes }) {
+/** Each entry point's inputs and outputs: location, component, built-in, type, name (of a module, or of one VBC stage). */
+export function ShaderInterfaceTab({ module }: { module: Pick<ShaderInspectBytes, 'reflection'> }) {
   const entries = module.reflection.entryPoints;
   if (entries.length === 0) return <p className="card-empty">The module has no entry points, so it has no stage interface.</p>;
   return (

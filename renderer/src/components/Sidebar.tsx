@@ -4,6 +4,7 @@ import { rovingAction } from '../navigation/roving-focus';
 import { useNavigation } from '../stores/navigation-store';
 import { PanelIcon, StrataMark } from './Icon';
 import { ProblemsNavBadge } from './ProblemsNavBadge';
+import { DraftNavBadge } from './DraftNavBadge';
 import { ThemeSwitcher } from './ThemeSwitcher';
 
 const GROUPS: readonly { group: PanelGroup; title: string | null }[] = [
@@ -80,8 +81,8 @@ export function Sidebar() {
                       >
                         <PanelIcon panel={panel.id} />
                         <span className="nav-label">{panel.label}</span>
-                        {!panel.built && <span className="nav-soon">Soon</span>}
                         {panel.id === 'problems' && <ProblemsNavBadge />}
+                        {panel.id === 'layers' && <DraftNavBadge />}
                         <kbd className="nav-shortcut" aria-hidden="true">
                           Alt+{digit}
                         </kbd>

@@ -158,3 +158,16 @@ export function refreshAnnouncement(parts: { devices: DevicesReport | null; driv
   const failed = parts.failed.length ? ` Could not load: ${parts.failed.join(', ')}.` : '';
   return `Updated${said.length ? `: ${said.join('; ')}` : ''}.${failed}`;
 }
+
+/**
+ * Where a device came from, as the card says it: the manifest, and when copies of one driver make
+ * identical devices, the other manifests it could as well be (shared/vulkan/device-origin.ts).
+ */
+export function deviceOriginText(origin: PhysicalDevice['origin'], asked: boolean): { manifest: string | null; note: string | null } {
+  if (!origin) return { manifest: null, note: asked ? 'No driver manifest alone enumerates this device' : null };
+  const others = origin.candidates.filter((c) => c !== origin.manifest).map(baseName);
+  return {
+    manifest: origin.manifest,
+    note: others.length ? `Or ${others.join(', ')}: identical devices from copies of one driver, told apart only by order` : null,
+  };
+}

@@ -37,8 +37,11 @@ export function layerRows(inventory: ManifestInventory): LayerRow[] {
     for (const manifest of manifests) {
       const counts = countSeverities(manifest.diagnostics);
       const base = { kind, manifest, counts, position: manifest.order + 1 };
-      if (manifest.layers.length === 0) rows.push({ ...base, key: `${manifestKind}:${manifest.order}:-`, layer: null });
-      manifest.layers.forEach((layer, i) => rows.push({ ...base, key: `${manifestKind}:${manifest.order}:${i}`, layer }));
+      // Keyed by path, not place: a draft's override put into the list moves the places after it,
+      // and the selection must stay on its layer. A file the loader reads twice gets its place too.
+      const file = `${manifestKind}:${manifest.path}${manifest.duplicateOf === null ? '' : `@${manifest.order}`}`;
+      if (manifest.layers.length === 0) rows.push({ ...base, key: `${file}:-`, layer: null });
+      manifest.layers.forEach((layer, i) => rows.push({ ...base, key: `${file}:${i}`, layer }));
     }
   }
   return rows;

@@ -89,3 +89,25 @@ export const KIND_LABELS: Readonly<Record<ManifestKind, string>> = {
   explicit_layer: 'Explicit layer',
   driver: 'Driver',
 };
+
+export type ProblemOrder = 'loader' | 'severity';
+
+export const PROBLEM_ORDER_LABELS: Readonly<Record<ProblemOrder, string>> = {
+  loader: 'Loader order',
+  severity: 'Severity, worst first',
+};
+
+/** The worst severity in a group, as a rank (0 = error). */
+const worst = (g: ProblemGroup) => SEVERITY_ORDER.findIndex((s) => g.counts[s] > 0);
+
+/**
+ * The groups in the order the user picked: the loader's (as `strata lint`), or the worst first — files
+ * with errors before files with only warnings, more of the worst kind first, the loader's order on ties.
+ */
+export function sortGroups(groups: readonly ProblemGroup[], order: ProblemOrder): ProblemGroup[] {
+  if (order === 'loader') return [...groups];
+  return groups
+    .map((g, i) => ({ g, i }))
+    .sort((a, b) => worst(a.g) - worst(b.g) || b.g.counts[SEVERITY_ORDER[worst(b.g)]!] - a.g.counts[SEVERITY_ORDER[worst(a.g)]!] || a.i - b.i)
+    .map(({ g }) => g);
+}

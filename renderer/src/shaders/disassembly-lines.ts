@@ -1,7 +1,26 @@
 /**
- * The Disassembly tab's text logic, React-free: lines of `spirv-dis --raw-id` text split into
- * tokens (ids become links), where each id is defined, and search over the lines.
+ * The Disassembly tab's text logic, React-free: lines of spirv-dis text (friendly names or raw ids)
+ * split into tokens (ids become links), where each id is defined, and search over the lines.
+ *
+ * A `%name` is resolved to its id through `idsByName` (the friendly names main sent, see
+ * idsByNameOf); a name not in it is the id's number. The table comes first because a friendly name
+ * can be another id's number (OpName %5 "7" makes `%7` mean id 5, and id 7 `%7_0`).
  */
+export type IdsByName = ReadonlyMap<string, number>;
+
+const NO_NAMES: IdsByName = new Map();
+
+/** The name → id table for the [id, name] pairs of `shader.inspectBytes`' idNames. */
+export function idsByNameOf(idNames: readonly (readonly [number, string])[]): IdsByName {
+  return new Map(idNames.map(([id, name]) => [name, id]));
+}
+
+/** The id a `%name` token stands for, or undefined. */
+export function resolveId(name: string, idsByName: IdsByName = NO_NAMES): number | undefined {
+  const named = idsByName.get(name);
+  if (named !== undefined) return named;
+  return /^\d+$/.test(name) ? Number(name) : undefined;
+}
 export type DisassemblyToken =
   | { kind: 'text' | 'opcode' | 'string' | 'comment'; text: string }
   | { kind: 'id'; text: string; id: number };
@@ -18,7 +37,7 @@ export function splitLines(text: string): string[] {
  * One line as tokens whose texts join back to the line. `%N` outside a string is an id; `OpX` an
  * opcode; a quoted literal (with spirv-dis's `\"` and `\\` escapes) a string; `;` starts a comment.
  */
-export function tokenizeLine(line: string): DisassemblyToken[] {
+export function tokenizeLine(line: string, idsByName: IdsByName = NO_NAMES): DisassemblyToken[] {
   const tokens: DisassemblyToken[] = [];
   let text = '';
   const flush = () => {
@@ -43,10 +62,12 @@ export function tokenizeLine(line: string): DisassemblyToken[] {
     }
     const before = i === 0 ? ' ' : line[i - 1]!;
     if (c === '%' && /\s/.test(before)) {
-      const m = /^%(\d+)(?![\w.])/.exec(line.slice(i));
-      if (m) {
+      // Friendly names are made of [A-Za-z0-9_] only (SPIRV-Tools sanitizes them), raw ids of digits.
+      const m = /^%(\w+)(?![\w.])/.exec(line.slice(i, i + 1024));
+      const id = m ? resolveId(m[1]!, idsByName) : undefined;
+      if (m && id !== undefined) {
         flush();
-        tokens.push({ kind: 'id', text: m[0], id: Number(m[1]) });
+        tokens.push({ kind: 'id', text: m[0], id });
         i += m[0].length;
         continue;
       }
@@ -67,12 +88,13 @@ export function tokenizeLine(line: string): DisassemblyToken[] {
   return tokens;
 }
 
-/** Each result id → the index of the line that defines it (`%N = Op…`). */
-export function definitionLines(lines: readonly string[]): Map<number, number> {
+/** Each result id → the index of the line that defines it (`%N = Op…` or `%name = Op…`). */
+export function definitionLines(lines: readonly string[], idsByName: IdsByName = NO_NAMES): Map<number, number> {
   const out = new Map<number, number>();
   lines.forEach((line, index) => {
-    const m = /^\s*%(\d+) = /.exec(line);
-    if (m && !out.has(Number(m[1]))) out.set(Number(m[1]), index);
+    const m = /^\s*%(\w+) = /.exec(line);
+    const id = m ? resolveId(m[1]!, idsByName) : undefined;
+    if (id !== undefined && !out.has(id)) out.set(id, index);
   });
   return out;
 }

@@ -43,6 +43,12 @@ export function wordRange(range: { start: { character: number }; end: { characte
   return end > start + 1 ? `words ${start}–${end - 1}` : `word ${start}`;
 }
 
+/** A VBC diagnostic's place: its byte range in the file (ranges count bytes on line 0). */
+export function byteRange(range: { start: { character: number }; end: { character: number } }): string {
+  const { start, end } = { start: range.start.character, end: range.end.character };
+  return end > start + 1 ? `bytes ${start}–${end - 1}` : `byte ${start}`;
+}
+
 /** The contract types a severity as a number 1–4 (validated by its schema); the UI's helpers want the LSP enum. */
 export function lspSeverities<T extends { severity?: number | undefined }>(diagnostics: readonly T[]): { severity?: 1 | 2 | 3 | 4 }[] {
   return diagnostics.map((d) => (d.severity === undefined ? {} : { severity: d.severity as 1 | 2 | 3 | 4 }));

@@ -1,46 +1,45 @@
 import { create } from 'zustand';
-import type { LayerChain } from '../../../shared/loader/chain';
 import { apiVersionProblem, parseRequestedLayers, toggleRequestedLayer } from '../chain/chain-layout';
-import { toStrataError, type RequestState } from '../requests/request-state';
-import { strataApi } from '../strata-bridge';
 
-/** The Chain panel: what the form holds and the last chain.explain answer. */
+/**
+ * The application the chain is worked out for (the Chain panel's form), and the request last
+ * committed with Explain or a picker chip. The chain itself is derived, live, from the draft
+ * (chain/draft-view.ts): nothing is asked of main.
+ */
+export interface ChainRequest {
+  requestedLayers: string[];
+  /** "MAJOR.MINOR"; 1.0 when the field is empty (VkApplicationInfo's default). */
+  apiVersion: string;
+}
+
 interface ChainState {
   requestedText: string;
   apiVersion: string;
-  result: RequestState<LayerChain>;
-  /** The request the shown answer is for (the form may have changed since). */
-  explained: { requestedLayers: string[]; apiVersion: string } | null;
+  explained: ChainRequest;
   setRequestedText(text: string): void;
+  /** Adds or removes a layer in the field and commits the form. */
   toggleLayer(name: string): void;
   setApiVersion(text: string): void;
-  explain(): Promise<void>;
+  /** Commits the form (unless the API version is malformed). */
+  explain(): void;
 }
 
 export const useChain = create<ChainState>()((set, get) => {
-  let latest = 0;
+  const commit = (requestedText: string, apiVersion: string) => {
+    if (apiVersionProblem(apiVersion)) return;
+    set({ explained: { requestedLayers: parseRequestedLayers(requestedText), apiVersion: apiVersion.trim() || '1.0' } });
+  };
   return {
     requestedText: '',
     apiVersion: '1.3',
-    result: { status: 'idle' },
-    explained: null,
+    explained: { requestedLayers: [], apiVersion: '1.3' },
     setRequestedText: (requestedText) => set({ requestedText }),
-    toggleLayer: (name) => set({ requestedText: toggleRequestedLayer(get().requestedText, name) }),
-    setApiVersion: (apiVersion) => set({ apiVersion }),
-    explain: async () => {
-      const { requestedText, apiVersion, result } = get();
-      if (apiVersionProblem(apiVersion)) return;
-      const requestedLayers = parseRequestedLayers(requestedText);
-      const api = apiVersion.trim();
-      const ticket = ++latest;
-      if (result.status !== 'ready') set({ result: { status: 'loading' } });
-      let next: RequestState<LayerChain>;
-      try {
-        next = { status: 'ready', value: await strataApi().call('chain.explain', { requestedLayers, ...(api ? { apiVersion: api } : {}) }) };
-      } catch (e) {
-        next = { status: 'error', error: toStrataError(e, 'chain.explain') };
-      }
-      if (ticket === latest) set({ result: next, explained: { requestedLayers, apiVersion: api || '1.0' } });
+    toggleLayer: (name) => {
+      const requestedText = toggleRequestedLayer(get().requestedText, name);
+      set({ requestedText });
+      commit(requestedText, get().apiVersion);
     },
+    setApiVersion: (apiVersion) => set({ apiVersion }),
+    explain: () => commit(get().requestedText, get().apiVersion),
   };
 });

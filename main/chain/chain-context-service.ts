@@ -1,0 +1,22 @@
+import { homedir } from 'node:os';
+import { chainEnvironment, chainVariableNames, type ChainContext } from '../../shared/configurator/chain-context';
+import type { BridgeClient } from '../bridge-client';
+import { discoveryManifests } from '../discovery/discovery-service';
+import { overrideLocation } from '../override/override-writer';
+import { describeLoader } from '../services/app-info-service';
+
+/**
+ * chain.context: what the renderer needs to run the chain model on its own draft (shared/configurator/
+ * chain-context.ts). The variable names come from discovery here, in main, so the page only ever sees
+ * variables that some manifest names (or VK_*), never the whole environment.
+ */
+export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: BridgeClient }): Promise<ChainContext> {
+  const [inventory, loader] = await Promise.all([discoveryManifests({ env: options.env }), describeLoader(options.bridge, process.platform)]);
+  const loc = overrideLocation('user', options.env, options.env['HOME'] || homedir());
+  return {
+    env: chainEnvironment(options.env, chainVariableNames(inventory)),
+    loaderVersion: loader.found ? loader.version : null,
+    overrideFile: loc.file,
+    overrideDir: loc.dir,
+  };
+}

@@ -1,0 +1,293 @@
+import { createReadStream, closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { resolveXdgDirectories } from '../../shared/loader/xdg-directories';
+import { compileQuery, type SessionQuery } from '../../shared/sessions/session-query';
+import {
+  countRecord,
+  emptyCounts,
+  SessionIdSchema,
+  type CaptureRecord,
+  type SessionCounts,
+  type SessionFooter,
+  type SessionHeader,
+} from '../../shared/sessions/session-records';
+import type { SessionList, SessionOpen, SessionSearch, SessionStatus, SessionSummary } from '../../shared/sessions/session-ipc';
+import type { SessionDigest } from '../../shared/sessions/session-diff';
+import { unlinkDurable } from '../override/atomic-file';
+
+/** $XDG_STATE_HOME/strata/sessions (default ~/.local/state/strata/sessions): run records are state, not configuration. */
+export function sessionsDir(env: NodeJS.ProcessEnv): string {
+  return join(resolveXdgDirectories(env, env['HOME'] || homedir()).stateHome.value, 'strata', 'sessions');
+}
+
+export const SESSION_EXTENSION = '.jsonl';
+
+export function sessionFile(dir: string, id: string): string {
+  if (!SessionIdSchema.safeParse(id).success) throw notFound(id, dir);
+  return join(dir, `${id}${SESSION_EXTENSION}`);
+}
+
+function notFound(id: string, dir: string): StrataRequestError {
+  return new StrataRequestError(strataError('sessions/not-found', `No session "${id}"`, { where: dir, fix: 'list the sessions with `strata sessions list`' }));
+}
+
+/** Is the process that wrote a session still alive? (Its pid in the header; a recycled pid reads as alive — rare, and only delays "incomplete".) */
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface StoreOptions {
+  dir: string;
+  /** Sessions this process is writing right now. */
+  running?: (id: string) => boolean;
+}
+
+function statusOf(header: SessionHeader, footer: SessionFooter | null, options: StoreOptions): SessionStatus {
+  if (footer) return 'ended';
+  if (options.running?.(header.id)) return 'running';
+  return header.strataPid !== process.pid && processAlive(header.strataPid) ? 'running' : 'incomplete';
+}
+
+export function summaryOf(file: string, sizeBytes: number, header: SessionHeader, footer: SessionFooter | null, options: StoreOptions): SessionSummary {
+  return {
+    id: header.id,
+    file,
+    sizeBytes,
+    command: header.application.command,
+    args: header.application.args,
+    cwd: header.application.cwd,
+    profile: header.profile?.name ?? null,
+    loaderDebug: header.loaderDebug,
+    startedAt: header.startedAt,
+    startWall: header.startWall,
+    status: statusOf(header, footer, options),
+    exit: footer?.exit ?? null,
+    durationMs: footer?.durationMs ?? null,
+    counts: footer?.counts ?? null,
+  };
+}
+
+/** The first line (the header) and, when the file ends with one, the footer — without reading what lies between. */
+export function readEnds(file: string): { header: SessionHeader; footer: SessionFooter | null; size: number } {
+  const fd = openSync(file, 'r');
+  try {
+    const size = statSync(file).size;
+    let head = '';
+    const buf = Buffer.alloc(64 * 1024);
+    for (let pos = 0; pos < size; ) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n <= 0) break;
+      pos += n;
+      const chunk = buf.toString('utf8', 0, n);
+      const nl = chunk.indexOf('\n');
+      if (nl >= 0) {
+        head += chunk.slice(0, nl);
+        break;
+      }
+      head += chunk;
+    }
+    const header = JSON.parse(head) as SessionHeader;
+    if (header?.kind !== 'header') throw new Error('the first line is not a session header');
+    let footer: SessionFooter | null = null;
+    const tailLength = Math.min(size, 64 * 1024);
+    const n = readSync(fd, buf, 0, tailLength, size - tailLength);
+    const tail = buf.toString('utf8', 0, n).replace(/\n$/, '');
+    const last = tail.slice(tail.lastIndexOf('\n') + 1);
+    if (last.startsWith('{"kind":"footer"')) {
+      try {
+        footer = JSON.parse(last) as SessionFooter;
+      } catch {
+        footer = null;
+      }
+    }
+    return { header, footer, size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function listSessions(options: StoreOptions): SessionList {
+  let names: string[];
+  try {
+    names = readdirSync(options.dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { dir: options.dir, sessions: [], unreadable: [] };
+    throw e;
+  }
+  const sessions: SessionSummary[] = [];
+  const unreadable: SessionList['unreadable'] = [];
+  for (const name of names.filter((n) => n.endsWith(SESSION_EXTENSION)).sort()) {
+    const file = join(options.dir, name);
+    try {
+      const { header, footer, size } = readEnds(file);
+      sessions.push(summaryOf(file, size, header, footer, options));
+    } catch (e) {
+      unreadable.push({ file, reason: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  // Newest first: what a user looks for after a run.
+  sessions.sort((x, y) => y.startWall - x.startWall || y.id.localeCompare(x.id));
+  return { dir: options.dir, sessions, unreadable };
+}
+
+export interface ScanResult {
+  header: SessionHeader;
+  footer: SessionFooter | null;
+  /** The last line had no line break and did not parse: a write cut short by a crash. */
+  torn: boolean;
+  /** Lines in the middle that did not parse (damage, not a crash). */
+  damaged: number;
+  size: number;
+}
+
+/** Reads a session file record by record, streaming (sessions can be gigabytes). */
+export async function scanSession(file: string, visit: (record: CaptureRecord) => void): Promise<ScanResult> {
+  let header: SessionHeader | null = null;
+  let footer: SessionFooter | null = null;
+  let damaged = 0;
+  let rest = '';
+  // Capture records are numbered by position; a line that does not parse still takes its number,
+  // so the records after it keep theirs (and the `lines` ranges of messages stay right).
+  let seq = 0;
+  const handle = (line: string) => {
+    if (line === '') return;
+    let value: { kind?: string; seq?: number };
+    try {
+      value = JSON.parse(line) as { kind?: string; seq?: number };
+    } catch {
+      if (header) seq++;
+      damaged++;
+      return;
+    }
+    if (value.kind === 'line' || value.kind === 'message') {
+      value.seq = ++seq;
+      visit(value as CaptureRecord);
+    } else if (value.kind === 'header' && !header) header = value as SessionHeader;
+    else if (value.kind === 'footer') footer = value as SessionFooter;
+  };
+  let size = 0;
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    const text = rest + (chunk as string);
+    size += Buffer.byteLength(chunk as string);
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      handle(text.slice(start, nl));
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+  }
+  let torn = false;
+  if (rest !== '') {
+    const before = damaged;
+    handle(rest);
+    if (damaged > before) {
+      damaged--;
+      torn = true;
+    }
+  }
+  if (!header) throw new StrataRequestError(strataError('sessions/unreadable', 'The file has no session header', { where: file, fix: 'it is not a Strata session file; remove it from the sessions folder' }));
+  return { header, footer, torn, damaged, size };
+}
+
+function existing(options: StoreOptions, id: string): string {
+  const file = sessionFile(options.dir, id);
+  try {
+    statSync(file);
+  } catch {
+    throw notFound(id, options.dir);
+  }
+  return file;
+}
+
+export async function openSession(options: StoreOptions, id: string, request: { query?: SessionQuery; offset?: number; limit?: number }): Promise<SessionOpen> {
+  const file = existing(options, id);
+  const match = request.query ? compileQuery(request.query) : () => true;
+  const offset = request.offset ?? 0;
+  const limit = request.limit ?? 5000;
+  const records: CaptureRecord[] = [];
+  const counts = emptyCounts();
+  let total = 0;
+  const result = await scanSession(file, (r) => {
+    countRecord(counts, r);
+    if (!match(r)) return;
+    if (total >= offset && records.length < limit) records.push(r);
+    total++;
+  });
+  // Bytes are known only to the writer; a file without a footer gets them from its lines.
+  const finalCounts: SessionCounts = result.footer ? { ...counts, bytes: result.footer.counts.bytes } : counts;
+  return {
+    summary: summaryOf(file, result.size, result.header, result.footer, options),
+    header: result.header,
+    footer: result.footer,
+    records,
+    offset,
+    total,
+    counts: finalCounts,
+    torn: result.torn,
+  };
+}
+
+export async function searchSessions(options: StoreOptions, query: SessionQuery, ids: readonly string[] | undefined, limit = 100): Promise<SessionSearch> {
+  const match = compileQuery(query);
+  const summaries = ids ? ids.map((id) => readSummary(options, id)) : listSessions(options).sessions;
+  const results: SessionSearch['results'] = [];
+  for (const summary of summaries) {
+    const records: CaptureRecord[] = [];
+    let matches = 0;
+    await scanSession(summary.file, (r) => {
+      if (!match(r)) return;
+      matches++;
+      if (records.length < limit) records.push(r);
+    });
+    if (matches > 0) results.push({ summary, matches, records });
+  }
+  return { results };
+}
+
+export function readSummary(options: StoreOptions, id: string): SessionSummary {
+  const file = existing(options, id);
+  const { header, footer, size } = readEnds(file);
+  return summaryOf(file, size, header, footer, options);
+}
+
+export function deleteSession(options: StoreOptions, id: string): { id: string; deleted: boolean } {
+  const summary = readSummary(options, id);
+  if (summary.status === 'running') {
+    throw new StrataRequestError(
+      strataError('sessions/running', `Session ${id} is still running`, { where: summary.file, fix: 'stop it first (Stop in the Launcher, or end `strata launch`)' }),
+    );
+  }
+  unlinkDurable(summary.file);
+  return { id, deleted: true };
+}
+
+/** What a diff needs from one session, in one pass over its file. */
+export async function digestSession(options: StoreOptions, id: string): Promise<SessionDigest> {
+  const file = existing(options, id);
+  const counts = emptyCounts();
+  const messages: SessionDigest['messages'] = new Map();
+  const result = await scanSession(file, (r) => {
+    countRecord(counts, r);
+    if (r.kind !== 'message') return;
+    const m = messages.get(r.vuid);
+    if (m) m.count++;
+    else messages.set(r.vuid, { severity: r.severity, count: 1, text: r.text });
+  });
+  return {
+    id,
+    command: result.header.application.command,
+    startedAt: result.header.startedAt,
+    chain: result.header.chain,
+    exit: result.footer?.exit ?? null,
+    counts: result.footer ? { ...counts, bytes: result.footer.counts.bytes } : counts,
+    messages,
+  };
+}

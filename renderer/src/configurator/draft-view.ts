@@ -1,0 +1,94 @@
+import { useEffect } from 'react';
+import type { ChainContext } from '../../../shared/configurator/chain-context';
+import { computeDraftChain, inventoryWithOverride, type DraftInventory } from '../../../shared/configurator/draft-chain';
+import { draftConfig, isDraftDirty, type LayerDraft } from '../../../shared/configurator/layer-draft';
+import type { ManifestInventory } from '../../../shared/discovery/manifest-inventory';
+import type { LayerChain } from '../../../shared/loader/chain';
+import type { OverrideConfig } from '../../../shared/override/override-config';
+import { useDiscoveryLoaded } from '../discovery/use-discovery-loaded';
+import { useChain, type ChainRequest } from '../stores/chain-store';
+import { useChainContext } from '../stores/chain-context-store';
+import { useDiscovery } from '../stores/discovery-store';
+import { useDraft } from '../stores/draft-store';
+
+/**
+ * Selectors for what the Layers, Chain and Problems panels show of the draft: the inventory with the
+ * draft's override in place, and its chain. Each is computed once per change of its inputs, however
+ * many components read it (a one-entry memo keyed on the inputs' identity: the stores replace an
+ * object whenever it changes).
+ */
+function memoLast<A extends readonly unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  let last: { args: A; value: R } | null = null;
+  return (...args: A) => {
+    if (last && last.args.length === args.length && last.args.every((a, i) => Object.is(a, args[i]))) return last.value;
+    const value = fn(...args);
+    last = { args, value };
+    return value;
+  };
+}
+
+export interface DraftView {
+  /** Discovery and the chain context have answered: the chain can be worked out. */
+  ready: boolean;
+  /** What the panels show: the discovered inventory, with the draft's override in place when the draft differs from what is installed. */
+  inventory: ManifestInventory | null;
+  dirty: boolean;
+  /** The draft's configuration as Apply would send it (null: no layer on or off). */
+  config: OverrideConfig | null;
+  /** The draft's override manifest as placed (only while dirty). */
+  override: DraftInventory['override'];
+  /** False when the loader does not read the folder Strata writes to. */
+  visible: boolean;
+  context: ChainContext | null;
+}
+
+const draftView = memoLast((discovered: ManifestInventory | null, context: ChainContext | null, draft: LayerDraft | null, installed: OverrideConfig | null, statusReady: boolean): DraftView => {
+  const ready = discovered !== null && context !== null;
+  // Without the installed override (not read yet, or reading it failed) there is no draft: the discovered state is shown.
+  if (!ready || draft === null || !statusReady) return { ready, inventory: discovered, dirty: false, config: null, override: null, visible: true, context };
+  const dirty = isDraftDirty(draft, installed);
+  const config = draftConfig(draft);
+  // A clean draft shows what is on disk as it is (a foreign override included), not Strata's rewrite of it.
+  if (!dirty) return { ready, inventory: discovered, dirty, config, override: null, visible: true, context };
+  const placed = inventoryWithOverride(discovered, context, config);
+  return { ready, inventory: placed.inventory, dirty, config, override: placed.override, visible: placed.visible, context };
+});
+
+/** The draft as the panels show it (re-renders only when one of its inputs changes). */
+export function useDraftView(): DraftView {
+  const manifests = useDiscovery((s) => s.manifests);
+  const context = useChainContext((s) => s.context);
+  const draft = useDraft((s) => s.draft);
+  const installed = useDraft((s) => s.installed);
+  const statusReady = useDraft((s) => s.status.status === 'ready');
+  return draftView(manifests.status === 'ready' ? manifests.value : null, context.status === 'ready' ? context.value : null, draft, installed, statusReady);
+}
+
+const draftChain = memoLast((view: DraftView, request: ChainRequest): LayerChain | null => {
+  if (!view.ready || !view.inventory || !view.context) return null;
+  const chain = computeDraftChain(view.inventory, view.context, { path: null, requestedLayers: request.requestedLayers, apiVersion: request.apiVersion }, view.dirty ? view.config : null);
+  if (view.dirty && !view.visible)
+    chain.notes.push(`Strata's override file (${view.context.overrideFile}) is not in a folder the loader searches for implicit layers, so applying this draft would change nothing`);
+  return chain;
+});
+
+/** The chain the application of the Chain panel's form gets with the draft (the same request in both panels). */
+export function useDraftChain(view: DraftView): LayerChain | null {
+  const request = useChain((s) => s.explained);
+  return draftChain(view, request);
+}
+
+/** Loads what the draft needs the first time a panel that shows it opens. */
+export function useDraftLoaded() {
+  useDiscoveryLoaded();
+  // After discovery has answered: the list can show first, and main is not asked to discover twice at once (chain.context discovers too).
+  const discovered = useDiscovery((s) => s.manifests.status === 'ready');
+  const contextIdle = useChainContext((s) => s.context.status === 'idle');
+  const statusIdle = useDraft((s) => s.status.status === 'idle');
+  useEffect(() => {
+    if (discovered && contextIdle) void useChainContext.getState().load();
+  }, [discovered, contextIdle]);
+  useEffect(() => {
+    if (discovered && statusIdle) void useDraft.getState().loadStatus();
+  }, [discovered, statusIdle]);
+}

@@ -1,0 +1,47 @@
+import type { Platform } from '../../../shared/settings/setting-types';
+import { settingsEnvironment, settingsFileText, type LayerSettingsInput } from '../../../shared/settings/settings-output';
+
+/**
+ * Read-only: the exact vk_layer_settings.txt lines Strata would write for this layer's current
+ * values (the same function the override writer uses), and the environment variables the layer
+ * reads for them.
+ */
+export function SettingsPreview({ input, platform, idBase }: { input: LayerSettingsInput; platform: Platform; idBase: string }) {
+  const text = settingsFileText([input], { platform });
+  const vars = settingsEnvironment(input, { platform });
+  return (
+    <section className="settings-preview" aria-labelledby={`${idBase}-preview`}>
+      <h4 id={`${idBase}-preview`}>What Apply writes</h4>
+      {text ? (
+        <>
+          <p className="muted">
+            In <code>~/.local/share/vulkan/settings.d/vk_layer_settings.txt</code> (<code>$XDG_DATA_HOME</code>), which the layers read for every application of this user:
+          </p>
+          <pre className="settings-preview-text" tabIndex={0} aria-label={`vk_layer_settings.txt lines for ${input.description.layerName}`}>
+            {text}
+          </pre>
+        </>
+      ) : (
+        <p className="muted">Every setting is at its default, so Strata writes no line for this layer.</p>
+      )}
+      {text && (
+        <>
+          <h4 id={`${idBase}-env`}>Environment variables</h4>
+          {vars.length ? (
+            <ul className="settings-env" aria-labelledby={`${idBase}-env`}>
+              {vars.map((v) => (
+                <li key={v.name}>
+                  <code>
+                    {v.name}={v.value}
+                  </code>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">This layer names no environment variable for these settings; they work through the file only.</p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

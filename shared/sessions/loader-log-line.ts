@@ -1,0 +1,67 @@
+import type { LoaderCategory, Severity } from './session-records';
+
+/**
+ * One line of the loader's VK_LOADER_DEBUG output (loader 1.3.239, loader_log in log.c): the
+ * message's type bits as upper-case tags joined by " | ", a colon, then spaces up to column 18,
+ * then the message — which may itself be indented ("LAYER:               In following locations:").
+ *
+ *   INFO:             Vulkan Loader Version 1.3.239
+ *   DEBUG | DRIVER:   Searching for ICD drivers named /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
+ *   DRIVER | LAYER:   vkCreateDevice layer callstack setup to:
+ *
+ * A line with only category tags ("LAYER:") has no severity bit: its level is null.
+ */
+export interface LoaderLogLine {
+  level: Severity | null;
+  categories: LoaderCategory[];
+  message: string;
+}
+
+/** Column where loader 1.3.239 starts the message when the tags are shorter. */
+const MESSAGE_COLUMN = 18;
+
+const LEVEL_TAGS: Record<string, Severity> = { ERROR: 'error', WARNING: 'warning', INFO: 'info', DEBUG: 'debug', PERF: 'perf' };
+const CATEGORY_TAGS: Record<string, LoaderCategory> = { LAYER: 'layer', DRIVER: 'driver', VALIDATION: 'validation', IMPLEMENTATION: 'implementation' };
+const LEVEL_ORDER: readonly Severity[] = ['error', 'warning', 'info', 'perf', 'debug'];
+
+const PREFIX = /^((?:ERROR|WARNING|INFO|DEBUG|PERF|LAYER|DRIVER|VALIDATION|IMPLEMENTATION)(?: \| (?:ERROR|WARNING|INFO|DEBUG|PERF|LAYER|DRIVER|VALIDATION|IMPLEMENTATION))*):/;
+
+/** Cheap first test: every loader line starts with one of these letters. */
+const FIRST = new Set(['E', 'W', 'I', 'D', 'P', 'L', 'V']);
+
+export function parseLoaderLogLine(text: string): LoaderLogLine | null {
+  if (!FIRST.has(text.charAt(0))) return null;
+  const m = PREFIX.exec(text);
+  if (!m) return null;
+  const tags = m[1]!.split(' | ');
+  const levels = new Set<Severity>();
+  const categories: LoaderCategory[] = [];
+  for (const tag of tags) {
+    const level = LEVEL_TAGS[tag];
+    if (level) levels.add(level);
+    const category = CATEGORY_TAGS[tag];
+    if (category && !categories.includes(category)) categories.push(category);
+  }
+  const prefixLength = m[0].length;
+  // The padding is spaces up to MESSAGE_COLUMN; anything beyond that is the message's own indentation.
+  let start = prefixLength;
+  const padEnd = Math.max(prefixLength + 1, MESSAGE_COLUMN);
+  while (start < padEnd && text.charCodeAt(start) === 32) start++;
+  // A prefix with nothing after it ("LAYER:" at the end of a line) is still a loader line, with an empty message.
+  if (start === prefixLength && start < text.length) return null;
+  return { level: LEVEL_ORDER.find((l) => levels.has(l)) ?? null, categories, message: text.slice(start) };
+}
+
+/** VK_LOADER_DEBUG's words in loader 1.3.239 (loader.c, "VK_LOADER_DEBUG"): a comma-separated list of these. */
+export const LOADER_DEBUG_WORDS = ['error', 'warn', 'info', 'debug', 'perf', 'layer', 'driver', 'implem', 'validation', 'all'] as const;
+
+/** The value to set, or why it is wrong: the loader silently ignores words it does not know, so Strata says so up front. */
+export function checkLoaderDebugLevel(value: string): { ok: true; value: string } | { ok: false; unknown: string[] } {
+  const words = value
+    .split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter((w) => w.length > 0);
+  const unknown = words.filter((w) => !(LOADER_DEBUG_WORDS as readonly string[]).includes(w));
+  if (words.length === 0 || unknown.length > 0) return { ok: false, unknown: words.length === 0 ? [value] : unknown };
+  return { ok: true, value: [...new Set(words)].join(',') };
+}

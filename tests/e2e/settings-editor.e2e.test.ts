@@ -1,0 +1,116 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from '../helpers/e2e-harness';
+
+/**
+ * The settings editor of a layer, in Debian's Chromium against the browser host: the validation
+ * layer's form from its real manifest, by keyboard only: search, an invalid value (inline message,
+ * aria-invalid, aria-describedby), a valid one (the preview shows the exact line and variable),
+ * dependence (disabled, with the reason), reset, and an export as a download. Screenshots in both
+ * themes. The Layers editor's own e2e applies settings to disk.
+ */
+declare const document: {
+  documentElement: { dataset: Record<string, string | undefined> };
+  getElementById(id: string): { textContent: string | null } | null;
+  querySelectorAll(s: string): ArrayLike<{ tagName: string; id: string; getAttribute(n: string): string | null; labels?: ArrayLike<{ textContent: string | null }> | null; textContent: string | null }>;
+};
+
+const VALIDATION = 'VK_LAYER_KHRONOS_validation';
+let home: TempHome;
+let app: E2eApp | null = null;
+let page: Page;
+const problems: string[] = [];
+let restoreEnv: (() => void) | undefined;
+
+before(async () => {
+  prepareE2e();
+  home = makeTempHome();
+  // Chromium and the child processes inherit this process's environment: keep their caches out of the real home.
+  restoreEnv = useHomeEnv(home);
+  app = await openApp(home, { viewport: { width: 1440, height: 1100 }, problems });
+  page = app.page;
+});
+
+after(async () => {
+  await closeApp(app);
+  restoreEnv?.();
+  home?.cleanup();
+});
+
+/** Controls inside the settings section without an accessible name. */
+function unnamed(): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const els = document.querySelectorAll('section.settings-editor :is(button, select, input, textarea, summary, pre[tabindex="0"])');
+    for (let i = 0; i < els.length; i++) {
+      const el = els[i]!;
+      const by = el.getAttribute('aria-labelledby');
+      const labelled = by ? by.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ') : '';
+      const labels = el.labels ? Array.from(el.labels).map((l) => l.textContent ?? '').join(' ') : '';
+      const own = el.tagName === 'SELECT' || el.tagName === 'INPUT' ? '' : (el.textContent ?? '');
+      if (![labelled, el.getAttribute('aria-label') ?? '', labels, own].join('').trim()) out.push(`<${el.tagName.toLowerCase()} id="${el.id}">`);
+    }
+    return out;
+  });
+}
+
+test('the validation layer settings form: search, inline validation, preview, dependence, reset and export, by keyboard', { timeout: 90_000 }, async () => {
+  const row = page.locator(`[data-testid="layer-row"][data-layer="${VALIDATION}"]`);
+  await row.waitFor({ timeout: 20_000 });
+  await row.click();
+  const form = page.getByRole('region', { name: `Settings of ${VALIDATION}` });
+  await form.waitFor();
+  assert.match((await form.locator('.settings-count').textContent()) ?? '', /^18 settings/);
+  assert.deepEqual(await unnamed(), [], 'every control of the form has an accessible name');
+
+  const search = form.getByLabel(`Search the settings of ${VALIDATION}`);
+  await search.focus();
+  await page.keyboard.type('duplicate');
+  assert.match((await form.locator('.settings-count').textContent()) ?? '', /2 of 18 settings match/);
+
+  const limit = form.getByRole('textbox', { name: 'Max Duplicated Messages', exact: true });
+  await limit.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('0');
+  assert.equal(await limit.getAttribute('aria-invalid'), 'true');
+  const describedBy = (await limit.getAttribute('aria-describedby')) ?? '';
+  const errorId = describedBy.split(' ').find((id) => id.endsWith('-error'));
+  assert.ok(errorId, `aria-describedby names the message: ${describedBy}`);
+  assert.equal(await page.locator(`[id="${errorId}"]`).textContent(), 'Must be at least 1');
+  assert.ok(!((await form.locator('.settings-preview').textContent()) ?? '').includes('duplicate_message_limit = 0'), 'an invalid value never reaches the draft');
+
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('3');
+  assert.equal(await limit.getAttribute('aria-invalid'), null);
+  const preview = form.locator('.settings-preview');
+  await preview.getByText('khronos_validation.duplicate_message_limit = 3').waitFor();
+  assert.match((await preview.textContent()) ?? '', /VK_LAYER_DUPLICATE_MESSAGE_LIMIT=3/);
+  await page.screenshot({ path: artifact('settings-editor-light.png') });
+  await page.getByRole('radio', { name: 'Dark' }).check();
+  await page.waitForFunction(() => document.documentElement.dataset['theme'] === 'dark');
+  await page.screenshot({ path: artifact('settings-editor-dark.png') });
+  await page.getByRole('radio', { name: 'Light' }).check();
+
+  // Dependence: with the limit switched off, the maximum is disabled and says why.
+  const enable = form.getByRole('checkbox', { name: 'Limit Duplicated Messages', exact: true });
+  await enable.focus();
+  await page.keyboard.press('Space');
+  assert.equal(await limit.isDisabled(), true);
+  await form.getByText('Needs Limit Duplicated Messages to be on').waitFor();
+
+  // Export as a download: the same text `strata settings export` writes.
+  const download = page.waitForEvent('download');
+  await form.getByRole('button', { name: `Export the settings of ${VALIDATION} as vk_layer_settings.txt` }).press('Enter');
+  const file = await download;
+  assert.equal(file.suggestedFilename(), 'vk_layer_settings.txt');
+  const text = readFileSync((await file.path())!, 'utf8');
+  assert.match(text, /^khronos_validation\.enable_message_limit = false$/m);
+
+  // Reset both by keyboard: the preview says nothing is written for the layer.
+  for (const name of ['Reset Limit Duplicated Messages to its default (true)', 'Reset Max Duplicated Messages to its default (10)']) await form.getByRole('button', { name }).press('Enter');
+  await preview.getByText('Every setting is at its default').waitFor();
+  assert.deepEqual(problems, []);
+});

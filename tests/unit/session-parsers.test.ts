@@ -1,0 +1,164 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { checkLoaderDebugLevel, parseLoaderLogLine } from '../../shared/sessions/loader-log-line';
+import { parseObjectLine, parseValidationHeader } from '../../shared/sessions/validation-message';
+import { CaptureParser, type CapturedLine } from '../../shared/sessions/capture-parser';
+import { indexValidUsage, specReference, specUrlFor, validUsagePlainText } from '../../shared/sessions/valid-usage';
+import { makeSessionId, type CaptureRecord, type MessageRecord } from '../../shared/sessions/session-records';
+import { routeValidationSettings, settingsLogFile } from '../../shared/sessions/validation-settings';
+
+// Lines as Debian's loader 1.3.239 and validation layer 1.3.239 print them (captured under lavapipe).
+const LOADER = [
+  'INFO:             Vulkan Loader Version 1.3.239',
+  'LAYER:               In following locations:',
+  'DEBUG | DRIVER:   Searching for ICD drivers named /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so',
+  'DRIVER | LAYER:      <Application>',
+  'WARNING:          env var \'VK_INSTANCE_LAYERS\' defined and adding layers "VK_LAYER_nope"',
+  'ERROR | LAYER:    Requested layer "VK_LAYER_nope" failed to load!',
+];
+const VUID_00912 =
+  'VUID-VkBufferCreateInfo-size-00912(ERROR / SPEC): msgNum: 2085897310 - Validation Error: [ VUID-VkBufferCreateInfo-size-00912 ] Object 0: handle = 0x55d0b0a5c140, name = strata-test-device, type = VK_OBJECT_TYPE_DEVICE; | MessageID = 0x7c54445e | vkCreateBuffer: parameter pCreateInfo->size (= 0) is not greater than 0 The Vulkan spec states: size must be greater than 0 (https://www.khronos.org/registry/vulkan/specs/1.3-extensions/html/vkspec.html#VUID-VkBufferCreateInfo-size-00912)';
+const VUID_00378 =
+  'VUID-vkDestroyDevice-device-00378(ERROR / SPEC): msgNum: 1901072314 - Validation Error: [ VUID-vkDestroyDevice-device-00378 ] Object 0: handle = 0x55d0b0a5c140, name = strata-test-device, type = VK_OBJECT_TYPE_DEVICE; Object 1: handle = 0x10000000001, type = VK_OBJECT_TYPE_BUFFER; | MessageID = 0x71500fba | OBJ ERROR : For VkDevice 0x55d0b0a5c140[strata-test-device], VkBuffer 0x10000000001[] has not been destroyed.';
+
+test('loader debug lines: level, categories and message, indentation of the message kept', () => {
+  assert.deepEqual(parseLoaderLogLine(LOADER[0]!), { level: 'info', categories: [], message: 'Vulkan Loader Version 1.3.239' });
+  assert.deepEqual(parseLoaderLogLine(LOADER[1]!), { level: null, categories: ['layer'], message: '   In following locations:' });
+  assert.deepEqual(parseLoaderLogLine(LOADER[2]!), { level: 'debug', categories: ['driver'], message: 'Searching for ICD drivers named /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so' });
+  assert.deepEqual(parseLoaderLogLine(LOADER[3]!), { level: null, categories: ['driver', 'layer'], message: '   <Application>' });
+  assert.equal(parseLoaderLogLine(LOADER[4]!)?.level, 'warning');
+  assert.deepEqual(parseLoaderLogLine(LOADER[5]!), { level: 'error', categories: ['layer'], message: 'Requested layer "VK_LAYER_nope" failed to load!' });
+  for (const other of ['', 'app: start', 'INFO without a colon', 'Layers: 3', 'ERRORS: 2', 'INFO:x'])
+    assert.equal(parseLoaderLogLine(other), null, JSON.stringify(other));
+});
+
+test('VK_LOADER_DEBUG levels: known words normalized, unknown ones named', () => {
+  assert.deepEqual(checkLoaderDebugLevel('Error, warn,warn,layer'), { ok: true, value: 'error,warn,layer' });
+  assert.deepEqual(checkLoaderDebugLevel('all'), { ok: true, value: 'all' });
+  assert.deepEqual(checkLoaderDebugLevel('errors,info'), { ok: false, unknown: ['errors'] });
+  assert.equal(checkLoaderDebugLevel(' , ').ok, false);
+});
+
+test('validation message header and object lines', () => {
+  assert.deepEqual(parseValidationHeader(VUID_00912), {
+    vuid: 'VUID-VkBufferCreateInfo-size-00912',
+    severity: 'error',
+    types: ['SPEC'],
+    messageId: 2085897310,
+    text: VUID_00912.slice(VUID_00912.indexOf(' - ') + 3),
+  });
+  assert.equal(parseValidationHeader('UNASSIGNED-BestPractices-vkCreateDevice(WARN / PERF): msgNum: -1234 - text')?.severity, 'warning');
+  assert.equal(parseValidationHeader('UNASSIGNED-x(INFO / GEN): msgNum: -5 - t')?.messageId, -5);
+  assert.equal(parseValidationHeader('app: (ERROR / SPEC): msgNum: x - no'), null);
+  assert.deepEqual(parseObjectLine('        [1] 0x10000000001, type: 9, name: NULL'), { index: 1, handle: '0x10000000001', type: 9, name: null });
+  assert.deepEqual(parseObjectLine('        [0] 0x55d0b0a5c140, type: 3, name: my device, 2'), { index: 0, handle: '0x55d0b0a5c140', type: 3, name: 'my device, 2' });
+});
+
+function capture(lines: (Partial<CapturedLine> & { text: string })[], spec = (_: string) => ({ url: null, text: null })) {
+  const parser = new CaptureParser(spec);
+  const out: CaptureRecord[] = [];
+  let t = 0;
+  for (const l of lines) parser.push({ stream: 'validation', t: t++, wall: 1000 + t, ...l }, out);
+  for (const s of ['stdout', 'stderr', 'validation'] as const) parser.end(s, out);
+  return { out, counts: parser.counts, messages: out.filter((r): r is MessageRecord => r.kind === 'message') };
+}
+
+test('capture: a message and its object list become one message record after the line records; nothing is dropped', () => {
+  const { out, messages, counts } = capture([
+    { text: 'before', stream: 'stdout' },
+    { text: VUID_00378 },
+    { text: '    Objects: 2' },
+    { text: '        [0] 0x55d0b0a5c140, type: 3, name: strata-test-device' },
+    { text: '        [1] 0x10000000001, type: 9, name: NULL' },
+    { text: 'after', stream: 'stdout' },
+  ]);
+  assert.deepEqual(
+    out.map((r) => (r.kind === 'line' ? `${r.seq}:${r.src ?? 'app'}:${r.text.slice(0, 12)}` : `${r.seq}:message:${r.lines.join('-')}`)),
+    ['1:app:before', '2:validation:VUID-vkDestr', '3:validation:    Objects:', '4:validation:        [0] ', '5:validation:        [1] ', '6:message:2-5', '7:app:after'],
+  );
+  assert.equal(messages.length, 1);
+  const m = messages[0]!;
+  assert.equal(m.vuid, 'VUID-vkDestroyDevice-device-00378');
+  assert.equal(m.complete, true);
+  assert.deepEqual(m.objects, [
+    { index: 0, handle: '0x55d0b0a5c140', type: 3, typeName: 'VK_OBJECT_TYPE_DEVICE', name: 'strata-test-device' },
+    { index: 1, handle: '0x10000000001', type: 9, typeName: 'VK_OBJECT_TYPE_BUFFER', name: null },
+  ]);
+  assert.equal(counts.messages.error, 1);
+  assert.deepEqual(counts.lines, { stdout: 2, stderr: 0, validation: 4 });
+});
+
+test('capture: a multi-line pMessage is joined; a message cut short is kept and marked incomplete', () => {
+  const { messages } = capture([
+    { text: 'UNASSIGNED-SYNC-HAZARD(ERROR / SPEC): msgNum: 7 - first line' },
+    { text: 'second line of the message' },
+    { text: '    Objects: 0' },
+    { text: VUID_00912 },
+    { text: '    Objects: 1' },
+  ]);
+  assert.equal(messages.length, 2);
+  assert.equal(messages[0]!.text, 'first line\nsecond line of the message');
+  assert.equal(messages[0]!.complete, true);
+  assert.equal(messages[1]!.vuid, 'VUID-VkBufferCreateInfo-size-00912');
+  assert.equal(messages[1]!.complete, false);
+  assert.deepEqual(messages[1]!.objects, []);
+});
+
+test('capture: loader lines are recognized on stderr only; a header on stdout (layer output not routed) is still a message', () => {
+  const { out, messages } = capture([
+    { text: LOADER[0]!, stream: 'stderr' },
+    { text: LOADER[0]!, stream: 'stdout' },
+    { text: VUID_00912, stream: 'stdout' },
+    { text: '    Objects: 1', stream: 'stdout' },
+    { text: '        [0] 0x55d0b0a5c140, type: 3, name: strata-test-device', stream: 'stdout' },
+  ]);
+  const lines = out.filter((r) => r.kind === 'line');
+  assert.equal(lines[0]!.src, 'loader');
+  assert.equal(lines[0]!.level, 'info');
+  assert.equal(lines[1]!.src, undefined);
+  assert.equal(messages.length, 1);
+  assert.equal(messages[0]!.stream, 'stdout');
+  assert.equal(messages[0]!.objects[0]!.typeName, 'VK_OBJECT_TYPE_DEVICE');
+});
+
+test('valid usage: registry entries as plain text; links only for known VUIDs, or for every VUID without a registry', () => {
+  const index = indexValidUsage({
+    'version info': { 'api version': '1.3.239' },
+    validation: { VkBufferCreateInfo: { core: [{ vuid: 'VUID-VkBufferCreateInfo-size-00912', text: '<code>size</code> <strong class="purple">must</strong> be greater than <code>0</code>' }] } },
+  });
+  assert.equal(index.apiVersion, '1.3.239');
+  assert.deepEqual(specReference('VUID-VkBufferCreateInfo-size-00912', index), {
+    url: 'https://registry.khronos.org/vulkan/specs/1.3-extensions/html/vkspec.html#VUID-VkBufferCreateInfo-size-00912',
+    text: 'size must be greater than 0',
+  });
+  assert.deepEqual(specReference('VUID-VkImageCreateInfo-extent-00944', index), { url: null, text: null });
+  assert.equal(specReference('VUID-VkImageCreateInfo-extent-00944', null).url, specUrlFor('VUID-VkImageCreateInfo-extent-00944'));
+  assert.deepEqual(specReference('UNASSIGNED-CoreValidation-DrawState', null), { url: null, text: null });
+  assert.equal(validUsagePlainText('a &lt;b&gt; &amp; <a href="#x">c</a>'), 'a <b> & c');
+  assert.equal(indexValidUsage('not json').entries.size, 0);
+});
+
+test("valid usage: Debian's validusage.json knows the fixture's VUIDs", { skip: !existsSync('/usr/share/vulkan/registry/validusage.json') }, () => {
+  const index = indexValidUsage(JSON.parse(readFileSync('/usr/share/vulkan/registry/validusage.json', 'utf8')));
+  assert.ok(index.entries.size > 10_000);
+  assert.equal(index.entries.get('VUID-VkBufferCreateInfo-size-00912'), 'size must be greater than 0');
+  assert.ok(index.entries.has('VUID-vkDestroyDevice-device-00378'));
+});
+
+test('layer settings for one launch: the user\'s settings kept, log routed, LOG_MSG added to the actions', () => {
+  const base = '# mine\nkhronos_validation.report_flags = error,warn\nkhronos_validation.debug_action = VK_DBG_LAYER_ACTION_BREAK,VK_DBG_LAYER_ACTION_IGNORE\nkhronos_validation.log_filename = /tmp/old.txt\n';
+  const routed = routeValidationSettings(base, '/run/strata/validation.fifo');
+  assert.match(routed, /^# mine\nkhronos_validation\.report_flags = error,warn\n/);
+  assert.match(routed, /\nkhronos_validation\.debug_action = VK_DBG_LAYER_ACTION_BREAK,VK_DBG_LAYER_ACTION_LOG_MSG\n/);
+  assert.equal(settingsLogFile(routed), '/run/strata/validation.fifo');
+  assert.doesNotMatch(routed, /old\.txt|IGNORE/);
+  assert.match(routeValidationSettings(null, '/f'), /^# Added by Strata/);
+});
+
+test('session ids sort by start time and never hold a path separator', () => {
+  const d = new Date(Date.UTC(2024, 5, 12, 15, 30, 12));
+  assert.equal(makeSessionId(d, '/usr/bin/vkcube', '3f9a'), '20240612-153012-vkcube-3f9a');
+  assert.equal(makeSessionId(d, '../../etc/pass wd', 'zz'), '20240612-153012-pass_wd-zz');
+  assert.equal(makeSessionId(d, '...', ''), '20240612-153012-app-0000');
+});
