@@ -7,6 +7,7 @@ import { discoveryManifests } from '../main/discovery/discovery-service';
 import { computeLayerChain, type ChainInput, type ChainManifest } from '../shared/loader/chain';
 import { makeTempHome } from '../tests/helpers/temp-home';
 import { seededRandom } from '../tests/helpers/seeded-random';
+import { loaderMatrix, matrixUnavailable } from '../tests/helpers/loader-builds';
 
 /**
  * chain-model: shared/loader/chain.ts computeLayerChain on a generated tree of 1,000 layers (400
@@ -22,6 +23,11 @@ import { seededRandom } from '../tests/helpers/seeded-random';
  * manifests are reused), interleaved with the loader's runs; the median round. The cold figures
  * include parsing every manifest once, on code the JIT has not optimised yet. The untimed create records the real chain
  * (tests/fixtures/layers/recording-layer.c), and the bench checks the model agrees for every app.
+ *
+ * `byLoaderVersion`: the same, per release of the loader matrix (1.3.239 … 1.4.359, built from source
+ * by tests/helpers/loader-builds.ts): the model with that version's rules on all applications, the
+ * real loader of that version (LD_LIBRARY_PATH) on every MATRIX_APP_EVERY-th one, and whether they
+ * agree there (reported, not thrown: a disagreement is a finding for the matrix, not a failed run).
  */
 
 const IMPLICIT = 400;
@@ -31,6 +37,10 @@ const APPS = 100;
 const REPS = 3;
 const ROUND_EVERY = 5;
 const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
+/** The loader releases the model's rules are proven against (tests/helpers/loader-builds.ts builds them). */
+const MATRIX_VERSIONS = ['1.3.239', '1.3.275', '1.4.309', '1.4.321', '1.4.341', '1.4.359'];
+/** Per version, the real loader runs every MATRIX_APP_EVERY-th application (the model runs all of them). */
+const MATRIX_APP_EVERY = 4;
 
 interface App {
   path: string;
@@ -180,6 +190,42 @@ export const chainModelBench: Bench = {
       });
       if (disagree.length) throw new Error(`the model and the loader disagree on ${disagree.length} of ${APPS} apps: ${disagree.slice(0, 5).join(', ')}`);
 
+      // Per loader version (issue #19): the model with that version's rules (shared/loader/loader-rules.ts),
+      // against that release of the loader built from source, on the same tree and applications.
+      const byLoaderVersion: Record<string, unknown> = {};
+      const unavailable = matrixUnavailable();
+      if (unavailable) byLoaderVersion['notRun'] = unavailable;
+      else {
+        for (const build of loaderMatrix(MATRIX_VERSIONS)) {
+          const v = build.version;
+          const versioned = warm.map((input) => ({ ...input, loaderVersion: v }));
+          const modelAnswers = versioned.map((input) => computeLayerChain(input));
+          for (let r = 0; r < 3; r++) for (const input of versioned) computeLayerChain(input);
+          const perApp: number[] = [];
+          for (let r = 0; r < 5; r++) {
+            const t = performance.now();
+            for (const input of versioned) computeLayerChain(input);
+            perApp.push((performance.now() - t) / APPS);
+          }
+          const picked = apps.flatMap((a, i) => (i % MATRIX_APP_EVERY === 0 ? [i] : []));
+          const real: LoaderRun[] = [];
+          for (const i of picked) real.push(await runLoader(apps[i]!, { ...env, LD_LIBRARY_PATH: build.libDir }, join(home.dir, `log-${v}-${i}`)));
+          const differ = picked.filter((i, k) => {
+            const model = modelAnswers[i]!;
+            return !((model.result === 'VK_SUCCESS' ? 0 : -6) === real[k]!.result && JSON.stringify(model.chain.map((e) => e.libraryPath)) === JSON.stringify(real[k]!.chain));
+          });
+          const modelMs = median(perApp);
+          const loaderMs = median(real.map((r) => median(r.createMs)));
+          byLoaderVersion[v] = {
+            ratio: Number((modelMs / loaderMs).toFixed(4)),
+            perAppMs: Number(modelMs.toFixed(3)),
+            referencePerAppMs: Number(loaderMs.toFixed(2)),
+            agreeWithLoader: `${picked.length - differ.length}/${picked.length}`,
+            ...(differ.length ? { disagreeOnApps: differ } : {}),
+          };
+        }
+      }
+
       return {
         ratio: modelPerAppMs / loaderPerAppMs,
         perAppMs: Number(modelPerAppMs.toFixed(3)),
@@ -196,6 +242,7 @@ export const chainModelBench: Bench = {
         failingApps: answers.filter((a) => a.result !== 'VK_SUCCESS').length,
         agreeWithLoader: `${APPS - disagree.length}/${APPS}`,
         modelRounds: rounds.length,
+        byLoaderVersion,
       };
     } finally {
       home.cleanup();

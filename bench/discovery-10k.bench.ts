@@ -30,7 +30,7 @@ import { seededRandom } from '../tests/helpers/seeded-random';
 
 const FILES = 10_000;
 
-const PROBE_C = String.raw`
+export const PROBE_C = String.raw`
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

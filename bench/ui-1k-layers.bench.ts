@@ -26,6 +26,8 @@ declare const document: {
 };
 declare const performance: { now(): number; getEntriesByName(n: string): { startTime: number }[] };
 declare function requestAnimationFrame(cb: () => void): void;
+declare function setTimeout(cb: () => void, ms: number): unknown;
+declare function clearTimeout(t: unknown): void;
 declare const MutationObserver: new (cb: () => void) => { observe(el: DomEl, o: object): void; disconnect(): void };
 declare const KeyboardEvent: new (type: string, init: object) => object;
 declare const Event: new (type: string, init: object) => object;
@@ -108,6 +110,34 @@ async function timeEdit(page: Page, kind: 'reorder' | 'state', i: number): Promi
   );
 }
 
+/** Panels the first-render page has not opened, in sidebar order (the Chain view is in the first bundle with Layers). */
+const SWITCH_TO = ['drivers', 'profiles', 'applications', 'sessions', 'shaders', 'problems', 'about'];
+
+/** Click a sidebar item; the time to the frame after its panel's view (not the loading placeholder) is in the DOM. */
+async function timeSwitch(page: Page, panel: string): Promise<number> {
+  return page.evaluate(
+    (panel) =>
+      new Promise<number>((resolve, reject) => {
+        const item = document.querySelector(`.nav-item[data-panel="${panel}"]`) as unknown as (DomEl & { click(): void }) | null;
+        const main = document.querySelector('main');
+        if (!item || !main) return reject(new Error(`no sidebar item for ${panel}`));
+        const timeout = setTimeout(() => reject(new Error(`${panel} did not show within 10 s`)), 10_000);
+        const observer = new MutationObserver(() => {
+          // (Inline, not a named helper: tsx's helper for names does not exist in the page.)
+          const body = document.querySelector(`section.panel[data-panel="${panel}"] .panel-body`) as unknown as { childElementCount: number; querySelector(s: string): unknown } | null;
+          if (body === null || body.childElementCount === 0 || body.querySelector(':scope > [role="status"]') !== null) return;
+          observer.disconnect();
+          clearTimeout(timeout);
+          requestAnimationFrame(() => resolve(performance.now() - t0));
+        });
+        observer.observe(main, { subtree: true, childList: true });
+        const t0 = performance.now();
+        item.click();
+      }),
+    panel,
+  );
+}
+
 /**
  * The reference: the same browser opens a static page holding a plain 1,000-row list of the same names
  * (navigation start → the frame after the list is parsed), then moves one row (→ the next frame).
@@ -177,6 +207,13 @@ export const ui1kLayersBench: Bench = {
         );
       }
       await page.waitForSelector('[data-testid="chain-preview"] [data-testid="chain-diagram"]');
+      // Switching to a view not yet opened in this page (issue #19: ≤ 100 ms): click → the frame after
+      // the panel's own view replaced the placeholder (its code loaded; its data may still be coming).
+      await page.waitForTimeout(300); // a person's reaction time after the first view appears
+      const switches: Record<string, number> = {};
+      for (const panel of SWITCH_TO) switches[panel] = await timeSwitch(page, panel);
+      await page.locator('.nav-item[data-panel="layers"]').click();
+      await page.waitForSelector('[data-testid="layer-row"]');
       const rows = await page.locator('[data-testid="layer-row"]').count();
       const chainLayers = await page.locator('[data-testid="chain-preview"] [data-testid="chain-node"]').count();
       // Only the forced-on layers in the list, so each move swaps two of them and the chain changes.
@@ -200,6 +237,7 @@ export const ui1kLayersBench: Bench = {
         discoveryAnsweredMs: round(median(firsts.map((f) => f.discoveryResponseMs))),
         reorderToDiagramMs: { median: round(median(reorders)), max: round(Math.max(...reorders)) },
         stateChangeToDiagramMs: { median: round(median(states)), max: round(Math.max(...states)) },
+        switchToUnopenedViewMs: { median: round(median(Object.values(switches))), max: round(Math.max(...Object.values(switches))), ...Object.fromEntries(Object.entries(switches).map(([k, v]) => [k, round(v)])) },
         targetsMet: firstMs < 1000 && Math.max(...reorders, ...states) < 100,
         referenceFirstRenderMs: round(ref.firstMs),
         referenceMoveMs: round(ref.moveMs),

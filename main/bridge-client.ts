@@ -13,6 +13,12 @@ export interface BridgeClientOptions {
   env?: NodeJS.ProcessEnv;
   /** How the probe is started (main/probe-transport.ts); default: utilityProcess in Electron, a child process elsewhere. */
   launcher?: ProbeLauncher;
+  /**
+   * Answers `loader.version` in this process when that maps no library but the loader's, instead of
+   * starting the probe (main/loader-version-in-process.ts); the CLI sets it, a long-lived host
+   * pays the probe's start once and keeps it.
+   */
+  loaderVersionInProcess?: boolean;
 }
 
 interface Pending {
@@ -61,6 +67,17 @@ export class BridgeClient {
    * request; `captureStderr` returns what the probe wrote to stderr meanwhile (the loader's log).
    */
   request<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number; captureStderr?: boolean } = {}): Promise<IpcResult<T> & { stderr?: string }> {
+    if (method === 'loader.version' && this.options.loaderVersionInProcess && !this.child) return this.loaderVersion(params, options);
+    return this.requestProbe(method, params, options);
+  }
+
+  private async loaderVersion<T>(params: unknown, options: { timeoutMs?: number; captureStderr?: boolean }): Promise<IpcResult<T> & { stderr?: string }> {
+    const { loaderVersionInProcess } = await import('./loader-version-in-process');
+    const value = loaderVersionInProcess(this.options.env ?? process.env);
+    return value ? { ok: true, value: value as T, ...(options.captureStderr ? { stderr: '' } : {}) } : this.requestProbe('loader.version', params, options);
+  }
+
+  private requestProbe<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number; captureStderr?: boolean } = {}): Promise<IpcResult<T> & { stderr?: string }> {
     let child: ProbeProcess;
     try {
       child = this.ensureChild();

@@ -1,4 +1,4 @@
-import { events, type EventName, type EventPayloadOf, type StrataEvent } from '../shared/ipc/contract';
+import { events, type EventName, type EventPayloadOf, type StrataEvent } from '../shared/ipc/events';
 
 type Listener = (event: StrataEvent) => void;
 

@@ -1,4 +1,4 @@
-import { channels, isChannelName, type ChannelName, type RequestOf, type ResponseOf } from '../shared/ipc/contract';
+import { channels, channelSchemas, isChannelName, type ChannelName, type ChannelSchemas, type RequestOf, type ResponseOf } from '../shared/ipc/contract';
 import type { IpcResult } from '../shared/ipc/result';
 import type { HostKind } from '../shared/app/app-info';
 import { strataError, StrataRequestError } from '../shared/errors/strata-error';
@@ -35,7 +35,18 @@ export function createRouter(handlers: Handlers): Router {
           }),
         };
       }
-      const spec = channels[channel];
+      let spec: ChannelSchemas;
+      try {
+        spec = await channelSchemas(channel);
+      } catch (e) {
+        return {
+          ok: false,
+          error: strataError('internal', `${channel}: its schemas did not load: ${e instanceof Error ? e.message : String(e)}`, {
+            where: channel,
+            fix: 'if Strata was rebuilt while this command ran, run it again; otherwise this is a bug in Strata, please report it',
+          }),
+        };
+      }
       const request = spec.request.safeParse(payload ?? {});
       if (!request.success) {
         return {

@@ -59,7 +59,9 @@ let loader: NativeLibrary | null = null;
  * request asks about, because the loader reads it when it loads and when it creates instances.
  */
 export function openLoader(platform: NodeJS.Platform = process.platform): NativeLibrary {
-  loader ??= openLibrary(loaderLibraryName(platform));
+  // `strata explain --loader PATH` asks another loader library: its probe is started with this
+  // variable, and only that probe opens the file by path.
+  loader ??= openLibrary(process.env['STRATA_LOADER_LIBRARY'] || loaderLibraryName(platform));
   return loader;
 }
 
@@ -72,8 +74,9 @@ export function requireFunc<R extends CType>(lib: NativeLibrary, symbol: string,
 
 /**
  * Loads the real loader and asks vkEnumerateInstanceVersion. This runs inside the probe process
- * only (native-bridge/probe.ts): the loader runs implicit layers' pre-instance hooks here, and a
- * crash there must not take Strata down.
+ * (native-bridge/probe.ts): the loader runs implicit layers' pre-instance hooks here, and a crash
+ * there must not take Strata down. The one exception is main/loader-version-in-process.ts, which
+ * calls it in the CLI's own process only when no implicit layer manifest names pre-instance hooks.
  */
 export function queryLoaderVersion(platform: NodeJS.Platform = process.platform): LoaderVersionReport {
   const library = loaderLibraryName(platform);

@@ -1,18 +1,73 @@
 /**
  * The browser host's stand-in for the Electron preload: the same window.strata, over
- * POST /api/<channel> and the server-sent-events stream at /api/events. The token travels as the
- * HttpOnly cookie the server set on first visit, so no script here ever sees it.
+ * POST /api/<channel> and the server-sent-events stream at /api/events.
+ *
+ * The token arrives in the URL's fragment (`#token=…`, never sent to any server) or, from
+ * `strata serve --open`, as a one-time code (`#code=…`) traded once at /auth/code. It is kept in
+ * sessionStorage (this origin, this tab: no other port's page can read it), the fragment is dropped
+ * from the address bar, and every request carries it in a header. No cookie: cookies are not
+ * scoped by port, so every other server on 127.0.0.1 would receive one (docs/security.md).
  */
 import '../shared/validation/zod-config';
 import { createStrataApi, type StrataApi } from '../shared/ipc/api';
 import { IpcResultSchema, type IpcResult } from '../shared/ipc/result';
 import { strataError } from '../shared/errors/strata-error';
 
+const TOKEN_KEY = 'strata.token';
+const TOKEN_HEADER = 'X-Strata-Token';
+
+function storedToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function keepToken(token: string) {
+  try {
+    sessionStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // Storage disabled: the token lives in this page only (a reload asks for the URL again).
+  }
+  memoryToken = token;
+}
+
+let memoryToken: string | null = storedToken();
+
+/** Reads #token= or #code= once, then removes the fragment from the address bar and this history entry. */
+async function takeFragment(): Promise<void> {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get('token');
+  const code = params.get('code');
+  if (token === null && code === null) return;
+  history.replaceState(history.state, '', location.pathname + location.search);
+  if (token) {
+    keepToken(token);
+    return;
+  }
+  const response = await fetch('./auth/code', {
+    method: 'POST',
+    credentials: 'omit',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ code }),
+  }).catch(() => null);
+  const body = (await response?.json().catch(() => null)) as { ok?: boolean; value?: { token?: unknown } } | null;
+  if (body?.ok && typeof body.value?.token === 'string') keepToken(body.value.token);
+}
+
+const ready = takeFragment();
+
+function authHeaders(): Record<string, string> {
+  return memoryToken ? { [TOKEN_HEADER]: memoryToken } : {};
+}
+
 async function invoke(channel: string, request: unknown): Promise<IpcResult<unknown>> {
+  await ready;
   const response = await fetch(`./api/${encodeURIComponent(channel)}`, {
     method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json' },
+    credentials: 'omit',
+    headers: { 'Content-Type': 'application/json', ...authHeaders() },
     body: JSON.stringify(request ?? {}),
   });
   const body: unknown = await response.json().catch(() => null);
@@ -27,18 +82,66 @@ async function invoke(channel: string, request: unknown): Promise<IpcResult<unkn
   };
 }
 
+/** One server-sent-events frame's data lines, joined (https://html.spec.whatwg.org/#event-stream-interpretation). */
+function frameData(frame: string): string | null {
+  const data = frame
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(line[5] === ' ' ? 6 : 5));
+  return data.length ? data.join('\n') : null;
+}
+
+const RETRY_MS = 2000;
+
 (window as unknown as { strata: StrataApi }).strata = createStrataApi({
   invoke,
+  /**
+   * The event stream, read with fetch so the token goes in a header (EventSource cannot send one);
+   * it reconnects after RETRY_MS as EventSource would.
+   */
   subscribe(listener) {
-    const source = new EventSource('./api/events');
-    source.onmessage = (message) => {
+    let stopped = false;
+    let abort: AbortController | null = null;
+    const deliver = (frame: string) => {
+      const data = frameData(frame);
+      if (data === null) return;
       try {
-        const { name, payload } = JSON.parse(message.data as string) as { name: unknown; payload: unknown };
+        const { name, payload } = JSON.parse(data) as { name: unknown; payload: unknown };
         listener(name, payload);
       } catch {
         // A malformed frame is dropped; createStrataApi validates the rest against the contract.
       }
     };
-    return () => source.close();
+    const run = async () => {
+      await ready;
+      while (!stopped) {
+        abort = new AbortController();
+        try {
+          const response = await fetch('./api/events', { credentials: 'omit', cache: 'no-store', headers: authHeaders(), signal: abort.signal });
+          if (response.ok && response.body) {
+            const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+            let buffer = '';
+            for (;;) {
+              const { value, done } = await reader.read();
+              if (done) break;
+              buffer += value.replace(/\r\n?/g, '\n');
+              let end: number;
+              while ((end = buffer.indexOf('\n\n')) >= 0) {
+                deliver(buffer.slice(0, end));
+                buffer = buffer.slice(end + 2);
+              }
+            }
+          }
+        } catch {
+          // Server gone or stream aborted: retry below unless unsubscribed.
+        }
+        if (!stopped) await new Promise((r) => setTimeout(r, RETRY_MS));
+      }
+    };
+    void run();
+    return () => {
+      stopped = true;
+      abort?.abort();
+    };
   },
 });

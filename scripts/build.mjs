@@ -6,9 +6,32 @@ import { build as viteBuild } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quiet = process.argv.includes('--quiet');
+
+/**
+ * zod is bundled, without its locales (issue #19: start-up). As a package it is ~100 ES modules that
+ * Node resolves, reads and compiles at every start, 64 of them the translations behind `z.locales`,
+ * which Strata never uses (its messages are zod's English ones, imported by zod/v4/classic/schemas.js
+ * on their own): ~150 ms of every `strata` command that validates. Bundled without them: ~20 ms.
+ */
+const zodWithoutLocales = {
+  name: 'zod-without-locales',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (a) => (/[\\/]node_modules[\\/]zod[\\/]/.test(a.importer) ? { path: 'zod-locales', namespace: 'strata-empty' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'strata-empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
+/** Node bundles: every package stays external (loaded from node_modules) except zod. */
+const externalPackagesButZod = {
+  name: 'external-packages-but-zod',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (a) => (a.kind === 'entry-point' || a.path === 'zod' || a.path.startsWith('zod/') ? undefined : { path: a.path, external: true }));
+  },
+};
 
 const node = {
   absWorkingDir: root,
@@ -16,7 +39,7 @@ const node = {
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  packages: 'external',
+  plugins: [externalPackagesButZod, zodWithoutLocales],
   sourcemap: true,
   define: { __STRATA_BUNDLED__: 'true' },
   logLevel: 'warning',
@@ -45,16 +68,51 @@ export async function buildIfStale() {
   if (isStale()) await buildAll();
 }
 
+/**
+ * out/main/help-pages.json: every `strata … --help` page as the built CLI prints it to a pipe, so
+ * bin/strata answers --help without loading the CLI (scripts/help-pages.mjs). A failure here only
+ * costs that shortcut: bin/strata falls back to the CLI itself when the file is missing.
+ */
+function writeHelpPages() {
+  const file = join(root, 'out', 'main', 'help-pages.json');
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'help-pages.mjs'), join(root, 'out', 'main', 'cli.mjs')], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  if (r.status === 0) writeFileSync(file, r.stdout);
+  else if (!quiet) console.error(`strata: help pages not written (${(r.stderr || r.error?.message || '').trim().split('\n').pop()}); --help runs the CLI`);
+}
+
+function pruneChunks(result) {
+  const produced = new Set(Object.keys(result.metafile.outputs).map((f) => join(root, f)));
+  const dir = join(root, 'out', 'main', 'chunks');
+  for (const entry of readdirSync(dir)) {
+    const file = join(dir, entry);
+    if (!produced.has(file) && Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
+  }
+}
+
 export async function buildAll() {
   const started = Date.now();
-  rmSync(`${root}/out/main`, { recursive: true, force: true });
+  // out/main/chunks is kept: a CLI started before this build may still import its chunks (their
+  // names carry a content hash); chunks this build did not produce are pruned once an hour old.
+  for (const entry of existsSync(`${root}/out/main`) ? readdirSync(`${root}/out/main`) : []) {
+    if (entry !== 'chunks') rmSync(join(root, 'out', 'main', entry), { recursive: true, force: true });
+  }
   await Promise.all([
-    esbuild({ ...node, entryPoints: { 'main/cli': 'main/cli/cli.ts', 'main/electron': 'main/electron/electron-main.ts', 'native-bridge/probe': 'native-bridge/probe.ts' }, outdir: 'out', outExtension: { '.js': '.mjs' } }),
+    // The CLI is split (ESM chunks): each command's action is a dynamic import(), so `strata --help`
+    // or `strata shader dis` loads only what it uses (issue #19: start-up). Its own call keeps the
+    // Electron main and the probe single files.
+    esbuild({ ...node, splitting: true, metafile: true, entryPoints: { 'main/cli': 'main/cli/cli.ts' }, outdir: 'out', chunkNames: 'main/chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }).then(pruneChunks),
+    esbuild({ ...node, entryPoints: { 'main/electron': 'main/electron/electron-main.ts', 'native-bridge/probe': 'native-bridge/probe.ts' }, outdir: 'out', outExtension: { '.js': '.mjs' } }),
     // A sandboxed preload cannot require anything but 'electron': bundle the rest into one CommonJS file.
-    esbuild({ ...node, packages: undefined, external: ['electron'], format: 'cjs', entryPoints: ['preload/electron-preload.ts'], outfile: 'out/preload/electron-preload.cjs' }),
-    esbuild({ ...node, packages: undefined, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['preload/browser-preload.ts'], outfile: 'out/preload/browser.js' }),
+    esbuild({ ...node, plugins: [zodWithoutLocales], external: ['electron'], format: 'cjs', entryPoints: ['preload/electron-preload.ts'], outfile: 'out/preload/electron-preload.cjs' }),
+    esbuild({ ...node, plugins: [zodWithoutLocales], platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['preload/browser-preload.ts'], outfile: 'out/preload/browser.js' }),
     viteBuild({ configFile: `${root}/vite.config.ts` }),
   ]);
+  writeHelpPages();
   writeFileSync(STAMP, new Date().toISOString());
   if (!quiet) console.error(`strata: built out/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

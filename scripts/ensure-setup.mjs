@@ -18,6 +18,9 @@ export const DEBIAN_PACKAGES = {
     'spirv-tools', 'spirv-headers', 'spirv-cross', 'glslang-tools', 'gcc', 'chromium',
     // Third-party implicit layers whose real manifests the lint must accept (MangoHud, vkBasalt).
     'mangohud', 'vkbasalt',
+    // The Windows lane (tests/helpers/windows-lane.ts): the real Windows loader built with mingw-w64, run under Wine.
+    // Xvfb: DXGI (and so the loader's HKLM Drivers key) needs a display under Wine.
+    'wine', 'wine64', 'mingw-w64', 'xvfb',
   ],
 };
 

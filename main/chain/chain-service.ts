@@ -2,6 +2,7 @@ import { applyEnvOverrides, computeLayerChain, overridePathsFor, type ChainAppli
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { discoveryManifests, type DiscoveryContext } from '../discovery/discovery-service';
 import type { LoaderVersionAnswer, LoaderVersionLookup } from './loader-version';
+import { compareChainsAcrossVersions, explainRequestFor, type ChainCompareRequest, type ChainComparison } from '../../shared/loader/chain-compare';
 
 export interface ExplainChainRequest {
   app: ChainApplication;
@@ -15,12 +16,14 @@ export interface ExplainChainRequest {
  * loader_scan_for_layers), so explicit discovery is redone with those paths in place of VK_LAYER_PATH.
  */
 export async function explainChain(ctx: DiscoveryContext, req: ExplainChainRequest): Promise<LayerChain> {
-  const [loader, first] = await Promise.all([req.loader ?? { version: null, why: 'no loader version was given' }, discoveryManifests(ctx)]);
+  const loader = await (req.loader ?? { version: null, why: 'no loader version was given' });
+  // The version decides which search variables the loader reads (VK_IMPLICIT_LAYER_PATH: 1.3.296+).
+  const first = await discoveryManifests({ ...ctx, loaderVersion: loader.version });
   const overridePaths = overridePathsFor(first.manifests.implicit_layer, ctx.env, req.app.path, loader.version);
   let explicit = first.manifests.explicit_layer;
   if (overridePaths) {
     const env: Environment = { ...ctx.env, VK_LAYER_PATH: overridePaths.join(':'), VK_ADD_LAYER_PATH: undefined };
-    explicit = (await discoveryManifests({ ...ctx, env })).manifests.explicit_layer;
+    explicit = (await discoveryManifests({ ...ctx, env, loaderVersion: loader.version })).manifests.explicit_layer;
   }
   const chain = computeLayerChain({ implicit: first.manifests.implicit_layer, explicit, env: ctx.env, app: req.app, loaderVersion: loader.version });
   if (loader.version === null) chain.notes.unshift(`why the loader's version is unknown: ${loader.why}`);
@@ -31,8 +34,24 @@ export async function explainChain(ctx: DiscoveryContext, req: ExplainChainReque
  * The `chain.explain` channel: the request's environment overrides on top of `base`; the loader
  * version from `lookupVersion` (the probe), asked while discovery reads the manifests.
  */
-export async function explainChainRequest(base: NodeJS.ProcessEnv, req: ChainExplainRequest, lookupVersion?: LoaderVersionLookup): Promise<LayerChain> {
+export async function explainChainRequest(base: NodeJS.ProcessEnv, req: ChainExplainRequest, lookupVersion?: LoaderVersionLookup, lookupAt?: (libraryPath: string) => LoaderVersionLookup): Promise<LayerChain> {
   const env = applyEnvOverrides(base, req.env);
-  const loader = lookupVersion?.();
-  return explainChain({ env }, { app: { path: req.appPath ?? null, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion }, ...(loader ? { loader } : {}) });
+  // --loader-version: the model alone; --loader PATH: that library's own answer; else the installed loader.
+  const lookup: LoaderVersionLookup | undefined = req.loaderVersion
+    ? async () => ({ version: req.loaderVersion! })
+    : req.loaderPath
+      ? lookupAt
+        ? lookupAt(req.loaderPath)
+        : async () => ({ version: null, why: `this host cannot ask another loader library (${req.loaderPath})` })
+      : lookupVersion;
+  const loader = lookup?.();
+  const chain = await explainChain({ env }, { app: { path: req.appPath ?? null, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion }, ...(loader ? { loader } : {}) });
+  if (req.loaderVersion) chain.notes.unshift(`modeled for loader ${req.loaderVersion} (asked for by version; the installed loader was not consulted)`);
+  else if (req.loaderPath && chain.loaderVersion) chain.notes.unshift(`modeled for the loader at ${req.loaderPath}, which reports ${chain.loaderVersion}`);
+  return chain;
+}
+
+/** `chain.compare`: the same question modeled for several loader versions, and where the answers part. */
+export function compareChainRequest(base: NodeJS.ProcessEnv, req: ChainCompareRequest): Promise<ChainComparison> {
+  return compareChainsAcrossVersions(req.versions, (version) => explainChainRequest(base, explainRequestFor(req, version)));
 }

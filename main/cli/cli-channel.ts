@@ -1,5 +1,3 @@
-import { createAppContext } from '../app-context';
-import { findAppRoot } from '../app-paths';
 import type { StrataError } from '../../shared/errors/strata-error';
 import type { ChannelName, RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { EXIT } from './cli-output';
@@ -13,7 +11,12 @@ export class CliFailure extends Error {
 
 /** One channel through the router, as the CLI host; an error value ends the command with exit 1. */
 export async function callChannel<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-  const ctx = createAppContext({ root: findAppRoot() });
+  // Loaded on first use: the router, its services and the contract's schemas are what a command
+  // needs, not what parsing its arguments (or `--help`) needs (issue #19).
+  // The services alone: no event bus, no discovery watch (a UI host's), nothing loaded before the call needs it.
+  const [{ createServiceContext }, { findAppRoot }] = await Promise.all([import('../service-context'), import('../app-paths')]);
+  // A one-shot command asks the loader's version in process when that is safe (no second Node start).
+  const ctx = createServiceContext({ root: findAppRoot(), loaderVersionInProcess: true });
   try {
     const result = await ctx.router.call(channel, request, { host: 'cli' });
     if (!result.ok) throw new CliFailure(result.error, EXIT.problems);

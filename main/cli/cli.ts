@@ -1,14 +1,11 @@
+import { envOption, unsetOption } from './env-option';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { spawn } from 'node:child_process';
-import { createAppContext, type AppContext } from '../app-context';
 import { findAppRoot, rendererDir } from '../app-paths';
-import { startBrowserHost } from '../serve/browser-host';
-import { isLoopback } from '../serve/request-guard';
 import { strataError, type StrataError } from '../../shared/errors/strata-error';
 import type { ChannelName, RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { EXIT, printError, printJson } from './cli-output';
 import { formatAppInfo, formatEnvSummary } from './info-command';
-import { collectProbeEnv, ENV_OPTION_FLAGS, ENV_OPTION_HELP, formatDevices, formatLoaderInfo, probeRequest } from './vulkan-commands';
+import { PROBE_ENV_WHAT, formatDevices, formatLoaderInfo, probeRequest } from './vulkan-commands';
 import { addLayersInspectCommand } from './layers-inspect-command';
 import { driversNegotiateAction } from './drivers-command';
 import { formatDiscoveryPaths } from './paths-command';
@@ -16,7 +13,7 @@ import { join } from 'node:path';
 import { shaderDisAction, shaderInspectAction, shaderValidateAction } from './shader-command';
 import { shaderPackAction } from './vbc-command';
 import { callChannel, CliFailure } from './cli-channel';
-import { formatDrivers, formatLayers, formatLint, inventoryAsLint, lintHasErrors, type LayerFilter } from './discovery-commands';
+import type { LayerFilter } from './discovery-commands';
 import { addOverrideCommands } from './override-command';
 import { addSettingsCommands } from './settings-command';
 import { addExplainCommand } from './chain-command';
@@ -41,8 +38,8 @@ function layerFilter(o: LayersListOptions): LayerFilter {
 
 
 interface ReadOptions<C extends ChannelName, O> {
-  /** The human form. */
-  format: (value: ResponseOf<C>, opts: O) => string;
+  /** The human form (a promise when its formatter is loaded on first use). */
+  format: (value: ResponseOf<C>, opts: O) => string | Promise<string>;
   /** What `--json` prints, when not the whole answer. */
   json?: (value: ResponseOf<C>, opts: O) => unknown;
   /** Exit 1 when the answer shows a problem. */
@@ -56,10 +53,17 @@ function readCommand<C extends ChannelName, O extends { json?: boolean } = { jso
   return async (opts: O) => {
     const value = await callChannel(channel, read.request ? read.request(opts) : ({} as RequestOf<C>));
     if (opts.json) printJson(read.json ? read.json(value, opts) : value);
-    else process.stdout.write(`${read.format(value, opts)}\n`);
+    else process.stdout.write(`${await read.format(value, opts)}\n`);
     if (read.problems?.(value, opts)) process.exitCode = EXIT.problems;
   };
 }
+
+/**
+ * What a command needs beyond parsing its arguments is loaded when it runs, so that `--help` and
+ * argument errors load commander and this file's light neighbours only (issue #19: start-up).
+ * The discovery formatters bring the LSP types (vscode-languageserver-types).
+ */
+const discoveryFormats = () => import('./discovery-commands');
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -67,15 +71,13 @@ function parsePort(value: string): number {
   return n;
 }
 
-function openInBrowser(url: string) {
-  const [cmd, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
-  const child = spawn(cmd as string, args as string[], { detached: true, stdio: 'ignore' });
-  child.on('error', () => process.stderr.write(`strata: could not open a browser (${cmd} failed). Fix: open the URL above yourself\n`));
-  child.unref();
-}
-
 async function serve(options: { port: number; host?: string; open?: boolean }) {
+  const [{ createAppContext }, { startBrowserHost }, { isLoopback }, { openInBrowser }] = await Promise.all([
+    import('../app-context'),
+    import('../serve/browser-host'),
+    import('../serve/request-guard'),
+    import('../serve/open-browser'),
+  ]);
   const root = findAppRoot();
   const host = options.host ?? '127.0.0.1';
   const ctx = createAppContext({ root });
@@ -99,14 +101,15 @@ async function serve(options: { port: number; host?: string; open?: boolean }) {
   }
   if (!isLoopback(host)) {
     process.stderr.write(
-      `strata: warning: listening on ${host}, reachable from other machines. Anyone with the URL's token can read and change this machine's Vulkan configuration.\n`,
+      `strata: warning: listening on ${host}, reachable from other machines. Anyone with the URL's token can run any command as you on this machine, and plain HTTP sends it unencrypted: use this only on a network you trust, or tunnel (ssh -L) to a loopback server instead.\n`,
     );
   }
   process.stdout.write(`Strata is running at ${running.url}\nPress Ctrl+C to stop.\n`);
-  if (options.open) openInBrowser(running.url);
+  const removeLaunchFile = options.open ? openInBrowser(running) : () => {};
   await new Promise<void>((resolve) => {
     const stop = () => {
       ctx.bus.emit('host.notice', { level: 'warning', message: 'The Strata server has stopped. Start `strata serve` again and open its new URL.' });
+      removeLaunchFile();
       void running.close().then(() => resolve());
     };
     process.once('SIGINT', stop);
@@ -163,14 +166,16 @@ export function buildProgram(version: string): Command {
     .command('loader')
     .description('what the real Vulkan loader reports: its version, instance layers and instance extensions')
     .option('--json', 'print machine-readable JSON')
-    .option(ENV_OPTION_FLAGS, ENV_OPTION_HELP, collectProbeEnv)
+    .option(...envOption(PROBE_ENV_WHAT))
+    .option(...unsetOption(PROBE_ENV_WHAT))
     .action(readCommand('loader.info', { format: formatLoaderInfo, request: probeRequest }));
 
   program
     .command('devices')
     .description('the physical devices the real Vulkan loader enumerates, with their drivers and the driver manifest each came from (exit 1 when there are none)')
     .option('--json', 'print machine-readable JSON')
-    .option(ENV_OPTION_FLAGS, ENV_OPTION_HELP, collectProbeEnv)
+    .option(...envOption(PROBE_ENV_WHAT))
+    .option(...unsetOption(PROBE_ENV_WHAT))
     .action(readCommand('devices', { format: formatDevices, problems: (r) => r.devices.length === 0, request: probeRequest }));
 
   program
@@ -185,7 +190,7 @@ export function buildProgram(version: string): Command {
     .action(
       readCommand('discovery.manifests', {
         request: discoveryRequest,
-        format: (inv, o: LayersListOptions) => formatLayers(inv, layerFilter(o)),
+        format: async (inv, o: LayersListOptions) => (await discoveryFormats()).formatLayers(inv, layerFilter(o)),
         json: (inv, o: LayersListOptions) => [
           ...(layerFilter(o) !== 'explicit' ? inv.manifests.implicit_layer : []),
           ...(layerFilter(o) !== 'implicit' ? inv.manifests.explicit_layer : []),
@@ -199,7 +204,7 @@ export function buildProgram(version: string): Command {
     .description('every driver manifest the loader would find, in its order, with library, API version, origin and problems')
     .option('--json', 'print machine-readable JSON')
     .option('--elevated', ELEVATED_HELP)
-    .action(readCommand('discovery.manifests', { format: formatDrivers, json: (inv) => inv.manifests.driver, request: discoveryRequest }));
+    .action(readCommand('discovery.manifests', { format: async (inv) => (await discoveryFormats()).formatDrivers(inv), json: (inv) => inv.manifests.driver, request: discoveryRequest }));
 
   program
     .command('lint')
@@ -207,6 +212,7 @@ export function buildProgram(version: string): Command {
     .argument('[paths...]', 'manifest files or folders of them')
     .option('--json', 'print machine-readable JSON: [{uri, diagnostics}]')
     .action(async (paths: string[], opts: { json?: boolean }) => {
+      const { formatLint, inventoryAsLint, lintHasErrors } = await discoveryFormats();
       const results = paths.length ? await callChannel('lint.files', { paths }) : inventoryAsLint(await callChannel('discovery.manifests', {}));
       if (opts.json) printJson(results);
       else process.stdout.write(`${formatLint(results)}\n`);
@@ -223,7 +229,8 @@ export function buildProgram(version: string): Command {
       if (!/^\d+$/.test(v) || n < 100 || n > 120_000) throw new InvalidArgumentError('expected milliseconds from 100 to 120000');
       return n;
     })
-    .option(ENV_OPTION_FLAGS, ENV_OPTION_HELP, collectProbeEnv)
+    .option(...envOption(PROBE_ENV_WHAT))
+    .option(...unsetOption(PROBE_ENV_WHAT))
     .action(driversNegotiateAction);
 
   const shader = program.command('shader').description('SPIR-V modules and VBC files: disassemble, inspect (reflection), validate, pack');

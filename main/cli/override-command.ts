@@ -1,7 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { GuardedReadError, parseJsonGuarded, readTextGuardedSync } from '../platform/guarded-read';
 import type { Command } from 'commander';
 import { strataError } from '../../shared/errors/strata-error';
-import { forcesLayers, OVERRIDE_DISABLE_VARIABLE, OverrideConfigSchema, type OverrideConfig } from '../../shared/override/override-config';
+import type { OverrideConfig } from '../../shared/override/override-config';
+import { forcesLayers, OVERRIDE_DISABLE_VARIABLE } from '../../shared/override/override-names';
 import type { OverrideApplyResult, OverrideOwnership, OverrideRemoveResult, OverrideStatus, SettingsFileResult } from '../../shared/override/override-status';
 import { callChannel, CliFailure } from './cli-channel';
 import { EXIT, formatPairs, printJson } from './cli-output';
@@ -28,19 +30,23 @@ set ${OVERRIDE_DISABLE_VARIABLE}=1 to run an application without it. Settings go
 (before VK_LAYER_SETTINGS_PATH); \`strata settings show --layer NAME\` lists a layer's settings.
 A configuration with only settings (no layer "on" or "off") installs no override file.`;
 
-function readConfig(file: string): OverrideConfig {
+async function readConfig(file: string): Promise<OverrideConfig> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextGuardedSync(file, 'config');
   } catch (e) {
-    throw new CliFailure(strataError('override/config-unreadable', `Cannot read the configuration: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: file, fix: 'check the path given to --config' }), EXIT.problems);
+    const message = e instanceof GuardedReadError ? e.message : `Cannot read the configuration: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
+    throw new CliFailure(strataError('override/config-unreadable', message, { where: file, fix: 'check the path given to --config' }), EXIT.problems);
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonGuarded(text, file);
   } catch (e) {
+    if (e instanceof GuardedReadError) throw new CliFailure(strataError('override/config-invalid', e.message, { where: file, fix: e.fix }), EXIT.problems);
     throw new CliFailure(strataError('override/config-invalid', `The configuration is not valid JSON (${(e as Error).message})`, { where: file, fix: 'correct the JSON; see `strata override apply --help` for the format' }), EXIT.problems);
   }
+  // The schema (zod) is loaded here, when a configuration is read, not when the CLI starts.
+  const { OverrideConfigSchema } = await import('../../shared/override/override-config');
   const parsed = OverrideConfigSchema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
@@ -106,6 +112,24 @@ function settingsStatusLines(s: OverrideStatus['settings']): string[] {
   return out;
 }
 
+/** Windows: the registry value that makes the loader read the override file. */
+function registrationLines(g: OverrideApplyResult['registration']): string[] {
+  if (!g) return [];
+  const did: Record<NonNullable<typeof g.action>, string> = {
+    added: 'registered',
+    unchanged: 'already registered',
+    enabled: 'enabled (its DWORD was not 0)',
+    removed: 'removed',
+    restored: 'restored to its value before Strata',
+    nothing: 'not touched (Strata had not registered it)',
+  };
+  const state = g.action ? did[g.action] : g.registered ? 'registered' : 'not registered, so the loader does not read the file';
+  const lines = [`Registry: value "${g.value}" (DWORD 0) in ${g.key}: ${state}.`];
+  if (g.disabled.length) lines.push(`  other override layers disabled (DWORD 1) until \`strata override remove\`: ${g.disabled.join(', ')}`);
+  if (g.note) lines.push(`Note: ${g.note}`);
+  return lines;
+}
+
 export function formatOverrideStatus(s: OverrideStatus): string {
   const rows: [string, string][] = [
     ['file', s.path],
@@ -117,6 +141,7 @@ export function formatOverrideStatus(s: OverrideStatus): string {
   const out = [`Override (${s.scope})`, formatPairs(rows).replace(/^/gm, '  ')];
   if (s.diff) out.push('What changed since Strata wrote it:', s.diff);
   out.push(...settingsStatusLines(s.settings));
+  out.push(...registrationLines(s.registration));
   return out.join('\n');
 }
 
@@ -144,6 +169,7 @@ export function formatApplyResult(r: OverrideApplyResult, config: OverrideConfig
   if (r.backup) lines.push(`The file it replaced is kept in ${r.backup}.`);
   if (r.originalBackup) lines.push(`The override that was there before Strata is kept in ${r.originalBackup}; \`strata override remove\` puts it back.`);
   lines.push(...settings);
+  lines.push(...registrationLines(r.registration));
   lines.push(`Vulkan applications started from now on get this; run one with ${OVERRIDE_DISABLE_VARIABLE}=1 to leave the override out.`);
   return lines.join('\n');
 }
@@ -151,7 +177,7 @@ export function formatApplyResult(r: OverrideApplyResult, config: OverrideConfig
 export function formatRemoveResult(r: OverrideRemoveResult): string {
   const lines =
     r.action === 'restored'
-      ? [`Removed Strata's override and restored the override that was at ${r.path} before Strata, byte for byte.`]
+      ? [`Removed Strata's override and restored the override that was at ${r.path} before Strata, as it was (the same bytes; a symbolic link is a link again).`]
       : r.action === 'deleted'
         ? [`Removed Strata's override: ${r.path} is gone, and applications choose their layers again.`]
         : r.settings
@@ -165,6 +191,7 @@ export function formatRemoveResult(r: OverrideRemoveResult): string {
         : `Restored the layer settings file that was at ${r.settings.path} before Strata.`,
     );
   if (r.settings?.backup) lines.push(`A copy of the removed settings is in ${r.settings.backup}.`);
+  lines.push(...registrationLines(r.registration));
   return lines.join('\n');
 }
 
@@ -189,7 +216,7 @@ export function addOverrideCommands(program: Command): void {
     .option('--json', 'print machine-readable JSON')
     .addHelpText('after', CONFIG_HELP)
     .action(async (opts: ScopeOptions & { config: string; force?: boolean }) => {
-      const config = readConfig(opts.config);
+      const config = await readConfig(opts.config);
       const r = await callChannel('override.apply', { config, ...(opts.force ? { force: true } : {}), ...(opts.system ? { system: true } : {}) });
       if (opts.json) printJson(r);
       else process.stdout.write(`${formatApplyResult(r, config)}\n`);
@@ -238,7 +265,7 @@ export function addOverrideCommands(program: Command): void {
     .action(async (opts: { config?: string; profile?: string; output?: string }) => {
       if (!opts.config === !opts.profile)
         throw new CliFailure(strataError('override/export-usage', 'Give exactly one of --config and --profile', { where: 'strata override export', fix: 'see `strata override export --help`' }), EXIT.usage);
-      const r = opts.profile ? await callChannel('profiles.overrideExport', { name: opts.profile }) : { ...(await callChannel('override.export', { config: readConfig(opts.config!) })), notes: [] as string[] };
+      const r = opts.profile ? await callChannel('profiles.overrideExport', { name: opts.profile }) : { ...(await callChannel('override.export', { config: await readConfig(opts.config!) })), notes: [] as string[] };
       for (const note of r.notes) process.stderr.write(`strata: note: ${note}\n`);
       if (!opts.output) {
         process.stdout.write(r.text);

@@ -21,6 +21,10 @@ export function formatDiscoveryPaths(paths: DiscoveryPaths): string {
       `Elevated: the loader ignores VK_LAYER_PATH, VK_ADD_LAYER_PATH, VK_DRIVER_FILES, VK_ICD_FILENAMES, VK_ADD_DRIVER_FILES${
         paths.platform.os === 'windows' ? ' and the HKEY_CURRENT_USER keys' : ', the XDG_* variables and the home folders'
       }.`,
+      // Windows: is_high_integrity() — an Administrator's elevated process, and every process under Wine.
+      ...(paths.platform.os === 'windows'
+        ? ['(On Windows the loader counts a process as elevated when its integrity level is High or above: "Run as administrator", a service, and every process under Wine.)']
+        : []),
       '',
     );
   for (const kind of ['implicit_layer', 'explicit_layer', 'driver'] as const) {

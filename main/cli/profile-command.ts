@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { envOption, envRequest, unsetOption, type EnvOverrides } from './env-option';
+import { writeFileSync } from 'node:fs';
+import { GuardedReadError, readTextGuardedSync } from '../platform/guarded-read';
 import { InvalidArgumentError, type Command } from 'commander';
 import { formatStrataError, strataError } from '../../shared/errors/strata-error';
 import type { BindingsSyncResult, ProfilesList } from '../../shared/profiles/profile-channels';
@@ -81,9 +83,10 @@ export function formatSync(s: BindingsSyncResult): string {
 
 function readFile(file: string, what: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readTextGuardedSync(file, 'profile');
   } catch (e) {
-    throw new CliFailure(strataError('profile/file-unreadable', `Cannot read the ${what}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: file, fix: 'check the path' }), EXIT.problems);
+    const message = e instanceof GuardedReadError ? e.message : `Cannot read the ${what}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
+    throw new CliFailure(strataError('profile/file-unreadable', message, { where: file, fix: e instanceof GuardedReadError ? e.fix : 'check the path' }), EXIT.problems);
   }
 }
 
@@ -95,12 +98,6 @@ function writeOut(file: string, text: string) {
   }
 }
 
-function collectEnv(value: string, previous: Record<string, string | null>): Record<string, string | null> {
-  const eq = value.indexOf('=');
-  if (eq <= 0) throw new InvalidArgumentError('expected NAME=VALUE (NAME= unsets it)');
-  const v = value.slice(eq + 1);
-  return { ...previous, [value.slice(0, eq)]: v === '' ? null : v };
-}
 
 const loaderVersionOption = ['--loader-version <x.y.z>', 'model this loader version instead of asking the installed loader', (v: string) => {
   if (!/^\d+\.\d+\.\d+$/.test(v)) throw new InvalidArgumentError('expected MAJOR.MINOR.PATCH, e.g. 1.3.239');
@@ -243,17 +240,18 @@ export function addProfileCommands(program: Command): void {
     .argument('<profile>', 'a profile name')
     .option('--arg <value>', 'an argument for launches from Strata; repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--cwd <dir>', 'the working folder for launches from Strata')
-    .option('--env <NAME=VALUE>', 'a variable for launches from Strata (NAME= unsets it); repeatable', collectEnv, {})
+    .option(...envOption('launches from Strata'))
+    .option(...unsetOption('launches from Strata'))
     .option('--force', 'replace a per-application override file Strata did not write')
     .option(...loaderVersionOption)
     .option('--json', 'print machine-readable JSON')
-    .action(async (appPath: string, name: string, o: { arg: string[]; cwd?: string; env: Record<string, string | null>; force?: boolean; loaderVersion?: string; json?: boolean }) => {
+    .action(async (appPath: string, name: string, o: { arg: string[]; cwd?: string; env?: EnvOverrides; unset?: string[]; force?: boolean; loaderVersion?: string; json?: boolean }) => {
       const r = await callChannel('profiles.bind', {
         appPath,
         profile: name,
         ...(o.arg.length ? { args: o.arg } : {}),
         ...(o.cwd ? { cwd: o.cwd } : {}),
-        ...(Object.keys(o.env).length ? { env: o.env } : {}),
+        ...envRequest(o),
         ...(o.force ? { force: true } : {}),
         ...(o.loaderVersion ? { loaderVersion: o.loaderVersion } : {}),
       });

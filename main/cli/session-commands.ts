@@ -1,3 +1,4 @@
+import { envOption, envOverrides, unsetOption } from './env-option';
 import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
@@ -5,21 +6,15 @@ import { LOADER_DEBUG_WORDS } from '../../shared/sessions/loader-log-line';
 import type { SessionDiff } from '../../shared/sessions/session-diff';
 import type { LaunchStartRequest, SessionOpen, SessionSummary } from '../../shared/sessions/session-ipc';
 import type { SessionQuery } from '../../shared/sessions/session-query';
-import { LineSourceSchema, SeveritySchema, type CaptureRecord, type MessageRecord, type SessionCounts, type SessionExit } from '../../shared/sessions/session-records';
+import type { CaptureRecord, MessageRecord, SessionCounts, SessionExit } from '../../shared/sessions/session-records';
+import { LINE_SOURCES, SEVERITIES } from '../../shared/sessions/record-words';
 import { findAppRoot } from '../app-paths';
-import { createAppContext } from '../app-context';
-import { exitStatus } from '../sessions/launcher';
 import type { RunningSession } from '../sessions/session-service';
 import { callChannel, CliFailure } from './cli-channel';
 import { EXIT, formatPairs, formatTable, printError, printJson } from './cli-output';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-function parseEnvPair(value: string, previous: Record<string, string | null> = {}): Record<string, string | null> {
-  const eq = value.indexOf('=');
-  if (eq <= 0) throw new InvalidArgumentError('expected NAME=VALUE');
-  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
-}
 
 function parseSeconds(value: string): number {
   const n = Number(value);
@@ -160,8 +155,8 @@ function addQueryOptions(cmd: Command): Command {
   return cmd
     .option('--grep <text>', 'only records whose text contains this (any case)')
     .option('--vuid <id>', 'only validation messages with this id (a trailing * matches a prefix)')
-    .option('--severity <list>', `only these severities: ${SeveritySchema.options.join(', ')}`, parseList(SeveritySchema.options, '--severity'))
-    .option('--source <list>', `only lines from: ${LineSourceSchema.options.join(', ')}`, parseList(LineSourceSchema.options, '--source'));
+    .option('--severity <list>', `only these severities: ${SEVERITIES.join(', ')}`, parseList(SEVERITIES, '--severity'))
+    .option('--source <list>', `only lines from: ${LINE_SOURCES.join(', ')}`, parseList(LINE_SOURCES, '--source'));
 }
 
 /** "latest" names the newest session, so `strata sessions show latest` follows `strata launch`. */
@@ -185,8 +180,7 @@ interface LaunchOptions {
 }
 
 async function launchAction(command: string, args: string[], o: LaunchOptions): Promise<void> {
-  const env: Record<string, string | null> = { ...(o.env ?? {}) };
-  for (const k of o.unset ?? []) env[k] = null;
+  const env = envOverrides(o);
   const request: LaunchStartRequest = {
     command,
     args,
@@ -199,8 +193,9 @@ async function launchAction(command: string, args: string[], o: LaunchOptions): 
   };
   // The app context gives the launch what the UI's launches get: the profile store, and the real
   // loader's version for the predicted chain (from the probe).
+  const [{ createAppContext }, { exitStatus }] = await Promise.all([import('../app-context'), import('../sessions/launcher')]);
   const ctx = createAppContext({ root: findAppRoot() });
-  const service = ctx.sessions;
+  const service = await ctx.sessions();
   let session: RunningSession | undefined;
   try {
     session = await service.start(request, {
@@ -260,8 +255,8 @@ export function addSessionCommands(program: Command): void {
     .option('--profile <name>', 'apply this profile to this launch only (through environment variables)')
     .option('--loader-debug <level>', `VK_LOADER_DEBUG for the launch: ${LOADER_DEBUG_WORDS.join(', ')} (comma-separated)`)
     .option('--timeout <seconds>', 'stop the application after this long (SIGTERM, then SIGKILL after 5 s)', parseSeconds)
-    .option('--env <NAME=VALUE>', 'set a variable for this launch (repeatable)', parseEnvPair)
-    .option('--unset <NAME>', 'remove a variable for this launch (repeatable)', collect)
+    .option(...envOption('this launch'))
+    .option(...unsetOption('this launch'))
     .option('--cwd <dir>', 'working folder for the application')
     .option('--no-validation-routing', "leave the validation layer's output where it is (its messages are still read from stdout)")
     .option('-q, --quiet', "do not echo the application's output (it is still saved)")

@@ -1,7 +1,6 @@
 import { StrataRequestError } from '../../shared/errors/strata-error';
 import type { ShaderInspection } from '../../shared/shader/shader-inspection';
 import { BINDING_TABLES, VBC_STAGES, baseTypeName, texelRankName, texelTypeName, type VbcStage } from '../../shared/shader/vbc-enums';
-import { packShaderFiles } from '../services/shader-service';
 import { CliFailure } from './cli-channel';
 import { EXIT, formatTable, printJson } from './cli-output';
 
@@ -87,6 +86,7 @@ export async function shaderPackAction(opts: PackOptions): Promise<void> {
   }
   let result;
   try {
+    const { packShaderFiles } = await import('../services/shader-service');
     result = await packShaderFiles({ stages, output: opts.output });
   } catch (e) {
     if (e instanceof StrataRequestError) throw new CliFailure(e.error, EXIT.problems);

@@ -12,22 +12,11 @@ const formatTable = (header: readonly string[], rows: readonly (readonly string[
     .map((l) => l.trimEnd())
     .join('\n');
 
-export const ENV_OPTION_FLAGS = '--env <NAME=VALUE>';
-export const ENV_OPTION_HELP = 'ask in this environment: set a variable for the probe (NAME= unsets it); repeatable, e.g. --env VK_DRIVER_FILES=/path/icd.json';
+/** What the probe commands' --env / --unset say they set. */
+export const PROBE_ENV_WHAT = 'the probe (ask in this environment, e.g. --env VK_DRIVER_FILES=/path/icd.json)';
 
-/** `--env K=V` sets, `--env K=` unsets; repeatable (commander's collector). */
-export function collectProbeEnv(value: string, previous: ProbeEnvironment = {}): ProbeEnvironment {
-  const eq = value.indexOf('=');
-  const name = value.slice(0, eq);
-  if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InvalidArgumentError('expected NAME=VALUE with a variable name of letters, digits and _ (NAME= unsets it)');
-  const v = value.slice(eq + 1);
-  return { ...previous, [name]: v === '' ? null : v };
-}
-
-/** The request of a probe command: `{ env }` when --env was given, else `{}`. */
-export function probeRequest(opts: { json?: boolean; env?: ProbeEnvironment }): { env?: ProbeEnvironment } {
-  return opts.env && Object.keys(opts.env).length ? { env: opts.env } : {};
-}
+/** The request of a probe command: `{ env }` when --env / --unset were given, else `{}`. */
+export { envRequest as probeRequest } from './env-option';
 
 function formatBytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import {
   computeSearchPaths,
   MANIFEST_KINDS,
@@ -10,8 +9,9 @@ import {
 } from '../../shared/loader/search-paths';
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { locationExists, scanManifests } from './manifest-scanner';
-import { registryManifests, systemRegistryReader, type RegistryReader } from './windows-registry';
+import { registryManifests, systemRegistryReader, windowsProcessElevated, type RegistryReader } from './windows-registry';
 import { buildInventory, type ManifestInventory } from '../../shared/discovery/manifest-inventory';
+import { currentUser } from './current-user';
 
 export interface DiscoveryContext {
   env: Environment;
@@ -22,11 +22,18 @@ export interface DiscoveryContext {
   elevated?: boolean;
   /** Windows registry; default: `reg query` on win32, none elsewhere. */
   registry?: RegistryReader | null;
+  /** The loader's version when known (search variables that arrived later: search-paths.ts). */
+  loaderVersion?: string | null;
 }
 
-/** The user of `ctx`: given, or this process; `elevated: true` forces the elevated view. */
-function userOf(ctx: DiscoveryContext): SearchUser {
-  const user = ctx.user ?? currentUser(ctx.env);
+/**
+ * The user of `ctx`: given, or this process; `elevated: true` forces the elevated view. On
+ * Windows this process's elevation is its token's integrity level (is_high_integrity), which
+ * needs koffi: asked only there, once.
+ */
+async function userOf(ctx: DiscoveryContext): Promise<SearchUser> {
+  let user = ctx.user ?? currentUser(ctx.env);
+  if (!ctx.user && !user.elevated && (await windowsProcessElevated())) user = { ...user, elevated: true };
   return ctx.elevated ? { ...user, elevated: true } : user;
 }
 
@@ -35,22 +42,15 @@ function registryOf(ctx: DiscoveryContext, platform: PlatformDescription): Regis
   return platform.os === 'windows' ? systemRegistryReader() : null;
 }
 
-/** This process as the loader would see it: setuid/setgid shows as real ≠ effective id. */
-export function currentUser(env: Environment): SearchUser {
-  const elevated =
-    typeof process.getuid === 'function' && typeof process.geteuid === 'function' && typeof process.getgid === 'function' && typeof process.getegid === 'function'
-      ? process.getuid() !== process.geteuid() || process.getgid() !== process.getegid()
-      : false;
-  return { home: env['HOME'] || (process.platform === 'win32' ? homedir() : null), elevated };
-}
+export { currentUser };
 
 /** `discovery.paths`: the search order of each kind, with whether each location exists. */
 export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPaths> {
   const platform = ctx.platform ?? platformFromNodeName(process.platform);
-  const user = userOf(ctx);
+  const user = await userOf(ctx);
   const cwd = ctx.cwd ?? process.cwd();
   const registry = registryOf(ctx, platform);
-  const paths = computeSearchPaths({ platform, env: ctx.env, user });
+  const paths = computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null });
   const exists = async (loc: (typeof paths)[ManifestKind][number]) =>
     loc.entry === 'registry-key' ? (registry ? (await registryManifests(loc, registry).catch(() => ({ exists: null }))).exists : null) : locationExists(loc, cwd);
   const locations = {} as DiscoveryPaths['locations'];
@@ -65,8 +65,12 @@ export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPa
 /** `discovery.manifests`: every manifest the loader would read, in its order, parsed and linted. */
 export async function discoveryManifests(ctx: DiscoveryContext): Promise<ManifestInventory> {
   const platform = ctx.platform ?? platformFromNodeName(process.platform);
-  const scan = await scanManifests(computeSearchPaths({ platform, env: ctx.env, user: userOf(ctx) }), { cwd: ctx.cwd ?? process.cwd(), registry: registryOf(ctx, platform) });
+  const scan = await scanManifests(computeSearchPaths({ platform, env: ctx.env, user: await userOf(ctx), loaderVersion: ctx.loaderVersion ?? null }), {
+    cwd: ctx.cwd ?? process.cwd(),
+    registry: registryOf(ctx, platform),
+    separator: platform.os === 'windows' ? '\\' : '/',
+  });
   const locations = {} as ManifestInventory['locations'];
   for (const kind of MANIFEST_KINDS) locations[kind] = scan.locations[kind].map(({ error: _error, ...loc }) => loc);
-  return buildInventory(locations, scan.manifests);
+  return buildInventory(locations, scan.manifests, ctx.loaderVersion ?? null);
 }

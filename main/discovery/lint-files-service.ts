@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { lintManifest, roleFromPath, type ManifestRole } from '../../shared/lint/manifest-lint';
@@ -6,6 +6,9 @@ import { lintManifestSet } from '../../shared/lint/manifest-set-lint';
 import type { FileDiagnostics } from '../../shared/lint/diagnostic-schema';
 import type { ParsedManifest } from '../../shared/manifest/manifest-model';
 import { StrataRequestError, strataError } from '../../shared/errors/strata-error';
+import { diagnosticCodes } from '../../shared/lint/diagnostic-codes';
+import { strataDiagnostic } from '../../shared/lint/strata-diagnostic';
+import { GuardedReadError, readTextGuarded } from '../platform/guarded-read';
 
 /** The folders the loader's search paths end in ("Linux Layer Discovery": `<dir>/vulkan/icd.d` …). */
 const LOADER_FOLDERS = ['implicit_layer.d', 'explicit_layer.d', 'icd.d'];
@@ -24,8 +27,8 @@ async function manifestsIn(folder: string): Promise<string[]> {
 }
 
 /** Files named on the command line (or dropped in the UI); folders as manifestsIn reads them. */
-async function expand(paths: readonly string[], cwd: string): Promise<string[]> {
-  const out: string[] = [];
+async function expand(paths: readonly string[], cwd: string): Promise<{ uri: string; named: boolean }[]> {
+  const out: { uri: string; named: boolean }[] = [];
   for (const p of paths) {
     const full = resolve(cwd, p);
     const st = await stat(full).catch(() => null);
@@ -40,8 +43,8 @@ async function expand(paths: readonly string[], cwd: string): Promise<string[]> 
           }),
         );
       }
-      out.push(...found);
-    } else out.push(full);
+      out.push(...found.map((uri) => ({ uri, named: false })));
+    } else out.push({ uri: full, named: true });
   }
   return out;
 }
@@ -54,17 +57,29 @@ function roleOf(path: string, parsed: ParsedManifest): ManifestRole {
 }
 
 /** `lint.files`: lint the given manifests (and folders of them) as one set, in the order given. */
-export async function lintFiles(request: { paths: string[] }, cwd: string = process.cwd()): Promise<FileDiagnostics[]> {
+export async function lintFiles(request: { paths: string[] }, cwd: string = process.cwd(), loaderVersion: string | null = null): Promise<FileDiagnostics[]> {
   const files = await expand(request.paths, cwd);
-  const parsed = await Promise.all(
-    files.map(async (uri) => {
-      const text = await readFile(uri, 'utf8').catch((e: NodeJS.ErrnoException) => {
-        throw new StrataRequestError(strataError('lint/unreadable', `Cannot read ${uri}: ${e.code ?? e.message}`, { where: uri, fix: 'check its permissions' }));
-      });
-      return { uri, parsed: parseManifest(text) };
+  // Every file through the guarded reader: a device, FIFO or socket, or a file over the manifest cap,
+  // named on the command line is an error; found in a folder, it is that file's diagnostic and the rest are linted.
+  const read = await Promise.all(
+    files.map(async ({ uri, named }) => {
+      try {
+        const text = await readTextGuarded(uri, 'manifest');
+        return { uri, parsed: parseManifest(text), unreadable: null };
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        const message = e instanceof GuardedReadError ? e.message : `Cannot read ${uri}: ${err.code ?? err.message}`;
+        if (named) throw new StrataRequestError(strataError('lint/unreadable', message, { where: uri, fix: e instanceof GuardedReadError ? e.fix : 'check its permissions' }));
+        return { uri, parsed: null, unreadable: message };
+      }
     }),
   );
-  const results = parsed.map(({ uri, parsed: p }) => ({ uri, diagnostics: lintManifest(p, { role: roleOf(uri, p) }) }));
+  const parsed = read.flatMap((r) => (r.parsed ? [{ uri: r.uri, parsed: r.parsed }] : []));
+  const at0 = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const results = read.map(({ uri, parsed: p, unreadable }) => ({
+    uri,
+    diagnostics: p ? lintManifest(p, { role: roleOf(uri, p), loaderVersion }) : [strataDiagnostic(diagnosticCodes, 'manifest/unreadable', at0, `${unreadable}; Strata does not lint it. Fix: remove it or point it at a real manifest.`)],
+  }));
   const byUri = new Map(results.map((r) => [r.uri, r]));
   for (const { uri, diagnostic } of lintManifestSet(parsed)) byUri.get(uri)?.diagnostics.push(diagnostic);
   return results as FileDiagnostics[];

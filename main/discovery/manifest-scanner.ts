@@ -1,4 +1,5 @@
-import { closeSync, constants, openSync, readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
+import { GuardedReadError, readTextGuardedSync } from '../platform/guarded-read';
 import { access, opendir, realpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { ScannedManifest } from '../../shared/discovery/manifest-inventory';
@@ -36,6 +37,8 @@ export interface ScanOptions {
   cwd?: string;
   /** Windows: where registry-key locations are read (main/discovery/windows-registry.ts); without one they list nothing. */
   registry?: RegistryReader | null;
+  /** How the loader joins a folder and a file name: "\\" on Windows (DIRECTORY_SYMBOL), "/" elsewhere. */
+  separator?: '/' | '\\';
 }
 
 interface Listed {
@@ -51,22 +54,22 @@ interface Listed {
 const errCode = (e: unknown) => (e as NodeJS.ErrnoException).code ?? String(e);
 
 /** One folder: its `*.json` entries in readdir order. The loader matches ".json" case-sensitively, of any file type. */
-async function listFolder(location: SearchLocation, cwd: string): Promise<{ exists: boolean; error: string | null; files: Listed[] }> {
+async function listFolder(location: SearchLocation, cwd: string, sep: '/' | '\\' = '/', folder: string = location.path): Promise<{ exists: boolean; error: string | null; files: Listed[] }> {
   const files: Listed[] = [];
   try {
-    const abs = isAbsolute(location.path) ? location.path : resolve(cwd, location.path);
+    const abs = isAbsolute(folder) ? folder : resolve(cwd, folder);
     const dir = await opendir(abs);
     const regular: { index: number; name: string }[] = [];
     for await (const d of dir) {
       if (!d.name.endsWith('.json')) continue;
       if (d.isFile()) regular.push({ index: files.length, name: d.name });
-      files.push({ path: `${location.path}/${d.name}`, location, readdirOrder: true, symlink: d.isSymbolicLink(), realIfRegular: null });
+      files.push({ path: `${folder}${sep}${d.name}`, location, readdirOrder: true, symlink: d.isSymbolicLink(), realIfRegular: null });
     }
     // One realpath for the folder instead of one per file: a regular file's real path is the
     // folder's plus its name. Symlinks (and file systems that do not report types) still get their own.
     if (regular.length > 0) {
       const real = await realpath(abs).catch(() => null);
-      if (real !== null) for (const r of regular) files[r.index]!.realIfRegular = real === '/' ? `/${r.name}` : `${real}/${r.name}`;
+      if (real !== null) for (const r of regular) files[r.index]!.realIfRegular = real.endsWith(sep) ? `${real}${r.name}` : `${real}${sep}${r.name}`;
     }
     return { exists: true, error: null, files };
   } catch (e) {
@@ -79,23 +82,15 @@ type ReadResult = { text: string | null; problem: ManifestProblem | null; real: 
 
 function readManifest(item: Listed, cwd: string): ReadResult {
   const abs = isAbsolute(item.path) ? item.path : resolve(cwd, item.path);
-  // One read per file (plus a realpath unless listFolder knows it); the read's error says what is
-  // wrong, no stat needed. Anything but a known regular file is opened O_NONBLOCK, so that a FIFO
-  // named *.json reads as empty instead of blocking until someone writes to it.
+  // One guarded read per file (plus a realpath unless listFolder knows it); the read's error says
+  // what is wrong, no stat needed. It opens O_NONBLOCK and fstats before reading, so a FIFO or a
+  // device named *.json (a symlink to /dev/zero) is that file's diagnostic, not a hang or gigabytes.
   let text: string | null = null;
   let code: string | null = null;
   try {
-    if (item.realIfRegular !== null) text = readFileSync(abs, 'utf8');
-    else {
-      const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
-      try {
-        text = readFileSync(fd, 'utf8');
-      } finally {
-        closeSync(fd);
-      }
-    }
+    text = readTextGuardedSync(abs, 'manifest');
   } catch (e) {
-    code = errCode(e);
+    code = e instanceof GuardedReadError ? (e.reason === 'too-large' ? 'too-large' : e.folder ? 'EISDIR' : 'not-regular') : errCode(e);
   }
   let real: string | null = code === null ? item.realIfRegular : null;
   if (real === null)
@@ -106,7 +101,19 @@ function readManifest(item: Listed, cwd: string): ReadResult {
     }
   if (code === null) return { text, problem: null, real };
   const problem: ManifestProblem =
-    code === 'ENOENT' ? (item.symlink ? 'dangling-symlink' : 'missing') : code === 'ELOOP' ? 'symlink-loop' : code === 'EISDIR' ? 'not-a-file' : 'unreadable';
+    code === 'ENOENT'
+      ? item.symlink
+        ? 'dangling-symlink'
+        : 'missing'
+      : code === 'ELOOP'
+        ? 'symlink-loop'
+        : code === 'EISDIR'
+          ? 'not-a-file'
+          : code === 'not-regular' || code === 'ENXIO'
+            ? 'not-regular'
+            : code === 'too-large'
+              ? 'too-large'
+              : 'unreadable';
   return { text: null, problem, real };
 }
 
@@ -133,24 +140,34 @@ async function readAll(items: readonly Listed[], cwd: string): Promise<ReadResul
 
 const singleFile = (path: string, location: SearchLocation): Listed => ({ path, location, readdirOrder: false, symlink: false, realIfRegular: null });
 
-/** A registry key's manifests, each a single file in the key's order; nothing without a registry. */
-async function listRegistryKey(location: SearchLocation, registry: RegistryReader | null) {
+/**
+ * A registry key's manifests in the key's order; nothing without a registry. As the loader's
+ * add_data_files reads each name (loader 1.3.239 … 1.4.359): split at ";" (its PATH_SEPARATOR on
+ * Windows, empty parts skipped), a part ending in ".json" (case-sensitive) is one manifest, any
+ * other part a folder whose *.json files are read in directory order.
+ */
+async function listRegistryKey(location: SearchLocation, registry: RegistryReader | null, cwd: string, sep: '/' | '\\') {
   if (!registry) return { exists: null, error: null, files: [] };
   try {
     const found = await registryManifests(location, registry);
-    return { exists: found.exists, error: null, files: found.paths.map((p) => singleFile(p, location)) };
+    const files: Listed[] = [];
+    for (const part of found.paths.flatMap((p) => p.split(';')).filter((p) => p.length > 0)) {
+      if (part.endsWith('.json')) files.push(singleFile(part, location));
+      else files.push(...(await listFolder(location, cwd, sep, part)).files);
+    }
+    return { exists: found.exists, error: null, files };
   } catch (e) {
     return { exists: null, error: e instanceof Error ? e.message : String(e), files: [] };
   }
 }
 
-async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[], cwd: string, registry: RegistryReader | null) {
+async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[], cwd: string, registry: RegistryReader | null, sep: '/' | '\\') {
   // All folders (and registry keys) of a kind are read at once; results are put back in search order.
   const listed = await Promise.all(
     locations.map(async (loc) => {
-      if (loc.entry === 'folder') return listFolder(loc, cwd);
+      if (loc.entry === 'folder') return listFolder(loc, cwd, sep);
       if (loc.entry === 'file') return { exists: null, error: null, files: [singleFile(loc.path, loc)] };
-      return listRegistryKey(loc, registry);
+      return listRegistryKey(loc, registry, cwd, sep);
     }),
   );
   const items = listed.flatMap((l) => l.files);
@@ -186,7 +203,7 @@ async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[]
 
 export async function scanManifests(paths: SearchPaths, options: ScanOptions = {}): Promise<ScanResult> {
   const cwd = options.cwd ?? process.cwd();
-  const results = await Promise.all(MANIFEST_KINDS.map((k) => scanKind(k, paths[k], cwd, options.registry ?? null)));
+  const results = await Promise.all(MANIFEST_KINDS.map((k) => scanKind(k, paths[k], cwd, options.registry ?? null, options.separator ?? '/')));
   const locations = {} as ScanResult['locations'];
   const manifests = {} as ScanResult['manifests'];
   MANIFEST_KINDS.forEach((k, i) => {

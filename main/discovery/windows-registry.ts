@@ -43,9 +43,95 @@ export class RegQueryReader implements RegistryReader {
   }
 }
 
+type WindowsNative = typeof import('../../native-bridge/windows-native');
+let nativeModule: Promise<WindowsNative | null> | null = null;
+
+/**
+ * native-bridge/windows-native.ts (koffi → advapi32), loaded on first use only: Linux never loads
+ * koffi for discovery. Null when koffi's Windows binary is missing (then reg.exe answers).
+ */
+export function windowsNative(): Promise<WindowsNative | null> {
+  nativeModule ??= import('../../native-bridge/windows-native').then(
+    (m) => m,
+    () => null,
+  );
+  return nativeModule;
+}
+
+/** RegistryValue from RegEnumValueW's raw data (UTF-16LE strings), in reg.exe's shapes. */
+function fromNative(v: { name: string; type: RegistryValue['type']; data: Buffer }): RegistryValue {
+  const text = (b: Buffer) => b.toString('utf16le').replace(/\0+$/, '');
+  switch (v.type) {
+    case 'REG_DWORD':
+      return { name: v.name, type: v.type, data: v.data.length >= 4 ? v.data.readUInt32LE(0) : 0 };
+    case 'REG_QWORD':
+      return { name: v.name, type: v.type, data: v.data.length >= 8 ? Number(v.data.readBigUInt64LE(0)) : 0 };
+    case 'REG_MULTI_SZ':
+      return { name: v.name, type: v.type, data: text(v.data).split('\0').filter((s) => s.length > 0) };
+    case 'REG_SZ':
+    case 'REG_EXPAND_SZ':
+      return { name: v.name, type: v.type, data: text(v.data) };
+    default:
+      return { name: v.name, type: v.type, data: v.data.toString('hex').toUpperCase() };
+  }
+}
+
+/**
+ * The registry through RegEnumValueW (the loader's own kind of call), in the 64-bit view: exact
+ * value names whatever their characters (reg.exe prints the console code page) and no process per key.
+ */
+export class NativeRegistryReader implements RegistryReader {
+  constructor(private readonly native: WindowsNative) {}
+
+  async values(key: string): Promise<RegistryValue[]> {
+    return this.native.readRegistryKey(key).values.map(fromNative);
+  }
+
+  async subkeys(key: string): Promise<string[]> {
+    return this.native.readRegistryKey(key).subkeys;
+  }
+}
+
+/** Reads through koffi when its Windows binary loads, else through reg.exe. */
+class SystemRegistryReader implements RegistryReader {
+  private reader: Promise<RegistryReader> | null = null;
+
+  private get(): Promise<RegistryReader> {
+    this.reader ??= windowsNative().then((n) => (n ? new NativeRegistryReader(n) : new RegQueryReader()));
+    return this.reader;
+  }
+
+  async values(key: string): Promise<RegistryValue[]> {
+    return (await this.get()).values(key);
+  }
+
+  async subkeys(key: string): Promise<string[]> {
+    return (await this.get()).subkeys(key);
+  }
+}
+
 /** The registry of this machine, or null off Windows. */
 export function systemRegistryReader(platform: NodeJS.Platform = process.platform): RegistryReader | null {
-  return platform === 'win32' ? new RegQueryReader() : null;
+  return platform === 'win32' ? new SystemRegistryReader() : null;
+}
+
+let elevation: Promise<boolean | null> | null = null;
+
+/**
+ * Whether this Windows process is elevated as the loader decides it (is_high_integrity: the
+ * token's integrity level is High or above); null off Windows or when it cannot be read. Under
+ * Wine every process is: the loader then skips HKCU and ignores the VK_* path variables.
+ */
+export function windowsProcessElevated(platform: NodeJS.Platform = process.platform): Promise<boolean | null> {
+  if (platform !== 'win32') return Promise.resolve(null);
+  elevation ??= windowsNative().then((n) => {
+    try {
+      return n?.processIntegrity()?.elevated ?? null;
+    } catch {
+      return null;
+    }
+  });
+  return elevation;
 }
 
 /**

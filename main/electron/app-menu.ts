@@ -16,7 +16,8 @@ export interface MenuActions {
 
 const separator: MenuItemConstructorOptions = { type: 'separator' };
 
-export function appMenuTemplate(platform: NodeJS.Platform, actions: MenuActions): MenuItemConstructorOptions[] {
+/** `devTools`: development builds only (electron-main passes !app.isPackaged); a release menu has no DevTools item. */
+export function appMenuTemplate(platform: NodeJS.Platform, actions: MenuActions, options: { devTools?: boolean } = {}): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
   const about: MenuItemConstructorOptions = {
     label: 'About Strata',
@@ -57,7 +58,7 @@ export function appMenuTemplate(platform: NodeJS.Platform, actions: MenuActions)
       submenu: [
         { role: 'reload' },
         { role: 'forceReload' },
-        { role: 'toggleDevTools' },
+        ...(options.devTools ? [{ role: 'toggleDevTools' } as const] : []),
         separator,
         { role: 'resetZoom' },
         { role: 'zoomIn' },

@@ -51,3 +51,12 @@ export function navigationVerdict(url: string): NavigationVerdict {
   if (isAppUrl(url)) return 'stay';
   return isExternalWebUrl(url) ? 'open-external' : 'block';
 }
+
+/**
+ * `will-frame-navigate`, for every frame: the main frame as navigationVerdict; a subframe (Strata
+ * makes none, so one is injected content) may only show our own origin and never opens anything.
+ */
+export function frameNavigationVerdict(url: string, isMainFrame: boolean): NavigationVerdict {
+  if (isMainFrame) return navigationVerdict(url);
+  return isAppUrl(url) ? 'stay' : 'block';
+}

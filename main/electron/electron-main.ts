@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createAppContext, type AppContext } from '../app-context';
 import { rendererDir } from '../app-paths';
 import { appMenuTemplate } from './app-menu';
-import { APP_ENTRY_URL, isExternalWebUrl, navigationVerdict } from './app-origin';
+import { APP_ENTRY_URL, frameNavigationVerdict, isExternalWebUrl, navigationVerdict } from './app-origin';
 import { APP_SCHEME_DEFINITION, serveAppRequest } from './app-protocol';
 import { forwardEvents, registerIpc } from './ipc-bridge';
 import { windowOptions } from './window-options';
@@ -41,11 +41,22 @@ function hardenContents(contents: WebContents): void {
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
+  // Every frame's navigations (will-navigate covers the main frame only): our origin stays; a web
+  // link in the main frame goes to the browser; anything else is blocked.
+  contents.on('will-frame-navigate', (event) => {
+    const verdict = frameNavigationVerdict(event.url, event.isMainFrame);
+    if (verdict === 'stay') return;
+    event.preventDefault();
+    if (verdict === 'open-external') openExternal(event.url);
+  });
 }
+
+/** A development run (electron . from the source tree), not a packaged release: only then DevTools. */
+const devBuild = () => !app.isPackaged;
 
 function createWindow(ctx: AppContext): BrowserWindow {
   const preloadPath = join(ctx.root, 'out', 'preload', 'electron-preload.cjs');
-  const win = new BrowserWindow(windowOptions({ preloadPath, dark: nativeTheme.shouldUseDarkColors }));
+  const win = new BrowserWindow(windowOptions({ preloadPath, dark: nativeTheme.shouldUseDarkColors, devTools: devBuild() }));
   const stopEvents = forwardEvents(ctx.bus, win.webContents);
   // While a window is open, manifest changes on disk reach it as `discovery.changed`.
   const detachUi = ctx.attachUiClient();
@@ -55,13 +66,8 @@ function createWindow(ctx: AppContext): BrowserWindow {
     detachUi();
     if (mainWindow === win) mainWindow = null;
   });
-  // The window only ever shows our own origin; a web link followed in place opens in the browser.
-  win.webContents.on('will-navigate', (event) => {
-    const verdict = navigationVerdict(event.url);
-    if (verdict === 'stay') return;
-    event.preventDefault();
-    if (verdict === 'open-external') openExternal(event.url);
-  });
+  // The window only ever shows our own origin; a web link followed in place opens in the browser
+  // (hardenContents handles will-frame-navigate, which covers the main frame and every subframe).
   void win.loadURL(APP_ENTRY_URL);
   return win;
 }
@@ -79,7 +85,7 @@ function start(): void {
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   registerIpc(ipcMain, ctx.router);
-  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, { bus: ctx.bus, openExternal })));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, { bus: ctx.bus, openExternal }, { devTools: devBuild() })));
 
   mainWindow = createWindow(ctx);
   // macOS convention: clicking the dock icon with no window open opens one.

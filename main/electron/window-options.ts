@@ -7,7 +7,7 @@ import type { BrowserWindowConstructorOptions } from 'electron';
 /** Painted before the first frame so the window does not flash white in a dark theme (or dark in a light one). */
 export const WINDOW_BACKGROUND = { dark: '#1b1d23', light: '#f7f7f8' } as const;
 
-export function windowOptions(options: { preloadPath: string; dark: boolean }): BrowserWindowConstructorOptions {
+export function windowOptions(options: { preloadPath: string; dark: boolean; devTools?: boolean }): BrowserWindowConstructorOptions {
   return {
     title: 'Strata',
     width: 1280,
@@ -32,6 +32,9 @@ export function windowOptions(options: { preloadPath: string; dark: boolean }): 
       navigateOnDragDrop: false,
       spellcheck: false,
       safeDialogs: true,
+      // DevTools only in development (not packaged): in a release they would hand anyone at the
+      // keyboard a console with window.strata, which can run any command.
+      devTools: options.devTools ?? false,
     },
   };
 }

@@ -2,6 +2,7 @@ import * as nodeFs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
+import { GuardedReadError, readGuardedSync } from '../platform/guarded-read';
 
 /** The file system calls the override writer makes; tests swap single ones in to inject ENOSPC and friends. */
 export type FileOps = Pick<
@@ -15,12 +16,51 @@ export function tempNameFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes the temp files (tempNameFor) in `dir` left by writers that were killed: those whose pid is
+ * no longer running. A live writer's temp is left alone, so this is safe without a lock. Best effort.
+ */
+export function sweepDeadTemps(dir: string, ops: FileOps = realFileOps): string[] {
+  const swept: string[] = [];
+  let entries: string[];
+  try {
+    entries = ops.readdirSync(dir);
+  } catch {
+    return swept;
+  }
+  for (const e of entries) {
+    const pid = TEMP_NAME.exec(e)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
+    try {
+      ops.unlinkSync(join(dir, e));
+      swept.push(e);
+    } catch {
+      // gone already
+    }
+  }
+  return swept;
+}
+
 export function isTempOf(path: string, entry: string): boolean {
   return entry.startsWith(`.${basename(path)}.`) && entry.endsWith('.tmp');
 }
 
 /** fsync a folder, so a rename or unlink in it survives a crash of the machine, not only of Strata. */
 export function fsyncDir(dir: string, ops: FileOps = realFileOps): void {
+  // Windows: a folder cannot be flushed (FlushFileBuffers on a directory handle is EPERM); NTFS
+  // journals the rename's metadata itself, and MoveFileEx already replaced the file atomically.
+  if (process.platform === 'win32') return;
   const fd = ops.openSync(dir, 'r');
   try {
     ops.fsyncSync(fd);
@@ -74,7 +114,9 @@ export function unlinkDurable(path: string, ops: FileOps = realFileOps): void {
 
 export function readIfExists(path: string, ops: FileOps = realFileOps): Buffer | null {
   try {
-    return ops.readFileSync(path);
+    // The real file system goes through the guarded reader: a FIFO or device put in place of one of
+    // Strata's files is refused, not waited on or read forever. Tests' fault-injecting ops read as they choose.
+    return ops === realFileOps ? readGuardedSync(path, 'settings') : ops.readFileSync(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
@@ -86,6 +128,8 @@ export function readIfExists(path: string, ops: FileOps = realFileOps): Buffer |
  * the override"), `untouched` what is known to be unchanged.
  */
 export function fileError(e: unknown, action: string, folder: string, untouched = 'the override file is as it was'): StrataError {
+  // A folder is the errno case EISDIR below (GuardedReadError carries that code for it).
+  if (e instanceof GuardedReadError && !e.folder) return strataError('override/unreadable', `Cannot ${action}: ${e.message}; ${untouched}`, { where: e.path, fix: `move ${e.path} away (it is not a file Strata wrote)` });
   const err = e as NodeJS.ErrnoException;
   const where = err.path ?? folder;
   switch (err.code) {
@@ -126,6 +170,7 @@ export function asStrataFailure<T>(action: string, folder: string, fn: () => T, 
     return fn();
   } catch (e) {
     if (e instanceof StrataRequestError) throw e;
+    if (e instanceof GuardedReadError) throw new StrataRequestError(fileError(e, action, folder, untouched));
     if (e && typeof e === 'object' && 'code' in e && typeof (e as NodeJS.ErrnoException).code === 'string') throw new StrataRequestError(fileError(e, action, folder, untouched));
     throw e;
   }

@@ -5,8 +5,9 @@ import type { Environment } from '../../shared/loader/xdg-directories';
 import type { OverrideApplyResult, OverrideRemoveResult, OverrideStatus, SettingsFileResult, SettingsFileStatus } from '../../shared/override/override-status';
 import type { OverridePreview, PreviewFile } from '../../shared/override/override-preview';
 import { hiddenByUserFile, settingsPathVariableFile, userSettingsFile, type HiddenSettingsFile } from '../../shared/settings/settings-file-location';
-import { asStrataFailure, readIfExists, realFileOps } from './atomic-file';
+import { asStrataFailure, readIfExists, realFileOps, type FileOps } from './atomic-file';
 import { withLock } from './override-lock';
+import { snapshot, truthAfterFault, type Snapshot } from './fault-truth';
 import {
   applyOverrideLocked,
   assertChangeAllowed,
@@ -130,39 +131,61 @@ export function applyConfiguration(locs: ConfigurationLocations, texts: Configur
   checkOverrideScope(locs.override, options);
   if (texts.settings !== null && !locs.settings) settingsNeedUser();
   const ops = options.ops ?? realFileOps;
+  let snapshots: Snapshot[] = [];
   return asStrataFailure(
     'write the override',
     locs.override.dir,
     () => {
       prepareLocation(locs.override, ops);
       if (locs.settings && texts.settings !== null) prepareLocation(locs.settings, ops);
-      return withLock(
+      // Inside the lock a fault rolls back what it can; one after (releasing the lock) still reports what is on disk.
+      return afterLock('write the override', locs.override.dir, () => snapshots, ops, () => withLock(
         locs.override.lockFile,
         () => {
           assertChangeAllowed(locs.override, texts.override, options);
           if (locs.settings) assertChangeAllowed(locs.settings, texts.settings, options);
-          // Settings first: once the override forces a layer on, its settings are already in place.
-          const settings = locs.settings ? settingsChange(locs.settings, texts.settings, env, options) : undefined;
-          const override = texts.override !== null ? applyOverrideLocked(locs.override, texts.override, options) : overrideRemovedByApply(locs.override, options);
-          return settings ? { ...override, settings } : override;
+          // In the order they are written; a fault half-way rolls back or names what changed (fault-truth.ts).
+          snapshots = [...(locs.settings ? [snapshot(locs.settings, ops)] : []), snapshot(locs.override, ops)];
+          try {
+            // Settings first: once the override forces a layer on, its settings are already in place.
+            const settings = locs.settings ? settingsChange(locs.settings, texts.settings, env, options) : undefined;
+            const override = texts.override !== null ? applyOverrideLocked(locs.override, texts.override, options) : overrideRemovedByApply(locs.override, options);
+            return settings ? { ...override, settings } : override;
+          } catch (e) {
+            throw truthAfterFault(e, 'write the override', locs.override.dir, snapshots, ops);
+          }
         },
         { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) },
-      );
+      ));
     },
     SETTINGS_UNTOUCHED,
   );
+}
+
+function afterLock<T>(action: string, folder: string, snapshots: () => Snapshot[], ops: FileOps, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw truthAfterFault(e, action, folder, snapshots(), ops);
+  }
 }
 
 /** Surrender: both files back to the state before Strata; a change made since Strata wrote either is refused without force, before anything is removed. */
 export function removeConfiguration(locs: ConfigurationLocations, env: Environment, options: WriterOptions = {}): OverrideRemoveResult {
   checkOverrideScope(locs.override, options);
   const ops = options.ops ?? realFileOps;
+  let snapshots: Snapshot[] = [];
   const run = () => {
     assertChangeAllowed(locs.override, null, options);
     if (locs.settings) assertChangeAllowed(locs.settings, null, options);
-    const settings = locs.settings ? settingsChange(locs.settings, null, env, options) : undefined;
-    const override = removeOverrideLocked(locs.override, options);
-    return settings && settings.action !== 'nothing' ? { ...override, settings } : override;
+    snapshots = [...(locs.settings ? [snapshot(locs.settings, ops)] : []), snapshot(locs.override, ops)];
+    try {
+      const settings = locs.settings ? settingsChange(locs.settings, null, env, options) : undefined;
+      const override = removeOverrideLocked(locs.override, options);
+      return settings && settings.action !== 'nothing' ? { ...override, settings } : override;
+    } catch (e) {
+      throw truthAfterFault(e, 'remove the override', locs.override.dir, snapshots, ops);
+    }
   };
   return asStrataFailure(
     'remove the override',
@@ -171,7 +194,9 @@ export function removeConfiguration(locs: ConfigurationLocations, env: Environme
       const anyRecord = [locs.override.recordFile, locs.settings?.recordFile].some((f) => f !== undefined && ops.existsSync(f));
       // Nothing of Strata's and nobody holding the lock: answer without creating Strata's state folder.
       if (!anyRecord && !ops.existsSync(locs.override.lockFile)) return run();
-      return withLock(locs.override.lockFile, run, { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) });
+      return afterLock('remove the override', locs.override.dir, () => snapshots, ops, () =>
+        withLock(locs.override.lockFile, run, { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) }),
+      );
     },
     SETTINGS_UNTOUCHED,
   );

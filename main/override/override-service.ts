@@ -14,10 +14,22 @@ export interface OverrideServiceOptions {
   env: NodeJS.ProcessEnv;
 }
 
+// Windows: the override lives in a folder of Strata's and is registered in the registry (windows-override.ts).
+const onWindows = () => process.platform === 'win32';
+const windows = () => import('./windows-override');
+
 const locations = (options: OverrideServiceOptions, system: boolean | undefined) => configurationLocations(system === true, options.env, options.env['HOME'] || homedir());
 
+/** The override's files where the loader reads them on Linux and macOS (the Windows status needs the registry: overrideStatusOnAnyPlatform). */
 export function overrideStatus(options: OverrideServiceOptions, request: { system?: boolean | undefined }): OverrideStatus {
   return readConfigurationStatus(locations(options, request.system), options.env);
+}
+
+/** `override.status`: on Windows with the override's registry value. */
+export async function overrideStatusOnAnyPlatform(options: OverrideServiceOptions, request: { system?: boolean | undefined }): Promise<OverrideStatus> {
+  if (!onWindows()) return overrideStatus(options, request);
+  const w = await windows();
+  return w.windowsOverrideStatus(w.windowsConfigurationLocations(request.system === true, options.env), options.env);
 }
 
 /**
@@ -43,16 +55,27 @@ async function settingsFileOf(options: OverrideServiceOptions, config: OverrideC
 export async function overrideApply(options: OverrideServiceOptions, request: { config: OverrideConfig; force?: boolean | undefined; system?: boolean | undefined }): Promise<OverrideApplyResult> {
   const settings = await settingsFileOf(options, request.config);
   const override = forcesLayers(request.config) ? buildOverrideManifest(request.config) : null;
+  if (onWindows()) {
+    const w = await windows();
+    return w.windowsOverrideApply(w.windowsConfigurationLocations(request.system === true, options.env), { override, settings }, options.env, { force: request.force === true });
+  }
   return applyConfiguration(locations(options, request.system), { override, settings }, options.env, { force: request.force === true });
 }
 
 /** override.preview: the files an apply (config) or a surrender (config null) would change; the settings file is built and checked as apply builds it. */
 export async function overridePreview(options: OverrideServiceOptions, request: { config: OverrideConfig | null; system?: boolean | undefined }): Promise<OverridePreview> {
-  const locs = locations(options, request.system);
+  const locs = onWindows() ? (await windows()).windowsConfigurationLocations(request.system === true, options.env) : locations(options, request.system);
   if (!request.config) return previewConfiguration(locs, null);
   const settings = await settingsFileOf(options, request.config);
   const override = forcesLayers(request.config) ? buildOverrideManifest(request.config) : null;
   return previewConfiguration(locs, { override, settings });
+}
+
+/** `override.remove`: on Windows also the registry values (overrideRemove is the Linux and macOS files only). */
+export async function overrideRemoveOnAnyPlatform(options: OverrideServiceOptions, request: { force?: boolean | undefined; system?: boolean | undefined }): Promise<OverrideRemoveResult> {
+  if (!onWindows()) return overrideRemove(options, request);
+  const w = await windows();
+  return w.windowsOverrideRemove(w.windowsConfigurationLocations(request.system === true, options.env), options.env, { force: request.force === true });
 }
 
 export function overrideRemove(options: OverrideServiceOptions, request: { force?: boolean | undefined; system?: boolean | undefined }): OverrideRemoveResult {

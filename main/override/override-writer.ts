@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readlinkSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
@@ -6,8 +7,9 @@ import { resolveXdgDirectories, type Environment } from '../../shared/loader/xdg
 import { OVERRIDE_FILE_NAME } from '../../shared/override/override-config';
 import type { OverrideApplyResult, OverrideOwnership, OverrideRemoveResult, OverrideScope, OverrideStatus } from '../../shared/override/override-status';
 import { unifiedDiff } from '../../shared/text/unified-diff';
-import { asStrataFailure, isTempOf, readIfExists, realFileOps, unlinkDurable, writeFileAtomic, type FileOps } from './atomic-file';
+import { asStrataFailure, fsyncDir, isTempOf, readIfExists, realFileOps, tempNameFor, unlinkDurable, writeFileAtomic, type FileOps } from './atomic-file';
 import { withLock } from './override-lock';
+import { snapshot, truthAfterFault, type Snapshot } from './fault-truth';
 
 /**
  * The override writer: installs Strata's VkLayer_override.json where the loader finds implicit
@@ -69,8 +71,8 @@ const OverrideRecordSchema = z.object({
   writtenAt: z.string().nullable(),
   /** A change in progress: the file may already hold these bytes; null: the file is being removed. */
   pendingSha256: z.string().nullable().optional(),
-  /** The pre-Strata file, backed up (null: there was none). */
-  original: z.object({ sha256: z.string(), backup: z.string() }).nullable(),
+  /** The pre-Strata file, backed up (null: there was none); `symlink`: it was a symbolic link to that target, restored as a link. */
+  original: z.object({ sha256: z.string(), backup: z.string(), symlink: z.string().optional() }).nullable(),
 });
 export type OverrideRecord = z.infer<typeof OverrideRecordSchema>;
 
@@ -87,6 +89,8 @@ export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(by
 
 interface OnDisk {
   bytes: Buffer | null;
+  /** The file is a symbolic link to this target (dangling when bytes is null). */
+  link: string | null;
   sha: string | null;
   record: OverrideRecord | null;
   ownership: OverrideOwnership;
@@ -102,7 +106,9 @@ function readRecord(loc: OverrideLocation, ops: FileOps): OverrideRecord | null 
     parsed = undefined;
   }
   const r = OverrideRecordSchema.safeParse(parsed);
-  if (!r.success || r.data.path !== loc.file)
+  // Only the paths Strata itself uses: a record naming another backup (with that file's hash) would
+  // make `remove` copy that file into the loader's folder and delete it.
+  if (!r.success || r.data.path !== loc.file || (r.data.original !== null && r.data.original.backup !== loc.originalFile))
     throw new StrataRequestError(
       strataError('override/record-unreadable', `Strata's record of the ${labelOf(loc)} it wrote is damaged or is for another file, so Strata cannot tell whether ${loc.file} is its own`, {
         where: loc.recordFile,
@@ -112,19 +118,30 @@ function readRecord(loc: OverrideLocation, ops: FileOps): OverrideRecord | null 
   return r.data;
 }
 
+function linkTarget(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}
+
 function inspect(loc: OverrideLocation, ops: FileOps): OnDisk {
   const bytes = readIfExists(loc.file, ops);
+  const link = linkTarget(loc.file);
   const record = readRecord(loc, ops);
   const sha = bytes ? sha256(bytes) : null;
   let ownership: OverrideOwnership;
-  if (!bytes) ownership = 'absent';
+  // A dangling symbolic link is someone's (it points where a file may yet appear), not an empty place.
+  if (!bytes && link !== null) ownership = 'foreign';
+  else if (!bytes) ownership = 'absent';
   else if (!record) ownership = 'foreign';
   else {
     // The pre-Strata file counts as Strata's to replace: it is backed up, and remove restores it.
     const vouched = [record.sha256, record.pendingSha256, record.original?.sha256];
     ownership = vouched.includes(sha) ? 'strata' : 'modified';
   }
-  return { bytes, sha, record, ownership };
+  return { bytes, link, sha, record, ownership };
 }
 
 function layersOf(text: string | null): OverrideStatus['layers'] {
@@ -173,6 +190,13 @@ export function readOverrideStatus(loc: OverrideLocation, options: Pick<WriterOp
 
 function refuse(loc: OverrideLocation, disk: OnDisk, newText: string | null, verb: 'replace' | 'remove'): never {
   const foreign = disk.ownership === 'foreign';
+  if (foreign && !disk.bytes)
+    throw new StrataRequestError(
+      strataError('override/not-strata-file', `${loc.file} is a symbolic link to ${disk.link}, which does not exist; Strata will not ${verb} it on its own`, {
+        fix: `to ${verb} it anyway, run the command again with --force (the link is kept, and \`strata override remove\` puts it back)`,
+        data: { path: loc.file, ownership: disk.ownership, diff: '' },
+      }),
+    );
   const diff = foreign
     ? unifiedDiff(disk.bytes!.toString('utf8'), newText ?? '', { fromLabel: `${loc.file} (on disk, not written by Strata)`, toLabel: newText === null ? '(no file)' : `${loc.file} (what Strata would write)` })
     : changedSinceDiff(loc, disk);
@@ -273,9 +297,11 @@ export function applyOverrideLocked(loc: OverrideLocation, text: string, options
     return result('unchanged', null);
   }
   // The pre-Strata file, kept until surrender; only the first time Strata writes here.
-  if (!disk.record && disk.bytes) {
-    writeFileAtomic(loc.originalFile, disk.bytes, ops);
-    original = { sha256: disk.sha!, backup: loc.originalFile };
+  if (!disk.record && (disk.bytes || disk.link !== null)) {
+    // A symbolic link is kept as one: its target is never written (the new file replaces the link), and remove re-creates the link.
+    const bytes = disk.bytes ?? Buffer.alloc(0);
+    writeFileAtomic(loc.originalFile, bytes, ops);
+    original = { sha256: sha256(bytes), backup: loc.originalFile, ...(disk.link !== null ? { symlink: disk.link } : {}) };
   }
   const backup = disk.bytes ? loc.previousFile : null;
   if (disk.bytes) writeFileAtomic(loc.previousFile, disk.bytes, ops);
@@ -286,6 +312,19 @@ export function applyOverrideLocked(loc: OverrideLocation, text: string, options
   writeFileAtomic(loc.file, text, ops);
   writeRecord(loc, { version: 1, path: loc.file, sha256: newSha, text, writtenAt: new Date().toISOString(), original }, ops);
   return result(disk.bytes ? 'replaced' : 'created', backup);
+}
+
+/** The pre-Strata symbolic link, back in place atomically (a temp link renamed over the file). */
+function restoreLink(path: string, target: string, ops: FileOps) {
+  const temp = tempNameFor(path);
+  symlinkSync(target, temp);
+  try {
+    renameSync(temp, path);
+  } catch (e) {
+    ops.unlinkSync(temp);
+    throw e;
+  }
+  fsyncDir(join(path, '..'), ops);
 }
 
 /** remove without taking the lock: the caller holds it. */
@@ -312,7 +351,8 @@ export function removeOverrideLocked(loc: OverrideLocation, options: WriterOptio
   const backup = disk.bytes && disk.sha !== original?.sha256 ? loc.previousFile : null;
   if (backup) writeFileAtomic(loc.previousFile, disk.bytes!, ops);
   writeRecord(loc, { ...disk.record, sha256: disk.sha, text: disk.bytes?.toString('utf8') ?? null, pendingSha256: original?.sha256 ?? null }, ops);
-  if (originalBytes) writeFileAtomic(loc.file, originalBytes, ops);
+  if (original?.symlink !== undefined) restoreLink(loc.file, original.symlink, ops);
+  else if (originalBytes) writeFileAtomic(loc.file, originalBytes, ops);
   else unlinkDurable(loc.file, ops);
   // The record goes first: without it the restored file is simply not Strata's again.
   unlinkDurable(loc.recordFile, ops);
@@ -320,12 +360,32 @@ export function removeOverrideLocked(loc: OverrideLocation, options: WriterOptio
   return { scope: loc.scope, path: loc.file, action: original ? 'restored' : 'deleted', backup, reason: null };
 }
 
+/**
+ * Runs a change of one file under its lock; a fault's message says whether the file changed (its own
+ * write may have got through before its record's, or the lock's release may fail after both).
+ */
+function truthfully<T>(loc: OverrideLocation, action: string, ops: FileOps, options: WriterOptions, fn: () => T): T {
+  let before: Snapshot[] = [];
+  try {
+    return withLock(
+      loc.lockFile,
+      () => {
+        before = [snapshot(loc, ops)];
+        return fn();
+      },
+      { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) },
+    );
+  } catch (e) {
+    throw truthAfterFault(e, action, loc.dir, before, ops);
+  }
+}
+
 export function applyOverride(loc: OverrideLocation, text: string, options: WriterOptions = {}): OverrideApplyResult {
   checkScope(loc, options);
   const ops = options.ops ?? realFileOps;
   return asStrataFailure('write the override', loc.dir, () => {
     prepare(loc, ops);
-    return withLock(loc.lockFile, () => applyOverrideLocked(loc, text, options), { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) });
+    return truthfully(loc, 'write the override', ops, options, () => applyOverrideLocked(loc, text, options));
   });
 }
 
@@ -334,6 +394,6 @@ export function removeOverride(loc: OverrideLocation, options: WriterOptions = {
   const ops = options.ops ?? realFileOps;
   return asStrataFailure('remove the override', loc.dir, () => {
     if (!ops.existsSync(loc.recordFile) && !ops.existsSync(loc.lockFile)) return removeOverrideLocked(loc, options);
-    return withLock(loc.lockFile, () => removeOverrideLocked(loc, options), { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) });
+    return truthfully(loc, 'remove the override', ops, options, () => removeOverrideLocked(loc, options));
   });
 }

@@ -9,7 +9,7 @@ import { buildLoaderSettings, loaderSettingsPath } from '../../shared/profiles/l
 import type { BindingsSyncResult } from '../../shared/profiles/profile-channels';
 import { explainChain } from '../chain/chain-service';
 import { discoveryManifests } from '../discovery/discovery-service';
-import { asStrataFailure, readIfExists, realFileOps, unlinkDurable, writeFileAtomic, type FileOps } from '../override/atomic-file';
+import { asStrataFailure, readIfExists, realFileOps, sweepDeadTemps, unlinkDurable, writeFileAtomic, type FileOps } from '../override/atomic-file';
 import { withLock } from '../override/override-lock';
 
 /**
@@ -64,6 +64,11 @@ function readRecord(file: string, ops: FileOps): Record_ {
   }
 }
 
+/** Strata's record of the per-application files it wrote: file name (or, for a loader settings file, its path) → sha256. */
+export function readAppOverrideRecord(env: NodeJS.ProcessEnv, home: string, ops: FileOps = realFileOps): Record<string, string> {
+  return readRecord(appOverrideLocation(env, home).recordFile, ops).files;
+}
+
 /** Override files of ours, in the order the loader reads them (discovery follows the loader's). */
 async function loaderOrder(env: NodeJS.ProcessEnv, dir: string): Promise<string[]> {
   const inv = await discoveryManifests({ env });
@@ -85,10 +90,14 @@ function refuseForeign(path: string): never {
 export async function syncBindings(options: BindingsSyncOptions): Promise<BindingsSyncResult> {
   const ops = options.ops ?? realFileOps;
   const loc = appOverrideLocation(options.env, options.home);
-  if (loaderAtLeast(options.loaderVersion, LOADER_FEATURES.settingsFile)) return syncLoaderSettings(options, ops, loc);
+  // The settings file from 1.3.302 on: older loaders that read it cannot turn the global override layer
+  // off for a bound application (loader-rules.ts settings-layer-off-meta), so they get override layers too.
+  if (loaderAtLeast(options.loaderVersion, LOADER_FEATURES.settingsFileBindings)) return syncLoaderSettings(options, ops, loc);
 
   const notes: string[] = [
-    `loader ${options.loaderVersion} reads no vk_loader_settings.json (${LOADER_FEATURES.settingsFile}+): each bound profile is an override layer limited to its applications by app_keys; an application bound to none gets the global override (\`strata profile apply\`), if any`,
+    loaderAtLeast(options.loaderVersion, LOADER_FEATURES.settingsFile)
+      ? `loader ${options.loaderVersion} reads vk_loader_settings.json but cannot turn the global override layer off in it (${LOADER_FEATURES.settingsFileBindings}+ can): each bound profile is an override layer limited to its applications by app_keys; an application bound to none gets the global override (\`strata profile apply\`), if any`
+      : `loader ${options.loaderVersion} reads no vk_loader_settings.json (${LOADER_FEATURES.settingsFile}+): each bound profile is an override layer limited to its applications by app_keys; an application bound to none gets the global override (\`strata profile apply\`), if any`,
   ];
   const written = new Set<string>();
   const removed: string[] = [];
@@ -103,6 +112,8 @@ export async function syncBindings(options: BindingsSyncOptions): Promise<Bindin
       withLock(
         loc.lockFile,
         () => {
+          // Temp files of writes that were killed (their pid is gone) go; a live writer's stay.
+          for (const dir of [loc.dir, loc.stateDir]) sweepDeadTemps(dir, ops);
           plan = planAppOverrides(options.groups, order);
           const wanted = new Set(plan.map((f) => f.fileName));
           for (const entry of ops.readdirSync(loc.dir)) {
@@ -169,6 +180,24 @@ export async function syncBindings(options: BindingsSyncOptions): Promise<Bindin
 
 async function syncLoaderSettings(options: BindingsSyncOptions, ops: FileOps, loc: ReturnType<typeof appOverrideLocation>): Promise<BindingsSyncResult> {
   const path = loaderSettingsPath(options.home, options.loaderVersion);
+  // No application bound: the file would name no one, so Strata's file goes (a file of another tool stays).
+  if (!options.groups.some((g) => g.apps.length)) {
+    const removed: string[] = [];
+    const dir = join(path, '..');
+    asStrataFailure('remove the loader settings file', dir, () => {
+      ops.mkdirSync(loc.stateDir, { recursive: true });
+      withLock(loc.lockFile, () => {
+        const record = readRecord(loc.recordFile, ops);
+        const bytes = readIfExists(path, ops);
+        if (!bytes || record.files[path] !== sha256(bytes)) return;
+        unlinkDurable(path, ops);
+        delete record.files[path];
+        writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, ops);
+        removed.push(path);
+      }, { ops });
+    });
+    return { mechanism: 'loader-settings', loaderVersion: options.loaderVersion, files: [], removed, checks: [], notes: [removed.length ? `no application is bound: ${path} is removed` : 'no application is bound'] };
+  }
   const inventory = await discoveryManifests({ env: options.env });
   const built = buildLoaderSettings(
     options.groups.filter((g) => g.apps.length).map((g) => ({ profile: g.profile, appKeys: g.apps })),

@@ -12,8 +12,8 @@ import {
   profilesList,
   profilesOverrideExport,
   profilesRename,
+  profilesSave,
   profilesUnbind,
-  profileStore,
   type ProfileServiceOptions,
 } from './profile-service';
 
@@ -24,7 +24,7 @@ export function profileHandlers(options: ProfileServiceOptions): Pick<Handlers, 
   return {
     'profiles.list': () => profilesList(options),
     'profiles.create': (req) => profilesCreate(options, req),
-    'profiles.save': (req) => profileStore(options).save(req.profile),
+    'profiles.save': (req) => profilesSave(options, req),
     'profiles.copy': (req) => profilesCopy(options, req),
     'profiles.rename': (req) => profilesRename(options, req),
     'profiles.delete': (req) => profilesDelete(options, req),

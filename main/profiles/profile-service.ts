@@ -284,6 +284,39 @@ export async function profilesBind(o: ProfileServiceOptions, req: Req<'profiles.
   return { application: file.applications.find((a) => a.path === exe.path)!, sync: syncResult, notes: exe.notes };
 }
 
+/**
+ * profiles.save: the new version of a stored profile; when applications are bound to it, their
+ * per-application files are rewritten at once, so what they get outside Strata is what was saved.
+ */
+export async function profilesSave(o: ProfileServiceOptions, req: Req<'profiles.save'>): Promise<StoredProfile> {
+  const saved = profileStore(o).save(req.profile as Profile);
+  let bound = false;
+  try {
+    bound = applicationStore(o).read().applications.some((a) => a.profile && sameProfileName(a.profile, saved.name));
+  } catch (e) {
+    // An applications list that does not read binds nothing; the save itself stands.
+    if (!(e instanceof StrataRequestError)) throw e;
+  }
+  if (bound) await sync(o, {});
+  return saved;
+}
+
+/**
+ * Drop the profile binding of `appPaths` and keep them in the applications list (how to start them
+ * stays); the per-application files are rewritten without them (activity.disable).
+ */
+export async function clearBindings(o: ProfileServiceOptions, appPaths: readonly string[], req: { force?: boolean | undefined }): Promise<BindingsSyncResult> {
+  const wanted = new Set(appPaths);
+  const file = applicationStore(o).update((f) => ({ ...f, applications: f.applications.map(({ profile, ...a }) => (wanted.has(a.path) || !profile ? a : { ...a, profile })) }));
+  syncProfileApplications(o, file);
+  return sync(o, req);
+}
+
+/** The applications list, or the error that it does not read. */
+export function readApplications(o: ProfileServiceOptions): ApplicationsFile {
+  return applicationStore(o).read();
+}
+
 export async function profilesUnbind(o: ProfileServiceOptions, req: Req<'profiles.unbind'>) {
   const apps = applicationStore(o);
   const abs = isAbsolute(req.appPath) ? req.appPath : resolve(req.appPath);

@@ -1,11 +1,11 @@
-import { fstatSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
 import { resolveXdgDirectories, type Environment } from '../../shared/loader/xdg-directories';
 import { parseProfileText } from '../../shared/profiles/profile-document';
 import { profileFileName, profileNameKey, sameProfileName, PROFILE_FILE_EXTENSION } from '../../shared/profiles/profile-file-name';
-import { invalidProfileError, issuesOf, PROFILE_FILE_MAX_BYTES, ProfileNameSchema, ProfileSchema, serializeProfile, type Profile } from '../../shared/profiles/profile-schema';
-import { asStrataFailure, realFileOps, unlinkDurable, writeFileAtomic, type FileOps } from '../override/atomic-file';
+import { invalidProfileError, issuesOf, ProfileNameSchema, ProfileSchema, serializeProfile, type Profile } from '../../shared/profiles/profile-schema';
+import { asStrataFailure, realFileOps, sweepDeadTemps, unlinkDurable, writeFileAtomic, type FileOps } from '../override/atomic-file';
+import { GuardedReadError, readTextGuardedSync } from '../platform/guarded-read';
 import { withLock } from '../override/override-lock';
 
 /**
@@ -46,25 +46,6 @@ const fail = (error: StrataError): never => {
   throw new StrataRequestError(error);
 };
 
-/** Reads at most `max + 1` bytes: a huge file is reported, not loaded. */
-function readCapped(path: string, max: number, ops: FileOps): { text: string; size: number } {
-  const fd = ops.openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size > max) return { text: '', size };
-    const buf = Buffer.alloc(size);
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return { text: buf.subarray(0, off).toString('utf8'), size: off };
-  } finally {
-    ops.closeSync(fd);
-  }
-}
-
 export class ProfileStore {
   readonly dir: string;
   private readonly ops: FileOps;
@@ -93,19 +74,20 @@ export class ProfileStore {
     const problems: StrataError[] = [];
     for (const entry of entries.filter((e) => e.endsWith(PROFILE_FILE_EXTENSION) && !e.startsWith('.')).sort()) {
       const file = join(this.dir, entry);
-      let read: { text: string; size: number };
+      let text: string;
       try {
-        if (!statSync(file).isFile()) continue;
-        read = readCapped(file, PROFILE_FILE_MAX_BYTES, this.ops);
+        // Guarded (O_NONBLOCK, fstat after open, capped): a FIFO or device named *.strata-profile.json cannot hang or flood the listing.
+        text = readTextGuardedSync(file, 'profile');
       } catch (e) {
+        if (e instanceof GuardedReadError && e.folder) continue;
+        if (e instanceof GuardedReadError) {
+          problems.push(strataError(e.reason === 'too-large' ? 'profile/too-large' : 'profile/unreadable', `${e.message}, so it was not read`, { where: file, fix: `move ${entry} out of ${this.dir}; Strata leaves it alone` }));
+          continue;
+        }
         problems.push(strataError('profile/unreadable', `Cannot read the profile file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: file, fix: `check the permissions of ${file}` }));
         continue;
       }
-      if (read.size > PROFILE_FILE_MAX_BYTES) {
-        problems.push(strataError('profile/too-large', `The file is ${read.size} bytes; a profile is at most ${PROFILE_FILE_MAX_BYTES} bytes, so it was not read`, { where: file, fix: `move ${entry} out of ${this.dir}; Strata leaves it alone` }));
-        continue;
-      }
-      const parsed = parseProfileText(read.text, file);
+      const parsed = parseProfileText(text, file);
       if (!parsed.ok) {
         problems.push({ ...parsed.error, fix: `${parsed.error.fix ?? 'correct the file'}; Strata leaves the file as it is until then` });
         continue;
@@ -151,7 +133,15 @@ export class ProfileStore {
   private mutate<T>(action: string, fn: () => T): T {
     return asStrataFailure(action, this.dir, () => {
       this.ops.mkdirSync(this.dir, { recursive: true });
-      return withLock(this.lockFile, fn, { ops: this.ops });
+      return withLock(
+        this.lockFile,
+        () => {
+          // A write killed mid-way (SIGKILL, power) leaves its .NAME.PID.RANDOM.tmp; the next change clears those of dead writers.
+          sweepDeadTemps(this.dir, this.ops);
+          return fn();
+        },
+        { ops: this.ops },
+      );
     });
   }
 

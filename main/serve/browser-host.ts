@@ -7,7 +7,8 @@ import type { Router } from '../router';
 import type { EventBus } from '../event-bus';
 import type { IpcResult } from '../../shared/ipc/result';
 import { strataError } from '../../shared/errors/strata-error';
-import { cookieName, guardRequest, hostHeaderFor, isLoopback, type GuardPolicy } from './request-guard';
+import { CODE_PATH, guardRequest, hostHeaderFor, isLoopback, type GuardPolicy } from './request-guard';
+import { OneTimeCodes } from './one-time-codes';
 import { readStatic } from './static-files';
 import { SECURITY_HEADERS } from './content-security-policy';
 
@@ -31,12 +32,20 @@ export interface RunningBrowserHost {
   port: number;
   host: string;
   token: string;
+  /**
+   * A URL for this server carrying a one-time code (not the token) in its fragment, for
+   * `strata serve --open`; `onRedeem` runs when the page has traded it. Valid once, for 5 minutes.
+   */
+  oneTimeUrl(onRedeem?: () => void): string;
   close(): Promise<void>;
 }
 
 // shader.inspectBytes carries a file as base64: up to 16 MiB decoded is about 21.4 MiB of JSON.
 const MAX_BODY_BYTES = 24 << 20;
 const API_PREFIX = '/api/';
+/** A body over the limit is drained (so the client reads the 413 instead of a reset) up to this much, then the socket is cut. */
+const MAX_DRAIN_BYTES = 256 << 20;
+const CODE_TTL_MS = 5 * 60_000;
 
 /** The Host header values that mean "this server": loopback names, or every local address for a wildcard bind. */
 function allowedHosts(bind: string, port: number): Set<string> {
@@ -73,15 +82,26 @@ function statusFor(result: IpcResult<unknown>): number {
   }
 }
 
+/**
+ * The body, or 'too-large' once it passes MAX_BODY_BYTES. From then on nothing more is kept: the
+ * caller answers 413 at once and the rest is read and dropped, so the client sees the answer rather
+ * than a connection reset (a socket destroyed mid-upload).
+ */
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
+      if (over) {
+        if (size > MAX_DRAIN_BYTES) req.socket.destroy();
+        return;
+      }
       if (size > MAX_BODY_BYTES) {
+        over = true;
+        chunks.length = 0;
         resolve('too-large');
-        req.destroy();
       } else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
@@ -101,9 +121,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   const token = options.token ?? randomBytes(24).toString('base64url');
   const sse = new Set<ServerResponse>();
   let policy: GuardPolicy | null = null;
+  const codes = new OneTimeCodes(CODE_TTL_MS);
 
   const handleApi = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    const channel = decodeURIComponent(url.pathname.slice(API_PREFIX.length));
+    let channel: string;
+    try {
+      channel = decodeURIComponent(url.pathname.slice(API_PREFIX.length));
+    } catch {
+      sendJson(res, 400, { ok: false, error: strataError('serve/bad-channel', `Bad percent-encoding in the channel name "${url.pathname}"`, { where: url.pathname }) });
+      return;
+    }
+    // The token arrives in a header, so the page reads this stream with fetch (EventSource cannot send headers).
     if (channel === 'events' && req.method === 'GET') {
       res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
       res.write('retry: 2000\n: connected\n\n');
@@ -126,7 +154,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     }
     const body = await readBody(req);
     if (body === 'too-large') {
-      sendJson(res, 413, { ok: false, error: strataError('serve/too-large', `Request body over ${MAX_BODY_BYTES} bytes`, { where: url.pathname }) });
+      tooLarge(res, url);
       return;
     }
     let payload: unknown;
@@ -140,6 +168,41 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     sendJson(res, statusFor(result), result);
   };
 
+  const tooLarge = (res: ServerResponse, url: URL) => {
+    res.setHeader('Connection', 'close');
+    sendJson(res, 413, { ok: false, error: strataError('serve/too-large', `Request body over ${MAX_BODY_BYTES} bytes`, { where: url.pathname }) });
+  };
+
+  /** POST /auth/code {"code": …} → {"token": …}, once per code (strata serve --open). */
+  const handleCode = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      sendJson(res, 415, { ok: false, error: strataError('serve/content-type', 'Send the request body as application/json', { where: url.pathname }) });
+      return;
+    }
+    const body = await readBody(req);
+    if (body === 'too-large') {
+      tooLarge(res, url);
+      return;
+    }
+    let code: unknown;
+    try {
+      code = (JSON.parse(body.toString('utf8')) as { code?: unknown } | null)?.code;
+    } catch {
+      code = undefined;
+    }
+    if (!codes.redeem(code)) {
+      sendJson(res, 401, {
+        ok: false,
+        error: strataError('serve/bad-code', 'This one-time link was already used or has expired', {
+          where: url.pathname,
+          fix: 'open the URL that `strata serve` printed (it ends in #token=…)',
+        }),
+      });
+      return;
+    }
+    sendJson(res, 200, { ok: true, value: { token } });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://placeholder');
     const verdict = guardRequest({ method: req.method ?? 'GET', url, headers: req.headers }, policy!);
@@ -147,19 +210,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       sendJson(res, verdict.status, { ok: false, error: strataError(verdict.code, verdict.message) });
       return;
     }
-    if (verdict.tokenFrom === 'query' && req.method === 'GET' && !url.pathname.startsWith(API_PREFIX)) {
-      // Trade the token in the URL for a cookie, then drop it from the address bar and history.
-      url.searchParams.delete('token');
-      const location = url.pathname + (url.search || '');
-      res.writeHead(303, {
-        ...SECURITY_HEADERS,
-        Location: location,
-        'Set-Cookie': `${cookieName(policy!.port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        'Content-Length': 0,
-      });
-      res.end();
-      return;
-    }
+    if (url.pathname === CODE_PATH) return handleCode(req, res, url);
     if (url.pathname.startsWith(API_PREFIX)) return handleApi(req, res, url);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(res, 405, 'Method not allowed', 'text/plain; charset=utf-8');
@@ -207,7 +258,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
 
   const shownHost = bind === '0.0.0.0' || bind === '::' ? '127.0.0.1' : bind;
   return {
-    url: `http://${hostHeaderFor(shownHost, port)}/?token=${token}`,
+    // The fragment never leaves the browser (not in requests, logs or Referer); the preload moves it to sessionStorage.
+    url: `http://${hostHeaderFor(shownHost, port)}/#token=${token}`,
+    oneTimeUrl: (onRedeem) => `http://${hostHeaderFor(shownHost, port)}/#code=${codes.mint(onRedeem)}`,
     port,
     host: bind,
     token,
@@ -215,6 +268,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       new Promise<void>((resolve) => {
         unsubscribe();
         clearInterval(heartbeat);
+        codes.clear();
         for (const res of sse) res.end();
         sse.clear();
         server.close(() => resolve());

@@ -20,12 +20,23 @@ export interface GuardRequest {
 }
 
 export type GuardVerdict =
-  | { ok: true; tokenFrom: 'query' | 'cookie' | 'header' }
+  | { ok: true; tokenFrom: 'header' | 'none' }
   | { ok: false; status: 401 | 403; code: string; message: string };
 
-export function cookieName(port: number): string {
-  // Cookies ignore ports: one name per port keeps two Strata servers on one machine apart.
-  return `strata_token_${port}`;
+/** The header the browser preload sends the token in (`Authorization: Bearer …` works too, for scripts). */
+export const TOKEN_HEADER = 'x-strata-token';
+/** Where the page trades a one-time code (from `strata serve --open`) for the token. */
+export const CODE_PATH = '/auth/code';
+
+/**
+ * What needs no token: the renderer's static files (public build output, no secret in them) and the
+ * one-time-code exchange (the code is its own credential). The token never travels in a cookie
+ * (cookies are not scoped by port, so every other server on 127.0.0.1 would receive it) or in the
+ * query string (history, logs); only in a header the page's own script adds (docs/security.md).
+ */
+export function isPublicRequest(method: string, pathname: string): boolean {
+  if (pathname === CODE_PATH) return method === 'POST';
+  return (method === 'GET' || method === 'HEAD') && !pathname.startsWith('/api/');
 }
 
 function header(req: GuardRequest, name: string): string | undefined {
@@ -38,14 +49,6 @@ function tokenMatches(candidate: string | undefined, token: string): boolean {
   const a = Buffer.from(candidate);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
-  for (const part of (cookieHeader ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 export function hostHeaderFor(address: string, port: number): string {
@@ -73,17 +76,19 @@ export function guardRequest(req: GuardRequest, policy: GuardPolicy): GuardVerdi
     const sameOrigin = originHost !== null && (policy.allowedHosts ? policy.allowedHosts.has(originHost) : originHost === host?.toLowerCase());
     if (!sameOrigin) return { ok: false, status: 403, code: 'serve/foreign-origin', message: `Requests from origin "${origin}" are not allowed` };
   }
-  if (header(req, 'sec-fetch-site') === 'cross-site') {
+  // A top-level navigation to the page from anywhere (a link, the --open launch file on file://) is
+  // fine: the page is public and a GET of it changes nothing. Everything else cross-site is refused.
+  const topLevelPage = header(req, 'sec-fetch-mode') === 'navigate' && header(req, 'sec-fetch-dest') === 'document' && isPublicRequest(req.method, req.url.pathname);
+  if (header(req, 'sec-fetch-site') === 'cross-site' && !topLevelPage) {
     return { ok: false, status: 403, code: 'serve/foreign-origin', message: 'Cross-site requests are not allowed' };
   }
   const bearer = header(req, 'authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
-  if (tokenMatches(req.url.searchParams.get('token') ?? undefined, policy.token)) return { ok: true, tokenFrom: 'query' };
-  if (tokenMatches(cookieValue(header(req, 'cookie'), cookieName(policy.port)), policy.token)) return { ok: true, tokenFrom: 'cookie' };
-  if (tokenMatches(header(req, 'x-strata-token') ?? bearer, policy.token)) return { ok: true, tokenFrom: 'header' };
+  if (tokenMatches(header(req, TOKEN_HEADER) ?? bearer, policy.token)) return { ok: true, tokenFrom: 'header' };
+  if (isPublicRequest(req.method, req.url.pathname)) return { ok: true, tokenFrom: 'none' };
   return {
     ok: false,
     status: 401,
     code: 'serve/bad-token',
-    message: 'Missing or wrong token: open the URL that `strata serve` printed (it ends in ?token=…)',
+    message: 'Missing or wrong token: open the URL that `strata serve` printed (it ends in #token=…) in a new tab',
   };
 }

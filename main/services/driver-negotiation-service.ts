@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { parseJsonGuarded, readTextGuardedSync } from '../platform/guarded-read';
 import { resolve } from 'node:path';
 import { environmentWith, type BridgePool } from '../bridge-pool';
 import { discoveryManifests } from '../discovery/discovery-service';
@@ -38,7 +38,7 @@ export async function defaultDriverManifests(env: NodeJS.ProcessEnv): Promise<{ 
 /** Best effort, for naming the driver when its probe died: the manifest's library_path. */
 function libraryOf(manifest: string): string | null {
   try {
-    const p = (JSON.parse(readFileSync(manifest, 'utf8')) as { ICD?: { library_path?: unknown } }).ICD?.library_path;
+    const p = (parseJsonGuarded(readTextGuardedSync(manifest, 'manifest'), manifest) as { ICD?: { library_path?: unknown } } | null)?.ICD?.library_path;
     return typeof p === 'string' ? p : null;
   } catch {
     return null;

@@ -1,4 +1,5 @@
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { GuardedReadError, readGuarded } from '../platform/guarded-read';
 import { resolve } from 'node:path';
 import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
 import type { ShaderDisassembly } from '../../shared/shader/shader-disassembly';
@@ -14,8 +15,12 @@ import { SHADER_BYTES_LIMIT, type ShaderInspectBytes } from '../../shared/shader
 
 async function readSpirvFile(path: string): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await readFile(path));
+    // Guarded: /dev/zero, a FIFO or a 1 GB file is refused before it is read (shared/files/read-limits.ts).
+    return new Uint8Array(await readGuarded(path, 'shader'));
   } catch (e) {
+    if (e instanceof GuardedReadError) {
+      throw new StrataRequestError(strataError(e.reason === 'too-large' ? 'shader/too-large' : 'shader/unreadable', e.message, { where: path, fix: e.folder ? 'name a .spv file, not a folder' : e.fix }));
+    }
     const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
     throw new StrataRequestError(
       strataError('shader/unreadable', `Cannot read the SPIR-V file: ${code}`, {

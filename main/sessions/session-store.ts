@@ -7,6 +7,10 @@ import { compileQuery, type SessionQuery } from '../../shared/sessions/session-q
 import {
   countRecord,
   emptyCounts,
+  LineRecordSchema,
+  MessageRecordSchema,
+  SessionFooterSchema,
+  SessionHeaderSchema,
   SessionIdSchema,
   type CaptureRecord,
   type SessionCounts,
@@ -94,8 +98,10 @@ export function readEnds(file: string): { header: SessionHeader; footer: Session
       }
       head += chunk;
     }
-    const header = JSON.parse(head) as SessionHeader;
-    if (header?.kind !== 'header') throw new Error('the first line is not a session header');
+    // Validated, not trusted: a session file is data anyone could have written (exports interpolate it).
+    const parsedHeader = SessionHeaderSchema.safeParse(JSON.parse(head));
+    if (!parsedHeader.success) throw new Error(`the first line is not a valid session header (${issueText(parsedHeader.error)})`);
+    const header = parsedHeader.data;
     let footer: SessionFooter | null = null;
     const tailLength = Math.min(size, 64 * 1024);
     const n = readSync(fd, buf, 0, tailLength, size - tailLength);
@@ -103,7 +109,8 @@ export function readEnds(file: string): { header: SessionHeader; footer: Session
     const last = tail.slice(tail.lastIndexOf('\n') + 1);
     if (last.startsWith('{"kind":"footer"')) {
       try {
-        footer = JSON.parse(last) as SessionFooter;
+        const parsed = SessionFooterSchema.safeParse(JSON.parse(last));
+        footer = parsed.success ? parsed.data : null;
       } catch {
         footer = null;
       }
@@ -148,6 +155,12 @@ export interface ScanResult {
   size: number;
 }
 
+const issueText = (error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }) =>
+  error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+
 /** Reads a session file record by record, streaming (sessions can be gigabytes). */
 export async function scanSession(file: string, visit: (record: CaptureRecord) => void): Promise<ScanResult> {
   let header: SessionHeader | null = null;
@@ -167,11 +180,21 @@ export async function scanSession(file: string, visit: (record: CaptureRecord) =
       damaged++;
       return;
     }
+    // Every record is checked against its schema; one that does not match counts as damaged, like a line that does not parse.
     if (value.kind === 'line' || value.kind === 'message') {
       value.seq = ++seq;
-      visit(value as CaptureRecord);
-    } else if (value.kind === 'header' && !header) header = value as SessionHeader;
-    else if (value.kind === 'footer') footer = value as SessionFooter;
+      const parsed = (value.kind === 'line' ? LineRecordSchema : MessageRecordSchema).safeParse(value);
+      if (parsed.success) visit(parsed.data as CaptureRecord);
+      else damaged++;
+    } else if (value.kind === 'header' && !header) {
+      const parsed = SessionHeaderSchema.safeParse(value);
+      if (parsed.success) header = parsed.data;
+      else damaged++;
+    } else if (value.kind === 'footer') {
+      const parsed = SessionFooterSchema.safeParse(value);
+      if (parsed.success) footer = parsed.data;
+      else damaged++;
+    }
   };
   let size = 0;
   for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {

@@ -52,11 +52,31 @@ function overrideSummary(config: OverrideConfig): LayerSummary {
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 // One description per discovered manifest object, kept across edits (the inventory's objects do not change).
 const inSet = new WeakMap<DiscoveredManifest, ManifestInSet>();
+
+/** An override layer's app_keys (the summaries leave them out; the set rules need them: per-application overrides are not duplicates). */
+function overrideAppKeys(f: DiscoveredManifest): string[] {
+  if (!f.text || !f.layers.some((l) => l.name === 'VK_LAYER_LUNARG_override')) return [];
+  try {
+    const keys = (JSON.parse(f.text) as { layer?: { app_keys?: unknown } }).layer?.app_keys;
+    return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 function manifestInSet(f: DiscoveredManifest): ManifestInSet {
   let found = inSet.get(f);
   if (!found) {
     const field = (value: string | null) => (value === null ? undefined : { value, range: ZERO });
-    const layers = f.layers.map((l) => ({ name: field(l.name), api_version: field(l.apiVersion), component_layers: l.meta ? { value: l.componentLayers.map((c) => ({ value: c, range: ZERO })), range: ZERO } : undefined }) as unknown as LayerInSet);
+    const keys = overrideAppKeys(f);
+    const layers = f.layers.map(
+      (l) =>
+        ({
+          name: field(l.name),
+          api_version: field(l.apiVersion),
+          component_layers: l.meta ? { value: l.componentLayers.map((c) => ({ value: c, range: ZERO })), range: ZERO } : undefined,
+          app_keys: l.name === 'VK_LAYER_LUNARG_override' && keys.length ? { value: keys.map((k) => ({ value: k, range: ZERO })), range: ZERO } : undefined,
+        }) as unknown as LayerInSet,
+    );
     inSet.set(f, (found = { uri: f.path, parsed: { manifest: { kind: 'layer', layers } } }));
   }
   return found;

@@ -8,6 +8,7 @@ import { lintManifestSet, type LayerInSet, type ManifestInSet } from '../lint/ma
 import { diagnosticCodes } from '../lint/diagnostic-codes';
 import { strataDiagnostic } from '../lint/strata-diagnostic';
 import { DiagnosticSchema } from '../lint/diagnostic-schema';
+import { READ_LIMITS } from '../files/read-limits';
 
 /**
  * Discovery's answer: every manifest file the loader would read, in its order, parsed and linted.
@@ -42,7 +43,7 @@ export const DiscoveredManifestSchema = z.object({
   location: z.string(),
   order: z.number().int().nonnegative(),
   readdirOrder: z.boolean(),
-  problem: z.enum(['missing', 'dangling-symlink', 'symlink-loop', 'not-a-file', 'unreadable']).nullable(),
+  problem: z.enum(['missing', 'dangling-symlink', 'symlink-loop', 'not-a-file', 'not-regular', 'too-large', 'unreadable']).nullable(),
   duplicateOf: z.number().int().nullable(),
   text: z.string().nullable(),
   fileFormatVersion: z.string().nullable(),
@@ -73,7 +74,7 @@ export interface ScannedManifest {
   readdirOrder: boolean;
   /** The file's text; null when it could not be read (see `problem`). */
   text: string | null;
-  problem: 'missing' | 'dangling-symlink' | 'symlink-loop' | 'not-a-file' | 'unreadable' | null;
+  problem: 'missing' | 'dangling-symlink' | 'symlink-loop' | 'not-a-file' | 'not-regular' | 'too-large' | 'unreadable' | null;
   /** The same file (by real path) was listed earlier at this `order`: the loader reads it twice. */
   duplicateOf: number | null;
 }
@@ -99,8 +100,8 @@ function summarizeLayer(l: LayerEntry): LayerSummary {
   };
 }
 
-function layerInSet({ name, api_version, component_layers }: LayerEntry): LayerInSet {
-  return { name, api_version, component_layers };
+function layerInSet({ name, api_version, component_layers, app_keys }: LayerEntry): LayerInSet {
+  return { name, api_version, component_layers, app_keys };
 }
 
 function fileDiagnostic(code: 'manifest/unreadable' | 'manifest/read-twice', message: string): Diagnostic {
@@ -113,6 +114,9 @@ const PROBLEM_TEXT: Record<NonNullable<ScannedManifest['problem']>, string> = {
   'dangling-symlink': 'is a symbolic link to a file that does not exist',
   'symlink-loop': 'is a symbolic link that leads back to itself (a loop)',
   'not-a-file': 'ends in .json but is not a file (a folder?)',
+  // The loader's fopen() of a FIFO waits for a writer (every application would hang in vkCreateInstance); Strata never opens one blocking.
+  'not-regular': 'is a device, FIFO or socket, not a regular file, so Strata does not read it (on a FIFO the loader would wait for a writer)',
+  'too-large': `is over ${READ_LIMITS.manifest} bytes, the most Strata reads of a manifest: the loader still reads it, so its layers are missing from what Strata shows`,
   unreadable: 'cannot be read (permissions?)',
 };
 
@@ -120,7 +124,8 @@ const PROBLEM_TEXT: Record<NonNullable<ScannedManifest['problem']>, string> = {
  * Parses and lints every file; rules over the whole set (duplicate names, meta-layer components) see
  * the layers in the loader's order, implicit before explicit, as the loader builds its lists.
  */
-export function buildInventory(locations: ManifestInventory['locations'], scanned: Record<ManifestKind, ScannedManifest[]>): ManifestInventory {
+/** `loaderVersion`: the loader whose verdicts the lint gives (manifest-lint.ts); unknown: the rules' default. */
+export function buildInventory(locations: ManifestInventory['locations'], scanned: Record<ManifestKind, ScannedManifest[]>, loaderVersion: string | null = null): ManifestInventory {
   // For the set rules, only each layer's name, API version and components are kept: the rest of
   // each parsed tree dies young, which halves the garbage collector's work on 10,000 files.
   const forSet = new Map<ScannedManifest, ManifestInSet['parsed']>();
@@ -133,11 +138,14 @@ export function buildInventory(locations: ManifestInventory['locations'], scanne
       let fileFormatVersion: string | null = null;
       if (file.problem || file.text === null) {
         diagnostics.push(
-          fileDiagnostic('manifest/unreadable', `${file.path} ${PROBLEM_TEXT[file.problem ?? 'unreadable']}; the loader skips it. Fix: remove it or point it at a real manifest.`),
+          fileDiagnostic(
+            'manifest/unreadable',
+            `${file.path} ${PROBLEM_TEXT[file.problem ?? 'unreadable']}${file.problem === 'not-regular' || file.problem === 'too-large' ? '' : '; the loader skips it'}. Fix: remove it or point it at a real manifest.`,
+          ),
         );
       } else {
         const parsed = parseManifest(file.text);
-        diagnostics.push(...lintManifest(parsed, { role: ROLE[kind] }));
+        diagnostics.push(...lintManifest(parsed, { role: ROLE[kind], loaderVersion }));
         const m = parsed.manifest;
         forSet.set(file, { manifest: m?.kind === 'layer' ? { kind: 'layer', layers: m.layers.map(layerInSet) } : m });
         fileFormatVersion = str(m?.fileFormatVersion);

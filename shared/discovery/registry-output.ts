@@ -104,11 +104,49 @@ export function parseRegQueryOutput(text: string, key: string): RegistryKeyListi
 }
 
 /**
+ * The size of a value's data as RegEnumValueA reports it, which is the call the loader makes
+ * (loader_windows.c windows_get_registry_files, a `char name[2048]` and a DWORD buffer): string
+ * types in the ANSI code page with their terminating NUL (one byte per character for the paths
+ * this concerns), a REG_MULTI_SZ with its final extra NUL, binary types as stored.
+ */
+export function ansiDataSize(v: RegistryValue): number {
+  switch (v.type) {
+    case 'REG_DWORD':
+      return 4;
+    case 'REG_QWORD':
+      return 8;
+    case 'REG_SZ':
+    case 'REG_EXPAND_SZ':
+      return v.data.length + 1;
+    case 'REG_MULTI_SZ':
+      return v.data.reduce((n, s) => n + s.length + 1, 0) + 1;
+    default:
+      // reg.exe prints binary data (and the rarer types) as hexadecimal digits, two per byte.
+      return Math.floor(v.data.replace(/[^0-9a-f]/gi, '').length / 2);
+  }
+}
+
+const isZero = (v: RegistryValue) => (typeof v.data === 'number' ? v.data === 0 : typeof v.data === 'string' ? /^(00)+$/.test(v.data.replace(/[^0-9a-f]/gi, '')) : false);
+
+/**
  * The manifests a Khronos key names ("Windows Layer Discovery", "ICD discovery / Windows"): each
- * value's *name* is a manifest path, used when its data is the DWORD 0 (anything else disables it).
+ * value's *name* is a manifest path (or a folder, or several joined with ";" — see
+ * main/discovery/manifest-scanner.ts), used when its data is the DWORD 0.
+ *
+ * Exactly as loader 1.3.239 … 1.4.359 reads a key (windows_get_registry_files): it enumerates with
+ * RegEnumValueA into a 2048-byte name and a 4-byte data buffer and stops at the first value that
+ * does not fit (ERROR_MORE_DATA: a REG_SZ path as data, a REG_QWORD, a name of 2048 bytes or more),
+ * so every value after that one is ignored. A value counts when its data is 4 bytes that are all
+ * zero, whatever its type (a REG_BINARY 00 00 00 00 counts as much as the DWORD 0).
  */
 export function enabledManifestNames(values: readonly RegistryValue[]): string[] {
-  return values.filter((v) => v.type === 'REG_DWORD' && v.data === 0).map((v) => v.name);
+  const out: string[] = [];
+  for (const v of values) {
+    const size = ansiDataSize(v);
+    if (size > 4 || v.name.length + 1 > 2048) break;
+    if (size === 4 && isZero(v)) out.push(v.name);
+  }
+  return out;
 }
 
 /**

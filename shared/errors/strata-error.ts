@@ -1,19 +1,18 @@
-import { z } from 'zod';
-
 /**
  * Errors are values: a stable code for machines, a sentence for people, and (where we know it)
  * the fix. The CLI and the UI render the same StrataError the same way (see formatStrataError).
+ * Its zod schema is in strata-error-schema.ts: this module stays free of zod, so what only makes or
+ * prints errors loads nothing else.
  */
-export const StrataErrorSchema = z.object({
-  code: z.string().min(1),
-  message: z.string().min(1),
+export interface StrataError {
+  code: string;
+  message: string;
   /** Where the problem is: a file, a channel, an option. */
-  where: z.string().optional(),
+  where?: string | undefined;
   /** What the user can do about it. */
-  fix: z.string().optional(),
-  data: z.unknown().optional(),
-});
-export type StrataError = z.infer<typeof StrataErrorSchema>;
+  fix?: string | undefined;
+  data?: unknown;
+}
 
 export function strataError(code: string, message: string, extra: Omit<StrataError, 'code' | 'message'> = {}): StrataError {
   return { code, message, ...extra };

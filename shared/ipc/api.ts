@@ -1,5 +1,5 @@
 import type { ChannelName, EventName, EventPayloadOf, RequestOf, ResponseOf, StrataEvent } from './contract';
-import { parseEvent } from './contract';
+import { parseEvent } from './events';
 import type { IpcResult } from './result';
 import { StrataRequestError, strataError } from '../errors/strata-error';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { StrataErrorSchema, type StrataError } from '../errors/strata-error';
+import type { StrataError } from '../errors/strata-error';
+import { StrataErrorSchema } from '../errors/strata-error-schema';
 
 /** What every transport carries back for a call: a value or an error value, never a thrown exception. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: StrataError };

@@ -1,7 +1,10 @@
+import { loaderHas, RULES_VERSION } from '../loader/loader-rules';
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import type { DriverManifest, Field, LayerEntry, LayerManifest, ParsedManifest } from '../manifest/manifest-model';
 import { compareVersions, parseVersion } from '../manifest/manifest-parser';
 import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
+import { NESTING_TOO_DEEP } from '../manifest/located-json';
+import { JSON_NESTING_LIMIT } from '../json/json-nesting';
 import { strataDiagnostic } from './strata-diagnostic';
 
 /**
@@ -21,6 +24,40 @@ export function roleFromPath(path: string): ManifestRole {
 
 export interface LintOptions {
   role?: ManifestRole;
+  /**
+   * The loader the verdicts are for (its version): what a loader does with a broken manifest changed
+   * between releases (loader-rules.ts; proven per version by tests/integration/lint-vs-loader.test.ts).
+   * Unknown: loader 1.3.239's behaviour, the rules' default.
+   */
+  loaderVersion?: string | null;
+}
+
+/** What the loader of `version` does with the manifests the lint cares about, where that changed. */
+interface LoaderReading {
+  version: string;
+  /** 1.3.251+: an empty enable_environment no longer crashes the loader. */
+  emptyEnableEnvironmentSafe: boolean;
+  /** 1.3.268+: invalid JSON skips the file instead of failing every enumeration. */
+  invalidJsonSkipsFile: boolean;
+  /** 1.4.303+: a field of the wrong type skips the layer; the crashes of older loaders are gone. */
+  strictTypes: boolean;
+  /** 1.4.303–1.4.332 list a layer without a valid "type", and enabling it hangs. */
+  listsLayerWithoutType: boolean;
+  /** 1.4.303–1.4.356 list a layer without api_version / implementation_version, and enabling it hangs or crashes. */
+  listsLayerWithoutVersions: boolean;
+}
+
+function loaderReading(version: string | null | undefined): LoaderReading {
+  const v = version ?? RULES_VERSION;
+  const strictTypes = loaderHas(v, 'strict-manifest-types');
+  return {
+    version: v,
+    emptyEnableEnvironmentSafe: loaderHas(v, 'json-helpers'),
+    invalidJsonSkipsFile: loaderHas(v, 'invalid-json-skips-file'),
+    strictTypes,
+    listsLayerWithoutType: strictTypes && !loaderHas(v, 'invalid-type-skipped'),
+    listsLayerWithoutVersions: strictTypes && !loaderHas(v, 'missing-versions-skipped'),
+  };
 }
 
 /** The layer manifest file format versions loader 1.3.239 knows (1.2.1 too, silently; see docs). */
@@ -61,7 +98,7 @@ function checkVersionString(report: Sink, f: Field<string> | undefined, what: st
     );
 }
 
-function lintFileFormatVersion(report: Sink, parsed: ParsedManifest, ffv: Field<string> | undefined, known: string[], kind: string) {
+function lintFileFormatVersion(report: Sink, parsed: ParsedManifest, ffv: Field<string> | undefined, known: string[], kind: string, reading: LoaderReading) {
   if (!ffv) {
     report(
       'manifest/missing-field',
@@ -70,8 +107,9 @@ function lintFileFormatVersion(report: Sink, parsed: ParsedManifest, ffv: Field<
     );
     return;
   }
-  // A number (e.g. 1) is printed and read by the loader as a version, so it loads; still wrong.
-  if (!checkType(report, ffv, '', ffv.node.kind === 'number' ? DiagnosticSeverity.Warning : undefined)) return;
+  // A number (e.g. 1) is printed and read by loaders before 1.4.303 as a version, so it loads;
+  // 1.4.303+ (strict-manifest-types) skips the file.
+  if (!checkType(report, ffv, reading.strictTypes ? ` (loader ${reading.version} skips the file)` : '', ffv.node.kind === 'number' && !reading.strictTypes ? DiagnosticSeverity.Warning : undefined)) return;
   checkVersionString(report, ffv, 'the file format version');
   const v = parseVersion(ffv.value as string);
   const text = `${v.major}.${v.minor}.${v.patch}`;
@@ -104,7 +142,7 @@ function lintDuplicateKeys(report: Sink, keys: { key: string; keyRange: Range }[
   }
 }
 
-function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, role: ManifestRole) {
+function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, role: ManifestRole, reading: LoaderReading) {
   const where = layer.index === undefined ? ' in "layer"' : ` in layers[${layer.index}]`;
   if (!layer.isObject) {
     report('layer/not-an-object', layer.range, `Each layer must be a JSON object; this one is not, so the loader skips it. Fix: write the layer as { "name": …, "type": …, … }.`);
@@ -115,13 +153,27 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
   const required = ['name', 'type', 'api_version', 'implementation_version', 'description'] as const;
   for (const key of required) {
     const f = layer[key];
+    // Loaders 1.4.303–1.4.332 (type) and –1.4.356 (the versions) list such a layer, and creating an
+    // instance with it enabled hangs or crashes (seen on 1.4.309, 1.4.321, 1.4.341).
+    const listed = (key === 'type' && reading.listsLayerWithoutType) || ((key === 'api_version' || key === 'implementation_version') && reading.listsLayerWithoutVersions);
     if (!f)
       report(
         'manifest/missing-field',
         layerRange,
-        `The layer${where} has no "${key}"; the loader skips this layer ("Didn't find required layer value ${key}"). Fix: add "${key}": ${key === 'name' ? '"VK_LAYER_vendor_name"' : key === 'type' ? '"GLOBAL"' : key === 'api_version' ? '"1.3.239"' : key === 'implementation_version' ? '"1"' : '"what the layer does"'}.`,
+        `The layer${where} has no "${key}"; ${
+          listed
+            ? `loader ${reading.version} still lists the layer, and vkCreateInstance hangs or crashes when an application enables it`
+            : `the loader skips this layer ("Didn't find required layer value ${key}")`
+        }. Fix: add "${key}": ${key === 'name' ? '"VK_LAYER_vendor_name"' : key === 'type' ? '"GLOBAL"' : key === 'api_version' ? '"1.3.239"' : key === 'implementation_version' ? '"1"' : '"what the layer does"'}.`,
       );
-    else checkType(report, f, where, key === 'implementation_version' && f.node.kind === 'number' ? DiagnosticSeverity.Warning : undefined);
+    else
+      checkType(
+        report,
+        f,
+        // 1.4.303+ take a field of the wrong type as missing: see `listed` above.
+        listed ? `${where} (loader ${reading.version} takes it as missing, still lists the layer, and vkCreateInstance hangs or crashes when an application enables it)` : where,
+        key === 'implementation_version' && f.node.kind === 'number' && !reading.strictTypes ? DiagnosticSeverity.Warning : undefined,
+      );
   }
   const name = layer.name?.value;
   if (layer.name && name !== undefined && !name.startsWith('VK_LAYER_'))
@@ -168,7 +220,9 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
 
   for (const key of ['functions', 'enable_environment', 'disable_environment', 'pre_instance_functions'] as const) {
     const f = layer[key];
-    if (f && checkType(report, f, where))
+    // Loaders before 1.4.303 crash on a "functions" that is not an object; 1.4.303+ ignore it.
+    const ignored = key === 'functions' && reading.strictTypes;
+    if (f && checkType(report, f, ignored ? `${where} (loader ${reading.version} ignores it; older loaders crash)` : where, ignored ? DiagnosticSeverity.Warning : undefined))
       for (const e of f.value!) checkType(report, e.value, ` in "${key}"`);
   }
   for (const key of ['override_paths', 'blacklisted_layers', 'app_keys'] as const) {
@@ -227,7 +281,12 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
       report(
         'layer/empty-environment',
         layer.enable_environment.range,
-        `"enable_environment" is empty; loader 1.3.239 crashes (segmentation fault) in every application that enumerates layers while this file is installed. Fix: name the variable that turns the layer on, e.g. { "ENABLE_${(name ?? 'MY_LAYER').replace(/^VK_LAYER_/, '').toUpperCase()}": "1" }, or remove "enable_environment" to have the layer always on.`,
+        `"enable_environment" is empty; ${
+          reading.emptyEnableEnvironmentSafe
+            ? `loader ${reading.version} treats the layer as always on, but loaders before 1.3.251 crash (segmentation fault) in every application that enumerates layers while this file is installed`
+            : `loader ${reading.version} crashes (segmentation fault) in every application that enumerates layers while this file is installed`
+        }. Fix: name the variable that turns the layer on, e.g. { "ENABLE_${(name ?? 'MY_LAYER').replace(/^VK_LAYER_/, '').toUpperCase()}": "1" }, or remove "enable_environment" to have the layer always on.`,
+        reading.emptyEnableEnvironmentSafe ? DiagnosticSeverity.Warning : undefined,
       );
   }
   if (role === 'explicit-layer')
@@ -260,8 +319,8 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
   }
 }
 
-function lintLayerManifest(report: Sink, parsed: ParsedManifest, m: LayerManifest, role: ManifestRole) {
-  lintFileFormatVersion(report, parsed, m.fileFormatVersion, KNOWN_LAYER_FORMATS, 'layer');
+function lintLayerManifest(report: Sink, parsed: ParsedManifest, m: LayerManifest, role: ManifestRole, reading: LoaderReading) {
+  lintFileFormatVersion(report, parsed, m.fileFormatVersion, KNOWN_LAYER_FORMATS, 'layer', reading);
   if (m.form === 'both')
     report('manifest/both-layer-and-layers', m.layer!.keyRange, `The file has both "layer" and "layers"; the loader reads only "layers" and ignores this "layer". Fix: move this layer into the "layers" array.`);
   if (m.layer && m.form !== 'both') checkType(report, m.layer, '');
@@ -272,11 +331,11 @@ function lintLayerManifest(report: Sink, parsed: ParsedManifest, m: LayerManifes
     if (ffv !== undefined && compareVersions(parseVersion(ffv), parseVersion('1.0.1')) < 0)
       report('manifest/field-requires-newer-version', m.layersArray.keyRange, `"layers" needs file_format_version 1.0.1 or later, but the file says ${ffv}; the loader warns and reads it anyway. Fix: set "file_format_version" to "1.0.1" or later.`);
   }
-  for (const layer of m.layers) lintLayer(report, layer, m, role);
+  for (const layer of m.layers) lintLayer(report, layer, m, role, reading);
 }
 
-function lintDriverManifest(report: Sink, parsed: ParsedManifest, m: DriverManifest) {
-  lintFileFormatVersion(report, parsed, m.fileFormatVersion, KNOWN_DRIVER_FORMATS, 'driver');
+function lintDriverManifest(report: Sink, parsed: ParsedManifest, m: DriverManifest, reading: LoaderReading) {
+  lintFileFormatVersion(report, parsed, m.fileFormatVersion, KNOWN_DRIVER_FORMATS, 'driver', reading);
   if (!checkType(report, m.icd, '')) return;
   const icdStart = { start: m.icd.keyRange.start, end: m.icd.keyRange.end };
   if (!m.library_path)
@@ -299,13 +358,25 @@ function lintDriverManifest(report: Sink, parsed: ParsedManifest, m: DriverManif
 /** Single-file rules: JSON syntax, versions, required fields, types, implicit/meta/override rules. */
 export function lintManifest(parsed: ParsedManifest, options: LintOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const reading = loaderReading(options.loaderVersion);
   const report: Sink = (code, range, message, severity) => out.push(makeDiagnostic(code, range, message, severity));
   // Only the first syntax error: the rest are usually echoes of it (jsonc-parser recovers and goes on).
   for (const e of parsed.syntaxErrors.slice(0, 1))
-    report(
+    if (e.error === NESTING_TOO_DEEP)
+      report(
+        'manifest/invalid-json',
+        e.range,
+        `JSON nested deeper than ${JSON_NESTING_LIMIT} levels. Loaders 1.4.309 and later (cJSON's CJSON_NESTING_LIMIT) skip the file; Strata reads nothing more from it. Fix: no manifest needs more than a few levels; rewrite or delete the file.`,
+      );
+    else
+      report(
       'manifest/invalid-json',
       e.range,
-      `Invalid JSON (${e.error}). Loader 1.3.239 cannot read the file and then fails vkEnumerateInstance*Properties for every application (VK_ERROR_OUT_OF_HOST_MEMORY). Fix: correct the JSON here (no comments, no trailing commas).`,
+      `Invalid JSON (${e.error}). ${
+        reading.invalidJsonSkipsFile
+          ? `Loader ${reading.version} skips the file (loaders before 1.3.268 fail vkEnumerateInstance*Properties for every application with VK_ERROR_OUT_OF_HOST_MEMORY)`
+          : `Loader ${reading.version} cannot read the file and then fails vkEnumerateInstance*Properties for every application (VK_ERROR_OUT_OF_HOST_MEMORY)`
+      }. Fix: correct the JSON here (no comments, no trailing commas).`,
     );
   // The loader reads nothing from a file it cannot parse, so nothing else about it matters.
   if (parsed.syntaxErrors.length > 0) return out;
@@ -334,7 +405,7 @@ export function lintManifest(parsed: ParsedManifest, options: LintOptions = {}):
       );
     return out;
   }
-  if (m.kind === 'layer') lintLayerManifest(report, parsed, m, role);
-  else lintDriverManifest(report, parsed, m);
+  if (m.kind === 'layer') lintLayerManifest(report, parsed, m, role, reading);
+  else lintDriverManifest(report, parsed, m, reading);
   return out;
 }

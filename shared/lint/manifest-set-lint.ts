@@ -5,7 +5,17 @@ import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
 import { strataDiagnostic } from './strata-diagnostic';
 
 /** What the set rules read of a layer: a ParsedManifest's LayerEntry will do, or just these three fields. */
-export type LayerInSet = Pick<LayerEntry, 'name' | 'api_version' | 'component_layers'>;
+export type LayerInSet = Pick<LayerEntry, 'name' | 'api_version' | 'component_layers'> & Partial<Pick<LayerEntry, 'app_keys'>>;
+
+const OVERRIDE_LAYER = 'VK_LAYER_LUNARG_override';
+
+/**
+ * Override layers scoped by app_keys are not shadowed by name: the loader keeps every one and then
+ * chooses per executable (loader 1.3.239 remove_all_non_valid_override_layers: the first whose
+ * app_keys name the executable wins, the global one is the default). Two of them are a valid setup
+ * (Strata's per-application profiles write exactly that); only two global ones are a duplicate.
+ */
+const scopedOverride = (l: LayerInSet) => (l.app_keys?.value?.length ?? 0) > 0;
 
 /**
  * One file of a set, in the loader's search order (earlier wins for duplicate names). A whole
@@ -44,6 +54,11 @@ export function lintManifestSet(files: readonly ManifestInSet[]): SetDiagnostic[
       const name = layer.name?.value;
       if (!name || !layer.name) continue;
       const earlier = byName.get(name);
+      if (earlier && name === OVERRIDE_LAYER && (scopedOverride(layer) || scopedOverride(earlier.layer))) {
+        // Keep the global one (no app_keys) as the one the component rules read.
+        if (scopedOverride(earlier.layer) && !scopedOverride(layer)) byName.set(name, { uri: f.uri, layer, name });
+        continue;
+      }
       if (earlier) {
         out.push({
           uri: f.uri,

@@ -3,8 +3,9 @@ import type { DiscoveredManifest } from '../discovery/manifest-inventory';
 import { parseManifest } from '../manifest/manifest-parser';
 import type { LayerEntry } from '../manifest/manifest-model';
 import type { Environment } from './xdg-directories';
-import { asciiLower, disableMatch, enableMatch, LAYERS_DISABLE_VAR, LAYERS_ENABLE_VAR, parseDisableFilter, parseEnableFilter, type DisableFilter, type EnableFilter } from './layer-filters';
-import { LoaderRuleUseSchema, loaderHas, rulesFor, RULES_VERSION } from './loader-rules';
+import { asciiLower, disableMatch, enableMatch, LAYERS_ALLOW_VAR, LAYERS_DISABLE_VAR, LAYERS_ENABLE_VAR, parseAllowFilter, parseDisableFilter, parseEnableFilter, type DisableFilter, type EnableFilter, type FilterMatch } from './layer-filters';
+import { LoaderRuleUseSchema, loaderHas, provenNote, rulesFor, RULES_VERSION } from './loader-rules';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 
 /**
  * The effective instance layer chain: which layers the loader puts between the application and the
@@ -12,11 +13,12 @@ import { LoaderRuleUseSchema, loaderHas, rulesFor, RULES_VERSION } from './loade
  * (tests/integration/chain-vs-loader.test.ts).
  *
  * Sources: LoaderLayerInterface.md "Layer Manifest File Format", "Meta-layers", "Override Meta-Layer",
- * "Loader and Layer Interface Policy" (LLP_LOADER_6/7/10/11/12). Where Debian's loader 1.3.239
- * (loader.c, loader_environment.c at tag v1.3.239) does something else, the loader wins and the rule
- * says "loader 1.3.239:". VK_LOADER_LAYERS_ENABLE / VK_LOADER_LAYERS_DISABLE (1.3.234+; the 2022
- * LoaderLayerInterface.md predates them) follow loader_environment.c; see layer-filters.ts. Rules
- * are keyed on the loader version (loader-rules.ts).
+ * "Loader and Layer Interface Policy" (LLP_LOADER_6/7/10/11/12). Where a loader's code does
+ * something else, the loader wins. The base behaviour is Debian 12's loader 1.3.239 (loader.c,
+ * loader_environment.c at tag v1.3.239); every later change is a row of the rules table
+ * (loader-rules.ts: first version and commit) that this model asks with `loaderHas`, and the six
+ * real loaders of the matrix are its oracle. VK_LOADER_LAYERS_ENABLE / _DISABLE / _ALLOW follow
+ * loader_environment.c; see layer-filters.ts.
  */
 
 export { RULES_VERSION } from './loader-rules';
@@ -89,7 +91,7 @@ export const MetaLayerUseSchema = z.object({
 export const LayerChainSchema = z.object({
   /** The version the real loader reports (vkEnumerateInstanceVersion); null when it could not be asked. */
   loaderVersion: z.string().nullable(),
-  /** The loader whose code the model follows. */
+  /** The loader version whose rules the model applied (the unknown-version default when loaderVersion is null). */
   rulesVersion: z.string(),
   /** Each version-keyed rule, and whether it was applied for `loaderVersion`. */
   rules: z.array(LoaderRuleUseSchema),
@@ -377,14 +379,25 @@ function varsOf(env: Environment): Vars {
 interface Filters {
   enable: EnableFilter | null;
   disable: DisableFilter | null;
+  /** VK_LOADER_LAYERS_ALLOW (1.3.262+): exempts names from the disable filter. */
+  allow: EnableFilter | null;
   ignored: { enable: EnableFilter | null; disable: DisableFilter | null; version: string } | null;
 }
 
 function filtersFor(env: Environment, loaderVersion: string | null): Filters {
-  const enable = parseEnableFilter(env[LAYERS_ENABLE_VAR]);
-  const disable = parseDisableFilter(env[LAYERS_DISABLE_VAR]);
-  if (loaderHas(loaderVersion, 'layer-filters')) return { enable, disable, ignored: null };
-  return { enable: null, disable: null, ignored: enable || disable ? { enable, disable, version: loaderVersion! } : null };
+  const enable = parseEnableFilter(env[LAYERS_ENABLE_VAR], loaderVersion);
+  const disable = parseDisableFilter(env[LAYERS_DISABLE_VAR], loaderVersion);
+  const allow = loaderHas(loaderVersion, 'layers-allow') ? parseAllowFilter(env[LAYERS_ALLOW_VAR], loaderVersion) : null;
+  if (loaderHas(loaderVersion, 'layer-filters')) return { enable, disable, allow, ignored: null };
+  return { enable: null, disable: null, allow: null, ignored: enable || disable ? { enable, disable, version: loaderVersion! } : null };
+}
+
+/** The disable filter's match, unless VK_LOADER_LAYERS_ALLOW names the layer (then null, and `allowed` says why). */
+function disableFilterMatch(filters: Filters, l: Layer): { off: FilterMatch | null; allowed: FilterMatch | null } {
+  const off = disableMatch(filters.disable, l.name, l.implicit, l.lower);
+  if (!off) return { off: null, allowed: null };
+  const allowed = enableMatch(filters.allow, l.name, l.lower);
+  return allowed ? { off: null, allowed } : { off, allowed: null };
 }
 
 /**
@@ -418,7 +431,7 @@ function implicitState(l: Layer, env: Vars, filters: Filters, override: Layer | 
       reason = { code: 'filter/enabled', message: `implicit layer enabled by ${on.variable}=${on.raw}: ${on.why} (without it: ${reason.message})` };
     }
   } else if (enabled) {
-    const off = disableMatch(filters.disable, l.name, true, l.lower);
+    const { off } = disableFilterMatch(filters, l);
     if (off) return { enabled: false, reason: { code: 'filter/disabled', message: `implicit layer disabled by ${off.variable}=${off.raw}: ${off.why}` } };
   }
   // The disable variable wins when set to anything, even "" (loader 1.3.239: getenv() != NULL).
@@ -441,7 +454,8 @@ function implicitState(l: Layer, env: Vars, filters: Filters, override: Layer | 
  * kind, name filters) takes a layer out unless VK_LOADER_LAYERS_ENABLE names it too.
  */
 function availability(l: Layer, filters: Filters): { available: boolean; reason: ChainReason | null } {
-  const off = disableMatch(filters.disable, l.name, l.implicit, l.lower);
+  const { off, allowed } = disableFilterMatch(filters, l);
+  if (allowed) return { available: true, reason: { code: 'filter/disable-overridden', message: `${LAYERS_DISABLE_VAR} matches, but ${allowed.variable}=${allowed.raw}: ${allowed.why}, which exempts it` } };
   if (!off) return { available: true, reason: null };
   const on = enableMatch(filters.enable, l.name, l.lower);
   if (on)
@@ -486,10 +500,19 @@ function pruneOverrideLayers(list: readonly Layer[], appPath: string | null, exc
   }
 }
 
-/** The override_paths of the last override layer that survives app_keys and is enabled (filters included), or null. */
-function overridePathsOf(list: readonly Layer[], pruned: LayerSet, env: Vars, filters: Filters): string[] | null {
+/**
+ * The override_paths of the override layer that survives app_keys and is enabled (filters included),
+ * or null: loader 1.3.239 takes the last such layer, 1.3.251+ the first (rule override-paths-first).
+ */
+function overridePathsOf(list: readonly Layer[], pruned: LayerSet, env: Vars, filters: Filters, version: string | null): string[] | null {
+  const first = loaderHas(version, 'override-paths-first');
   let paths: string[] | null = null;
-  for (const l of list) if (l.name === OVERRIDE_LAYER_NAME && !pruned.has(l) && l.overridePaths.length > 0 && implicitState(l, env, filters, null).enabled) paths = l.overridePaths;
+  for (const l of list) {
+    if (l.name === OVERRIDE_LAYER_NAME && !pruned.has(l) && l.overridePaths.length > 0 && implicitState(l, env, filters, null).enabled) {
+      paths = l.overridePaths;
+      if (first) break;
+    }
+  }
   return paths;
 }
 
@@ -503,7 +526,7 @@ export function overridePathsFor(implicit: readonly ChainManifest[], env: Enviro
   const base = baseList(implicit, NO_MANIFESTS);
   const pruned = new LayerSet(base);
   pruneOverrideLayers(base.implicit, appPath, new LayerReasons(base), pruned);
-  return overridePathsOf(base.implicit, pruned, varsOf(env), filtersFor(env, loaderVersion));
+  return overridePathsOf(base.implicit, pruned, varsOf(env), filtersFor(env, loaderVersion), loaderVersion);
 }
 
 type Lookup = (name: string) => Layer | undefined;
@@ -561,18 +584,13 @@ interface Activation {
 
 function versionNotes(version: string | null, env: Environment, filters: Filters): string[] {
   const notes: string[] = [];
-  if (version === null) notes.push(`the loader's version is unknown; the rules of loader ${RULES_VERSION} were applied`);
-  else if (version !== RULES_VERSION) notes.push(`loader ${version}: the rules of loader ${RULES_VERSION} were applied`);
+  const proven = provenNote(version);
+  if (proven) notes.push(proven);
   if (filters.ignored)
     for (const v of [LAYERS_ENABLE_VAR, LAYERS_DISABLE_VAR])
       if (isSet(env, v)) notes.push(`${v} is set, but loader ${filters.ignored.version} predates the layer filters (1.3.234) and ignores it`);
-  for (const f of [filters.enable, filters.disable]) if (f) notes.push(...f.notes);
-  if (isSet(env, 'VK_LOADER_LAYERS_ALLOW'))
-    notes.push(
-      loaderHas(version, 'layers-allow')
-        ? 'VK_LOADER_LAYERS_ALLOW is set; it is not modeled (it exempts layers from VK_LOADER_LAYERS_DISABLE), so this answer may differ from the loader'
-        : `VK_LOADER_LAYERS_ALLOW is set, but loader ${version ?? RULES_VERSION} does not read it (it arrived in 1.3.262)`,
-    );
+  for (const f of [filters.enable, filters.disable, filters.allow]) if (f) notes.push(...f.notes);
+  if (isSet(env, LAYERS_ALLOW_VAR) && !loaderHas(version, 'layers-allow')) notes.push(`${LAYERS_ALLOW_VAR} is set, but loader ${version ?? RULES_VERSION} does not read it (it arrived in 1.3.262)`);
   const extFilter = env['VK_LOADER_DISABLE_INST_EXT_FILTER'];
   if (extFilter !== undefined)
     notes.push(
@@ -607,7 +625,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
   const gone = new LayerSet(base);
   const find = liveLookup(base.index, gone);
   pruneOverrideLayers(base.implicit, app.path, removedWhy, gone);
-  const overridePaths = overridePathsOf(base.implicit, gone, vars, filters);
+  const overridePaths = overridePathsOf(base.implicit, gone, vars, filters, version);
 
   // Meta-layers must be complete (LLP_LOADER_10); invalid ones leave the list, in list order, and
   // later checks see the shorter list (verify_all_meta_layers). Filters do not act yet.
@@ -639,6 +657,21 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       if (!a.available) gone.add(l);
     }
   }
+  // Loader 1.4.340+ (remove-duplicate-layers), last step of loader_scan_for_layers: for each layer
+  // in list order the next one with the same name leaves the list. One is removed per earlier
+  // layer, so of a name's copies the 1st, 3rd, 5th … stay.
+  if (loaderHas(version, 'remove-duplicate-layers') && base.index.later.size) {
+    const seen = new Map<string, { first: Layer; count: number }>();
+    for (const l of everything) {
+      if (gone.has(l)) continue;
+      const s = seen.get(l.name);
+      if (!s) seen.set(l.name, { first: l, count: 1 });
+      else if (s.count++ % 2 === 1) {
+        removedWhy.add(l, 'duplicate/shadowed', `removed from the loader's layer list as a duplicate of ${s.first.manifest} (loader 1.4.340+ keeps the first of a name)`);
+        gone.add(l);
+      }
+    }
+  }
   const list = gone.size ? everything.filter((l) => !gone.has(l)) : everything;
   if (filters.ignored) {
     for (const l of everything) {
@@ -663,6 +696,18 @@ export function computeLayerChain(input: ChainInput): LayerChain {
     expanded.push({ layer: l, reasons });
   };
 
+  // Version-keyed enabling rules (loader-rules.ts).
+  const firstWins = loaderHas(version, 'first-occurrence-wins');
+  const orderedInstanceLayers = loaderHas(version, 'instance-layers-ordered');
+  const metaNoDuplicates = loaderHas(version, 'meta-no-duplicates');
+  const instanceLayersOrderImplicit = loaderHas(version, 'instance-layers-order-implicit');
+  /** Loader 1.3.247+: a name already in app_activated_layer_list is not added again. */
+  const alreadyEnabled = (l: Layer, reasons: LayerReasons): boolean => {
+    if (!firstWins || !activatedNames.has(l.name)) return false;
+    reasons.add(l, 'duplicate/shadowed', `a layer named ${l.name} is already enabled; loader 1.3.247+ keeps the first occurrence`);
+    return true;
+  };
+
   const addImplicit = (l: Layer, via: ChainReason[]) => {
     const state = implicitState(l, vars, filters, override);
     if (!state.enabled) {
@@ -671,7 +716,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
     }
     // The meta-layer's own reason travels with its components: name it, so it is not read as the component's.
     if (l.meta) addMeta(l, [...via, { code: state.reason.code, message: `${l.name}: ${state.reason.message}` }]);
-    else activate(l, [...via, state.reason]);
+    else if (!alreadyEnabled(l, remarks)) activate(l, [...via, state.reason]);
   };
 
   const addMeta = (meta: Layer, via: ChainReason[]): void => {
@@ -683,8 +728,8 @@ export function computeLayerChain(input: ChainInput): LayerChain {
         ? { code: 'override/component', message: `component #${i + 1} of the override layer ${meta.manifest}` }
         : { code: 'meta/expanded', message: `expanded from meta-layer ${meta.name} at position ${i + 1}` };
       if (!comp) {
-        // Loader 1.3.239: a component removed after the meta-layer was verified (blacklisted, or
-        // disabled by VK_LOADER_LAYERS_DISABLE) is skipped; the others stay.
+        // A component removed after the meta-layer was verified (blacklisted, or disabled by
+        // VK_LOADER_LAYERS_DISABLE) is skipped; the others stay.
         all = false;
         const why = everything.filter((l) => l.name === c).flatMap((l) => removedWhy.get(l) ?? []);
         excludedExtra.push({
@@ -695,10 +740,14 @@ export function computeLayerChain(input: ChainInput): LayerChain {
         continue;
       }
       if (comp.implicit) addImplicit(comp, [...via, here]);
-      // Loader 1.3.239 never passes a nested meta-layer's missing component up (loader_add_meta_layer
-      // writes its "found all" flag only when it is true), so the outer one still counts as complete.
+      // Every loader of the matrix never passes a nested meta-layer's missing component up
+      // (loader_add_meta_layer writes its "found all" flag only when it is true), so the outer one
+      // still counts as complete.
+      // (Cycles never get here: metaProblem removed them, as verification does from 1.4.304; older
+      // loaders overflow their stack on one, which the model does not predict.)
       else if (comp.meta) addMeta(comp, [...via, here]);
-      else activate(comp, [...via, here]);
+      // Loader 1.3.251+: a component already enabled is not added again.
+      else if (!(metaNoDuplicates && alreadyEnabled(comp, remarks))) activate(comp, [...via, here]);
     }
     if (all) activatedNames.add(meta.name);
     expandedMetas.add(meta);
@@ -709,17 +758,53 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       reasons: [...via, ...(isOverride ? [{ code: 'override/active' as const, message: 'override meta-layer active (LLP_LOADER_11)' }] : [])],
     });
   };
+  /** Adds a layer named by a variable or the application: a meta-layer expands, any other joins the chain. */
+  const addNamed = (l: Layer, why: ChainReason) => {
+    if (l.meta) addMeta(l, [why]);
+    else activate(l, [why]);
+  };
 
   if (missing.length === 0) {
-    // 1. implicit layers in the loader's order (loader_add_implicit_layers).
-    for (const l of list) if (l.implicit) addImplicit(l, []);
-    // 2. loader_add_environment_layers: VK_LOADER_LAYERS_ENABLE and VK_INSTANCE_LAYERS. Loader 1.3.239
-    // walks its layer list, not the variables: the layers come in discovery order, every explicit
-    // manifest that matches is added (duplicates too), names that match nothing are ignored
-    // silently, implicit layers named there are not added.
     const instanceLayers = env['VK_INSTANCE_LAYERS'];
-    if (instanceLayers !== undefined || filters.enable) {
-      const names = new Set((instanceLayers ?? '').split(':').filter((n) => n.length > 0));
+    const instanceNames = (instanceLayers ?? '').split(':').filter((n) => n.length > 0);
+    // 1. implicit layers in the loader's order (loader_add_implicit_layers). Loader 1.4.326+ leaves
+    // an implicit layer whose name occurs in VK_INSTANCE_LAYERS (strstr: a substring counts) to step 2.
+    for (const l of list) {
+      if (!l.implicit) continue;
+      if (instanceLayersOrderImplicit && instanceLayers !== undefined && instanceLayers.includes(l.name)) {
+        if (!instanceNames.includes(l.name))
+          removedWhy.add(l, 'implicit/not-enabled', `VK_INSTANCE_LAYERS contains its name inside a longer one ("${instanceLayers}"): loader 1.4.326+ leaves the layer to VK_INSTANCE_LAYERS, which does not name it exactly`);
+        continue;
+      }
+      addImplicit(l, []);
+    }
+    // 2. loader_add_environment_layers: VK_INSTANCE_LAYERS and VK_LOADER_LAYERS_ENABLE.
+    if (orderedInstanceLayers) {
+      // Loader 1.3.247+: VK_INSTANCE_LAYERS in the order written, the first layer of each name of
+      // any kind (an implicit one too, without its enable checks), then the explicit layers the
+      // enable filter names, in the loader's layer order.
+      for (const n of instanceNames) {
+        const l = find(n);
+        if (!l) {
+          const why = everything.filter((x) => x.name === n).flatMap((x) => removedWhy.get(x) ?? []);
+          excludedExtra.push({ name: n, manifest: null, reasons: [{ code: 'explicit/not-found', message: 'named in VK_INSTANCE_LAYERS but no layer has this name; the loader logs an error and goes on' }, ...why] });
+          continue;
+        }
+        if (activatedNames.has(n)) continue;
+        addNamed(l, { code: 'explicit/vk-instance-layers', message: l.implicit ? 'named in VK_INSTANCE_LAYERS, which adds an implicit layer whatever its enable_environment says' : 'named in VK_INSTANCE_LAYERS' });
+      }
+      if (filters.enable)
+        for (const l of list) {
+          if (l.implicit) continue;
+          const on = enableMatch(filters.enable, l.name, l.lower);
+          if (!on || alreadyEnabled(l, remarks)) continue;
+          addNamed(l, { code: 'filter/enabled', message: `enabled by ${on.variable}=${on.raw}: ${on.why} (added after VK_INSTANCE_LAYERS, in the loader's layer order)` });
+        }
+    } else if (instanceLayers !== undefined || filters.enable) {
+      // Loader 1.3.239 walks its layer list, not the variables: the layers come in discovery order,
+      // every explicit manifest that matches is added (duplicates too), names that match nothing are
+      // ignored silently, implicit layers named there are not added.
+      const names = new Set(instanceNames);
       for (const l of list) {
         if (l.implicit) continue;
         const on = enableMatch(filters.enable, l.name, l.lower);
@@ -727,8 +812,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
         if (on) why = { code: 'filter/enabled', message: `enabled by ${on.variable}=${on.raw}: ${on.why} (added with VK_INSTANCE_LAYERS, in the loader's layer order)` };
         else if (names.has(l.name)) why = { code: 'explicit/vk-instance-layers', message: `named in VK_INSTANCE_LAYERS` };
         else continue;
-        if (l.meta) addMeta(l, [why]);
-        else activate(l, [why]);
+        addNamed(l, why);
       }
       for (const n of names)
         if (!list.some((l) => !l.implicit && l.name === n)) {
@@ -740,9 +824,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
     for (const [i, n] of app.requestedLayers.entries()) {
       const l = find(n)!;
       if (activatedNames.has(n)) continue;
-      const why: ChainReason = { code: 'explicit/requested-by-app', message: `requested by the application (ppEnabledLayerNames[${i}])` };
-      if (l.meta) addMeta(l, [why]);
-      else activate(l, [why]);
+      addNamed(l, { code: 'explicit/requested-by-app', message: `requested by the application (ppEnabledLayerNames[${i}])` });
     }
   } else {
     for (const n of missing) {
@@ -817,7 +899,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
 
   return {
     loaderVersion: version,
-    rulesVersion: RULES_VERSION,
+    rulesVersion: version ?? RULES_VERSION,
     rules: rulesFor(version),
     result: missing.length ? 'VK_ERROR_LAYER_NOT_PRESENT' : 'VK_SUCCESS',
     chain: missing.length ? [] : chain,
@@ -829,6 +911,9 @@ export function computeLayerChain(input: ChainInput): LayerChain {
 
 // ---- chain.explain (IPC) ----
 
+/** A loader version as the loader reports it ("1.4.359"). */
+export const LoaderVersionTextSchema = z.string().regex(/^\d{1,3}\.\d{1,3}\.\d{1,4}$/, 'expected a loader version such as 1.4.309');
+
 export const ChainExplainRequestSchema = z
   .object({
     /** Variables to set (a string) or unset (null) on top of the environment Strata reasons about. */
@@ -836,11 +921,16 @@ export const ChainExplainRequestSchema = z
     /** The application's executable (compared with the override layer's app_keys). */
     appPath: z.string().min(1).optional(),
     /** VkInstanceCreateInfo::ppEnabledLayerNames, in order. */
-    requestedLayers: z.array(z.string().min(1)).optional(),
+    requestedLayers: z.array(z.string().min(1)).max(REQUEST_LIMITS.requestedLayers, tooMany('requested layers', REQUEST_LIMITS.requestedLayers)).optional(),
     /** VkApplicationInfo::apiVersion as "MAJOR.MINOR"; default 1.0. */
     apiVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/).optional(),
+    /** Model the chain for this loader version instead of asking the installed loader (the model alone). */
+    loaderVersion: LoaderVersionTextSchema.optional(),
+    /** Ask this loader library (a libvulkan / vulkan-1.dll) for its version, then model the chain for it. */
+    loaderPath: z.string().min(1).max(4096).optional(),
   })
-  .strict();
+  .strict()
+  .refine((r) => !(r.loaderVersion && r.loaderPath), { message: 'give loaderVersion or loaderPath, not both' });
 export type ChainExplainRequest = z.infer<typeof ChainExplainRequestSchema>;
 
 /** The environment after a request's overrides (null unsets). */

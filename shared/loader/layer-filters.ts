@@ -19,8 +19,13 @@
  * the chain model answers for an ordinary application.
  */
 
+import { loaderHas } from './loader-rules';
+
 export const LAYERS_ENABLE_VAR = 'VK_LOADER_LAYERS_ENABLE';
 export const LAYERS_DISABLE_VAR = 'VK_LOADER_LAYERS_DISABLE';
+/** Loader 1.3.262+: names that VK_LOADER_LAYERS_DISABLE must not remove (parsed like the enable filter). */
+export const LAYERS_ALLOW_VAR = 'VK_LOADER_LAYERS_ALLOW';
+type NameFilterVariable = typeof LAYERS_ENABLE_VAR | typeof LAYERS_ALLOW_VAR;
 /** loader_common.h MAX_ADDITIONAL_FILTERS. */
 const MAX_FILTERS = 16;
 
@@ -35,7 +40,7 @@ export interface LayerNameFilter {
 }
 
 export interface EnableFilter {
-  variable: typeof LAYERS_ENABLE_VAR;
+  variable: NameFilterVariable;
   raw: string;
   filters: LayerNameFilter[];
   /** Items the loader reads in a way a person may not expect. */
@@ -55,7 +60,7 @@ export interface DisableFilter {
 
 /** Why a name matched: the filter item, or a special item of VK_LOADER_LAYERS_DISABLE. */
 export interface FilterMatch {
-  variable: typeof LAYERS_ENABLE_VAR | typeof LAYERS_DISABLE_VAR;
+  variable: NameFilterVariable | typeof LAYERS_DISABLE_VAR;
   raw: string;
   item: string;
   /** A sentence: `filter "x*" matches its name (prefix, case-insensitive)`. */
@@ -68,9 +73,20 @@ export function asciiLower(s: string): string {
 }
 
 /** determine_filter_type: the kind of one (lower-cased) item, and the part that is compared. */
-function classify(item: string): { kind: LayerFilterKind; value: string } {
+function classify(item: string, wholeWildcards: boolean): { kind: LayerFilterKind; value: string } {
   if (item.startsWith('~')) return { kind: 'special', value: item };
   const n = item.length;
+  // Loader 1.4.359 (ce22e49b8): "*" and "**" are special items that match every layer, and a
+  // two-character "v*" is a prefix.
+  if (wholeWildcards) {
+    if (item === '*' || item === '**') return { kind: 'special', value: item };
+    const starBegin = item[0] === '*';
+    const starEnd = item[n - 1] === '*';
+    if (starBegin && starEnd) return { kind: 'substring', value: item.slice(1, n - 1) };
+    if (starBegin) return { kind: 'suffix', value: item.slice(1) };
+    if (starEnd) return { kind: 'prefix', value: item.slice(0, n - 1) };
+    return { kind: 'full-name', value: item };
+  }
   // Loader 1.3.239 sets "special" for "*" and two-character "?*" items, then overwrites it below;
   // the stars it counts decide alone. So "*" is a prefix of "", "**" a suffix "*", "a*" a full name.
   const starBegin = item[0] === '*' && n !== 1;
@@ -88,7 +104,11 @@ function items(raw: string): { item: string; lower: string }[] {
     .map((item) => ({ item, lower: asciiLower(item) }));
 }
 
-function quirkNote(variable: string, item: string, f: { kind: LayerFilterKind; value: string }): string | null {
+/** The items the loader reads as matching every layer (VK_LOADER_DISABLE_ALL_LAYERS_VAR_1/2/3). */
+const MATCH_ALL = new Set(['~all~', '*', '**']);
+
+function quirkNote(variable: string, item: string, f: { kind: LayerFilterKind; value: string }, wholeWildcards: boolean): string | null {
+  if (wholeWildcards) return f.kind !== 'special' && item !== item.trim() ? `${variable}: "${item}" has spaces, which the loader keeps; it matches only names with them` : null;
   if (item === '**') return `${variable}: loader 1.3.239 reads "**" as "names ending in *", so it matches no layer; write ~all~ or *`;
   if (item.length === 2 && item.endsWith('*') && !item.startsWith('*')) return `${variable}: loader 1.3.239 reads the two-character "${item}" as a full layer name, not as a prefix; it matches no layer`;
   if (f.kind !== 'special' && item !== item.trim()) return `${variable}: "${item}" has spaces, which the loader keeps; it matches only names with them`;
@@ -96,43 +116,54 @@ function quirkNote(variable: string, item: string, f: { kind: LayerFilterKind; v
 }
 
 /** parse_generic_filter_environment_var for VK_LOADER_LAYERS_ENABLE; null when unset or empty. */
-export function parseEnableFilter(raw: string | undefined): EnableFilter | null {
+export function parseEnableFilter(raw: string | undefined, version: string | null = null): EnableFilter | null {
+  return parseNameFilter(LAYERS_ENABLE_VAR, raw, version);
+}
+
+/** VK_LOADER_LAYERS_ALLOW (loader 1.3.262+), parsed by the same function as the enable filter. */
+export function parseAllowFilter(raw: string | undefined, version: string | null = null): EnableFilter | null {
+  return parseNameFilter(LAYERS_ALLOW_VAR, raw, version);
+}
+
+function parseNameFilter(variable: NameFilterVariable, raw: string | undefined, version: string | null): EnableFilter | null {
   if (raw === undefined || raw === '') return null;
+  const whole = loaderHas(version, 'filter-whole-wildcards');
   const filters: LayerNameFilter[] = [];
   const notes: string[] = [];
   const all = items(raw);
   for (const { item, lower } of all) {
-    const f = classify(lower);
+    const f = classify(lower, whole);
     filters.push({ item, ...f });
-    if (f.kind === 'special' && f.value !== '~all~')
-      notes.push(`${LAYERS_ENABLE_VAR}: "${item}" means nothing here (only ${LAYERS_DISABLE_VAR} knows ~implicit~ and ~explicit~); the loader matches no layer with it`);
-    const q = quirkNote(LAYERS_ENABLE_VAR, item, f);
+    if (f.kind === 'special' && !MATCH_ALL.has(f.value))
+      notes.push(`${variable}: "${item}" means nothing here (only ${LAYERS_DISABLE_VAR} knows ~implicit~ and ~explicit~); the loader matches no layer with it`);
+    const q = quirkNote(variable, item, f, whole);
     if (q) notes.push(q);
     if (filters.length >= MAX_FILTERS) break;
   }
-  if (all.length > filters.length) notes.push(`${LAYERS_ENABLE_VAR}: the loader reads only the first ${MAX_FILTERS} items; the other ${all.length - filters.length} are ignored`);
-  return { variable: LAYERS_ENABLE_VAR, raw, filters, notes };
+  if (all.length > filters.length) notes.push(`${variable}: the loader reads only the first ${MAX_FILTERS} items; the other ${all.length - filters.length} are ignored`);
+  return { variable, raw, filters, notes };
 }
 
 /** parse_layers_disable_filter_environment_var; null when unset or empty. */
-export function parseDisableFilter(raw: string | undefined): DisableFilter | null {
+export function parseDisableFilter(raw: string | undefined, version: string | null = null): DisableFilter | null {
   if (raw === undefined || raw === '') return null;
   const out: DisableFilter = { variable: LAYERS_DISABLE_VAR, raw, all: null, allImplicit: null, allExplicit: null, filters: [], notes: [] };
   const all = items(raw);
   let read = 0;
+  const whole = loaderHas(version, 'filter-whole-wildcards');
   for (const { item, lower } of all) {
     read++;
-    const f = classify(lower);
+    const f = classify(lower, whole);
     if (f.kind === 'special') {
       // Special items are flags, not filters: they do not count towards the 16.
-      if (lower === '~all~') out.all ??= item;
+      if (MATCH_ALL.has(lower)) out.all ??= item;
       else if (lower === '~implicit~') out.allImplicit ??= item;
       else if (lower === '~explicit~') out.allExplicit ??= item;
       else out.notes.push(`${LAYERS_DISABLE_VAR}: "${item}" is not one of ~all~, ~implicit~, ~explicit~; the loader ignores it`);
       continue;
     }
     out.filters.push({ item, ...f });
-    const q = quirkNote(LAYERS_DISABLE_VAR, item, f);
+    const q = quirkNote(LAYERS_DISABLE_VAR, item, f, whole);
     if (q) out.notes.push(q);
     if (out.filters.length >= MAX_FILTERS) break;
   }
@@ -155,7 +186,7 @@ export function matchNameFilters(name: string, filters: readonly LayerNameFilter
     if (f.value.length > lowerName.length) continue;
     const hit =
       f.kind === 'special'
-        ? f.value === '~all~'
+        ? MATCH_ALL.has(f.value)
         : f.kind === 'substring'
           ? lowerName.includes(f.value)
           : f.kind === 'suffix'
@@ -168,11 +199,11 @@ export function matchNameFilters(name: string, filters: readonly LayerNameFilter
   return null;
 }
 
-/** Whether VK_LOADER_LAYERS_ENABLE names the layer. */
+/** Whether VK_LOADER_LAYERS_ENABLE (or _ALLOW) names the layer. */
 export function enableMatch(filter: EnableFilter | null, name: string, lowerName?: string): FilterMatch | null {
   if (!filter) return null;
   const f = matchNameFilters(name, filter.filters, lowerName);
-  return f ? { variable: LAYERS_ENABLE_VAR, raw: filter.raw, item: f.item, why: describeMatch(f) } : null;
+  return f ? { variable: filter.variable, raw: filter.raw, item: f.item, why: describeMatch(f) } : null;
 }
 
 /** Whether VK_LOADER_LAYERS_DISABLE names the layer: ~all~, then ~implicit~/~explicit~, then the name filters. */
@@ -187,5 +218,6 @@ export function disableMatch(filter: DisableFilter | null, name: string, implici
 }
 
 function describeMatch(f: LayerNameFilter): string {
+  if (f.kind === 'special') return `"${f.item}" matches every layer`;
   return f.kind === 'prefix' && f.value === '' ? `"${f.item}" matches every layer` : `filter "${f.item}" matches the name (${KIND_WORDS[f.kind]}, case-insensitive)`;
 }

@@ -1,14 +1,52 @@
 import { z } from 'zod';
 
 /**
- * Which loader rules the chain model applies for a given loader version. The model follows Debian's
- * loader 1.3.239 (loader.c, loader_environment.c at tag v1.3.239); rules that arrived later or
- * earlier are keyed here on the version the real loader reports (vkEnumerateInstanceVersion).
+ * The one table of loader behaviour that changed between releases. Each row is one behaviour, the
+ * first Khronos loader release that has it, and the commit it came in (KhronosGroup/Vulkan-Loader).
+ * The chain model, the layer filters, search paths, the settings-file reader/writer and the profile
+ * code ask this table (`loaderHas`) instead of comparing versions themselves.
+ *
+ * How the rows were found: every suite that compares with the real loader runs against six real
+ * builds (1.3.239, 1.3.275, 1.4.309, 1.4.321, 1.4.341, 1.4.359: tests/helpers/loader-builds.ts);
+ * a disagreement was traced to the loader source and its history, and the row's `since` is the
+ * first tag containing that commit. Rows between two matrix versions are proven on both sides of
+ * the boundary only (the builds either side), which the `proven` field says.
  */
 
+/** What the model does when the loader's version is unknown (Debian 12's system loader). */
 export const RULES_VERSION = '1.3.239';
+/** The oldest and newest loaders the model is proven against. */
+export const OLDEST_PROVEN = '1.3.239';
+export const NEWEST_PROVEN = '1.4.359';
+/** The loaders of the matrix (who runs them: Debian 12, Ubuntu 24.04, Debian 13 / Fedora 41, Ubuntu 25.10 / Fedora 43, Arch / Fedora 44, newest). */
+export const PROVEN_VERSIONS = ['1.3.239', '1.3.275', '1.4.309', '1.4.321', '1.4.341', '1.4.359'] as const;
 
-export const LoaderRuleIdSchema = z.enum(['layer-chain', 'layer-filters', 'layers-allow']);
+export const LoaderRuleIdSchema = z.enum([
+  'layer-chain',
+  'layer-filters',
+  'driver-filters',
+  'first-occurrence-wins',
+  'instance-layers-ordered',
+  'settings-file',
+  'meta-no-duplicates',
+  'override-paths-first',
+  'settings-folder-renamed',
+  'settings-layer-off-meta',
+  'layers-allow',
+  'implicit-layer-path',
+  'meta-recursion-check',
+  'settings-drivers',
+  'instance-layers-order-implicit',
+  'settings-layer-configurations',
+  'remove-duplicate-layers',
+  'meta-expansion-cycle-break',
+  'filter-whole-wildcards',
+  'json-helpers',
+  'invalid-json-skips-file',
+  'strict-manifest-types',
+  'invalid-type-skipped',
+  'missing-versions-skipped',
+]);
 export type LoaderRuleId = z.infer<typeof LoaderRuleIdSchema>;
 
 export const LoaderRuleUseSchema = z.object({
@@ -20,29 +58,148 @@ export const LoaderRuleUseSchema = z.object({
 });
 export type LoaderRuleUse = z.infer<typeof LoaderRuleUseSchema>;
 
-interface LoaderRule {
+export interface LoaderRule {
   id: LoaderRuleId;
   since: string;
+  /** The commit (and its subject) the behaviour came in, or the file it lives in. */
+  source: string;
   summary: string;
-  /** Rules the model knows of but does not implement (a newer loader's). */
+  /** False for a rule the model knows of but does not implement. */
   modeled: boolean;
 }
 
-const RULES: readonly LoaderRule[] = [
+export const LOADER_RULES: readonly LoaderRule[] = [
   {
     id: 'layer-chain',
     since: '1.0.0',
-    summary: 'implicit layers (enable_environment / disable_environment), VK_INSTANCE_LAYERS, requested layers, meta-layers, the override layer, duplicates and chain order, as loader 1.3.239 does them',
+    source: 'loader.c loader_enable_instance_layers',
+    summary: 'implicit layers (enable_environment / disable_environment), VK_INSTANCE_LAYERS, requested layers, meta-layers, the override layer and chain order',
     modeled: true,
   },
-  { id: 'layer-filters', since: '1.3.234', summary: 'VK_LOADER_LAYERS_ENABLE / VK_LOADER_LAYERS_DISABLE layer-name filters', modeled: true },
-  { id: 'layers-allow', since: '1.3.262', summary: 'VK_LOADER_LAYERS_ALLOW (exempts layers from VK_LOADER_LAYERS_DISABLE); not modeled', modeled: false },
+  { id: 'layer-filters', since: '1.3.234', source: 'loader_environment.c', summary: 'VK_LOADER_LAYERS_ENABLE / VK_LOADER_LAYERS_DISABLE layer-name filters', modeled: true },
+  { id: 'driver-filters', since: '1.3.234', source: 'loader.c loader_icd_scan', summary: 'VK_LOADER_DRIVERS_SELECT / VK_LOADER_DRIVERS_DISABLE, matched on the manifest file name', modeled: true },
+  {
+    id: 'first-occurrence-wins',
+    since: '1.3.247',
+    source: 'c3eb97de2 "Make correct layer be used when duplicates are present"',
+    summary: 'a layer enabled twice keeps its first occurrence (nearest the application); before, the one nearest the driver won',
+    modeled: true,
+  },
+  {
+    id: 'instance-layers-ordered',
+    since: '1.3.247',
+    source: '50df6bc57 "Fix ordering regression for VK_INSTANCE_LAYERS"',
+    summary: 'VK_INSTANCE_LAYERS is read in the order it is written, before the layers VK_LOADER_LAYERS_ENABLE adds, and may name implicit layers; before, layers came in discovery order',
+    modeled: true,
+  },
+  { id: 'settings-file', since: '1.3.251', source: '9a7de469f "Add loader settings file"', summary: 'vk_loader_settings.json: layer control on/off/auto/unordered, stderr_log, app_keys', modeled: false },
+  {
+    id: 'meta-no-duplicates',
+    since: '1.3.251',
+    source: '180b1c3ef "Meta layers now dont add layers more than once"',
+    summary: "a meta-layer's component already enabled is not added again",
+    modeled: true,
+  },
+  {
+    id: 'override-paths-first',
+    since: '1.3.251',
+    source: 'fe73c4187 "Significantly reduce duplicate layer scanning code"',
+    summary: "explicit layers are searched in the override_paths of the first enabled override layer that has some (before: the last)",
+    modeled: true,
+  },
+  { id: 'settings-folder-renamed', since: '1.3.253', source: 'settings.c', summary: 'the settings file lives in vulkan/loader_settings.d/ (1.3.251–1.3.252: vulkan/settings.d/)', modeled: true },
+  {
+    id: 'settings-layer-off-meta',
+    since: '1.3.302',
+    source: '44d99e3d8 "Redo logic of check_if_layer_is_in_list()"',
+    summary: 'the settings file can turn a meta-layer (the override layer) off; before, a meta-layer was never matched, so "off" for it did nothing. Strata binds profiles to applications through the settings file only from here, through override layers with app_keys before',
+    modeled: true,
+  },
+  { id: 'layers-allow', since: '1.3.262', source: '870fd572d "Add VK_LOADER_LAYERS_ALLOW environment variable."', summary: 'VK_LOADER_LAYERS_ALLOW exempts layers from VK_LOADER_LAYERS_DISABLE', modeled: true },
+  { id: 'implicit-layer-path', since: '1.3.296', source: 'vk_loader_platform.h VK_IMPLICIT_LAYER_PATH_ENV_VAR', summary: 'VK_IMPLICIT_LAYER_PATH / VK_ADD_IMPLICIT_LAYER_PATH', modeled: false },
+  {
+    id: 'meta-recursion-check',
+    since: '1.4.304',
+    source: 'eab360311 "Verify meta layers aren\'t recursive to any depth"',
+    summary: 'meta-layers that lead back to themselves through other meta-layers are removed; older loaders recurse until the stack overflows (the model removes them for every version and does not predict the crash)',
+    modeled: false,
+  },
+  { id: 'settings-drivers', since: '1.4.323', source: 'settings.c', summary: 'additional_drivers, additional_drivers_use_exclusively and device_configurations in the settings file', modeled: false },
+  {
+    id: 'instance-layers-order-implicit',
+    since: '1.4.326',
+    source: '5c5cfd4f2 "Allow VK_INSTANCE_LAYERS to order implicit layers"',
+    summary: 'an implicit layer whose name appears anywhere in VK_INSTANCE_LAYERS (a substring test) is left to VK_INSTANCE_LAYERS: placed in its order, without its enable checks, or not at all when only a longer name contains it',
+    modeled: true,
+  },
+  { id: 'settings-layer-configurations', since: '1.4.336', source: '002a13d8f "Fix devices in the settings file removing layers"', summary: 'a settings file without layers leaves the layer chain to the usual rules', modeled: false },
+  {
+    id: 'remove-duplicate-layers',
+    since: '1.4.340',
+    source: '28a23dbbb "Remove duplicates from vkEnumerateInstanceLayerProperties"',
+    summary: 'for each layer, the next manifest with the same name leaves the layer list (one per earlier layer, so a third copy can stay)',
+    modeled: true,
+  },
+  { id: 'meta-expansion-cycle-break', since: '1.4.357', source: '2feb31c48 "break cyclic meta-layer recursion in loader_add_meta_layer"', summary: 'a meta-layer met again while it is being expanded is skipped (only layers from a settings file can get there)', modeled: false },
+  {
+    id: 'filter-whole-wildcards',
+    since: '1.4.359',
+    source: 'ce22e49b8 "fix whole-wildcard and short prefix globs in determine_filter_type"',
+    summary: 'in the layer filters "*" and "**" mean every layer and a two-character "v*" is a prefix (before: "**" matched nothing and "v*" was a full name)',
+    modeled: true,
+  },
+  // Manifest reading (the lint's verdicts: tests/fixtures/manifests/bad/expected.json "loaderSince").
+  {
+    id: 'json-helpers',
+    since: '1.3.251',
+    source: '6ff96f5b1 "Add helper parsing functions to cJSON", 1ef966206 "Add NULL checks to cJSON helper functions"',
+    summary: 'an empty enable_environment no longer crashes the loader (the layer is then always on), and a layer whose name is not a string is skipped instead of listed with an empty name',
+    modeled: true,
+  },
+  {
+    id: 'invalid-json-skips-file',
+    since: '1.3.268',
+    source: 'ebde1f99f "Distinguish OOM from json parsing errors"',
+    summary: 'a manifest that is not valid JSON is skipped; before, vkEnumerateInstanceLayerProperties and vkCreateInstance failed with VK_ERROR_OUT_OF_HOST_MEMORY for every application',
+    modeled: true,
+  },
+  {
+    id: 'strict-manifest-types',
+    since: '1.4.303',
+    source: 'a5efda7f5 "Better error checking of loader_parse_json functions"',
+    summary: 'a field of the wrong JSON type skips the layer (a number as file_format_version or implementation_version included), and the manifests that crashed older loaders (a "layer" that is not an object, "functions" not an object, an empty enable_environment) no longer do',
+    modeled: true,
+  },
+  {
+    id: 'invalid-type-skipped',
+    since: '1.4.333',
+    source: '1629b3b53 "Stop layers with an invalid \"type\" field from being added"',
+    summary: 'a layer without a valid "type" is skipped again; 1.4.303–1.4.332 list it, and enabling it hangs vkCreateInstance',
+    modeled: true,
+  },
+  {
+    id: 'missing-versions-skipped',
+    since: '1.4.357',
+    source: '2d396283a "skip layers missing api_version or implementation_version"',
+    summary: 'a layer without api_version or implementation_version is skipped again; 1.4.303–1.4.356 list it, and enabling it hangs (1.4.309, 1.4.321) or crashes (1.4.341) vkCreateInstance',
+    modeled: true,
+  },
 ];
 
 /** "1.3.239" → [1, 3, 239]; missing or unreadable parts are 0. */
-function parts(v: string): [number, number, number] {
-  const [a = 0, b = 0, c = 0] = v.split('.').map((p) => Number.parseInt(p, 10) || 0);
-  return [a, b, c];
+// Lint asks loaderHas a few times per manifest, always of the same few versions: parsed once each
+// (10,000 manifests spent ~0.3 s splitting the same strings; issue #19). Bounded: versions can come from files.
+const parsedVersions = new Map<string, readonly [number, number, number]>();
+
+function parts(v: string): readonly [number, number, number] {
+  let p = parsedVersions.get(v);
+  if (!p) {
+    const [a = 0, b = 0, c = 0] = v.split('.').map((x) => Number.parseInt(x, 10) || 0);
+    p = [a, b, c];
+    if (parsedVersions.size >= 256) parsedVersions.clear();
+    parsedVersions.set(v, p);
+  }
+  return p;
 }
 
 /** Negative when `a` is older than `b`, 0 when equal, positive when newer. */
@@ -52,13 +209,40 @@ export function compareLoaderVersions(a: string, b: string): number {
   return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 }
 
+// Mutation tests flip one rule's version to prove some real-loader scenario depends on it.
+const sinceOverrides = new Map<LoaderRuleId, string>();
+
+/** Test seam: pretend rule `id` arrived in `since` (pass the table's own value to restore it). */
+export function setRuleSinceForTest(id: LoaderRuleId, since: string): void {
+  if (since === LOADER_RULES.find((r) => r.id === id)!.since) sinceOverrides.delete(id);
+  else sinceOverrides.set(id, since);
+}
+
+export function ruleOf(id: LoaderRuleId): LoaderRule {
+  const rule = LOADER_RULES.find((r) => r.id === id)!;
+  const since = sinceOverrides.get(id);
+  return since === undefined ? rule : { ...rule, since };
+}
+
+/** The first version that has the rule. */
+export function sinceOf(id: LoaderRuleId): string {
+  return ruleOf(id).since;
+}
+
 /** The loader has the rule (an unknown version is taken as RULES_VERSION). */
 export function loaderHas(version: string | null, id: LoaderRuleId): boolean {
-  const rule = RULES.find((r) => r.id === id)!;
-  return compareLoaderVersions(version ?? RULES_VERSION, rule.since) >= 0;
+  return compareLoaderVersions(version ?? RULES_VERSION, ruleOf(id).since) >= 0;
 }
 
 /** Every rule with whether the model applied it for this loader version. */
 export function rulesFor(version: string | null): LoaderRuleUse[] {
-  return RULES.map((r) => ({ id: r.id, since: r.since, applied: r.modeled && loaderHas(version, r.id), summary: r.summary }));
+  return LOADER_RULES.map((r) => ({ id: r.id, since: r.since, applied: r.modeled && loaderHas(version, r.id), summary: r.summary }));
+}
+
+/** What a person should know about how far the model's answer for `version` is proven. */
+export function provenNote(version: string | null): string | null {
+  if (version === null) return `the loader's version is unknown; the rules of loader ${RULES_VERSION} were applied`;
+  if (compareLoaderVersions(version, OLDEST_PROVEN) < 0) return `loader ${version} is older than the oldest loader Strata is checked against (${OLDEST_PROVEN}); its rules were applied by version, unproven`;
+  if (compareLoaderVersions(version, NEWEST_PROVEN) > 0) return `loader ${version} is newer than the newest loader Strata is checked against (${NEWEST_PROVEN}); the rules of ${NEWEST_PROVEN} were applied`;
+  return null;
 }

@@ -1,3 +1,4 @@
+import { loaderHas } from './loader-rules';
 import { z } from 'zod';
 import { resolveXdgDirectories, type Environment } from './xdg-directories';
 
@@ -62,6 +63,12 @@ export interface SearchPathsInput {
   user: SearchUser;
   /** macOS: the application's bundle folder (`…/App.app`), searched first. */
   bundle?: string | null;
+  /**
+   * The loader's version, for the variables that arrived later (VK_IMPLICIT_LAYER_PATH and
+   * VK_ADD_IMPLICIT_LAYER_PATH, 1.3.296: loader-rules.ts). Unknown (null or absent): they are
+   * honoured when set, since only a loader that reads them makes setting them useful.
+   */
+  loaderVersion?: string | null;
 }
 
 export type SearchPaths = Record<ManifestKind, SearchLocation[]>;
@@ -182,15 +189,22 @@ function locationsFor(input: SearchPathsInput, kind: ManifestKind): SearchLocati
   const standard = () => (platform.os === 'windows' ? windowsStandard(input, kind) : unixStandard(input, kind));
   const get = (name: string) => envValue(env, name, user.elevated);
 
-  if (kind === 'implicit_layer') return dedupe(standard());
-
-  if (kind === 'explicit_layer') {
-    // VK_LAYER_PATH replaces the standard list; then VK_ADD_LAYER_PATH is ignored.
-    const replace = get('VK_LAYER_PATH');
-    if (replace !== null) return dedupe(envList('VK_LAYER_PATH', replace, sep));
-    const add = get('VK_ADD_LAYER_PATH');
-    return dedupe([...(add ? envList('VK_ADD_LAYER_PATH', add, sep) : []), ...standard()]);
+  // VK_LAYER_PATH (VK_IMPLICIT_LAYER_PATH) replaces the standard list; then VK_ADD_LAYER_PATH
+  // (VK_ADD_IMPLICIT_LAYER_PATH) is ignored. Loader 1.3.296+ reads the implicit pair the same way
+  // as the explicit one (read_data_files_in_search_paths); older loaders ignore it.
+  const layerVariables = (replaceName: string, addName: string) => {
+    const replace = get(replaceName);
+    if (replace !== null) return dedupe(envList(replaceName, replace, sep));
+    const add = get(addName);
+    return dedupe([...(add ? envList(addName, add, sep) : []), ...standard()]);
+  };
+  if (kind === 'implicit_layer') {
+    const known = input.loaderVersion !== undefined && input.loaderVersion !== null;
+    if (known && !loaderHas(input.loaderVersion!, 'implicit-layer-path')) return dedupe(standard());
+    return layerVariables('VK_IMPLICIT_LAYER_PATH', 'VK_ADD_IMPLICIT_LAYER_PATH');
   }
+
+  if (kind === 'explicit_layer') return layerVariables('VK_LAYER_PATH', 'VK_ADD_LAYER_PATH');
 
   // Drivers. Loader 1.3.239: VK_DRIVER_FILES wins over VK_ICD_FILENAMES (its older name); either
   // replaces the standard list and disables VK_ADD_DRIVER_FILES, which otherwise goes first.

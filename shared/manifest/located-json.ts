@@ -1,5 +1,6 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Range } from 'vscode-languageserver-types';
+import { excessiveNesting } from '../json/json-nesting';
 
 /**
  * A JSON value with the source range of its token (0-based line/character, like LSP), built from
@@ -242,17 +243,33 @@ class StrictJsonReader {
 }
 
 /**
+ * Both readers below recurse per nesting level: past JSON_NESTING_LIMIT (the loader's own cJSON
+ * limit, shared/json/json-nesting.ts) the file is one syntax error, `NestingTooDeep`, and no tree.
+ */
+function nestingError(text: string, lines: LineIndex): LocatedParse | null {
+  const at = excessiveNesting(text);
+  return at === null ? null : { root: undefined, errors: [{ error: NESTING_TOO_DEEP, range: lines.range(at, 1) }], lines };
+}
+
+/** The syntax error name for a file nested past JSON_NESTING_LIMIT. */
+export const NESTING_TOO_DEEP = 'NestingTooDeep';
+
+/**
  * Strict JSON, as the loader's cJSON reads it: comments and trailing commas are errors (loader
  * 1.3.239 fails the whole enumeration on such a file, see docs/diagnostics.md).
  */
 export function parseLocatedJson(text: string): LocatedParse {
   const lines = new LineIndex(text);
+  const tooDeep = nestingError(text, lines);
+  if (tooDeep) return tooDeep;
   const root = new StrictJsonReader(text, lines).read();
   return root ? { root, errors: [], lines } : parseLocatedJsonc(text, lines);
 }
 
 /** jsonc-parser's reading: its errors, and the tree it recovers around them. Exported for tests/unit/located-json.test.ts. */
 export function parseLocatedJsonc(text: string, lines = new LineIndex(text)): LocatedParse {
+  const tooDeep = nestingError(text, lines);
+  if (tooDeep) return tooDeep;
   const raw: ParseError[] = [];
   const tree = parseTree(text, raw, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const errors = raw.map((e) => ({ error: printParseErrorCode(e.error), range: lines.range(e.offset, e.length) }));

@@ -12,12 +12,10 @@ import { SettingsByLayerSchema } from '../settings/setting-values';
  *   off  forced off: blacklisted, even when an application enables it explicitly
  *   auto the application and the environment decide: the layer is not named in the file at all
  */
-export const OVERRIDE_LAYER_NAME = 'VK_LAYER_LUNARG_override';
-export const OVERRIDE_FILE_NAME = 'VkLayer_override.json';
-/** Set to 1 in an application's environment to switch Strata's override off for it (disable_environment). */
-export const OVERRIDE_DISABLE_VARIABLE = 'DISABLE_STRATA_OVERRIDE';
-/** A meta-layer's api_version must not exceed its components' (LLP_LAYER_8): every 1.3 layer meets 1.3.0. */
-export const DEFAULT_OVERRIDE_API_VERSION = '1.3.0';
+import { DEFAULT_OVERRIDE_API_VERSION, OVERRIDE_DISABLE_VARIABLE, OVERRIDE_LAYER_NAME } from './override-names';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
+
+export { DEFAULT_OVERRIDE_API_VERSION, forcesLayers, OVERRIDE_DISABLE_VARIABLE, OVERRIDE_FILE_NAME, OVERRIDE_LAYER_NAME } from './override-names';
 
 export const LayerControlSchema = z.enum(['on', 'off', 'auto']);
 export type LayerControl = z.infer<typeof LayerControlSchema>;
@@ -33,11 +31,11 @@ export type OverrideLayer = z.infer<typeof OverrideLayerSchema>;
 export const OverrideConfigSchema = z
   .object({
     /** Ordered: the 'on' layers become component_layers in this order. */
-    layers: z.array(OverrideLayerSchema),
+    layers: z.array(OverrideLayerSchema).max(REQUEST_LIMITS.overrideLayers, tooMany('layers', REQUEST_LIMITS.overrideLayers)),
     /** app_keys: full paths of the executables the override applies to; absent or empty = every application. */
-    appKeys: z.array(z.string().min(1)).optional(),
+    appKeys: z.array(z.string().min(1)).max(REQUEST_LIMITS.overrideStrings, tooMany('app keys', REQUEST_LIMITS.overrideStrings)).optional(),
     /** override_paths: the only folders the loader then searches for the component layers (and VK_LAYER_PATH is ignored). */
-    overridePaths: z.array(z.string().min(1)).optional(),
+    overridePaths: z.array(z.string().min(1)).max(REQUEST_LIMITS.overrideStrings, tooMany('override paths', REQUEST_LIMITS.overrideStrings)).optional(),
     /** The meta-layer's api_version; at most the lowest api_version of the 'on' layers. */
     apiVersion: z
       .string()
@@ -69,11 +67,6 @@ export type OverrideConfig = z.infer<typeof OverrideConfigSchema>;
 /** The configuration changes at least one layer setting. */
 export function hasLayerSettings(config: Pick<OverrideConfig, 'settings'>): boolean {
   return Object.values(config.settings ?? {}).some((values) => Object.keys(values).length > 0);
-}
-
-/** The configuration forces at least one layer on or off (otherwise there is no override file to write). */
-export function forcesLayers(config: Pick<OverrideConfig, 'layers'>): boolean {
-  return config.layers.some((l) => l.state !== 'auto');
 }
 
 /** The override meta-layer of a configuration, as the loader reads it (field names of the manifest). */

@@ -62,6 +62,30 @@ export const SettingsFileResultSchema = z.object({
 });
 export type SettingsFileResult = z.infer<typeof SettingsFileResultSchema>;
 
+/**
+ * Windows: the loader finds implicit layers only through the registry, so Strata's override file
+ * (in a folder Strata owns) is registered as a value of HKCU (user) or HKLM (system)
+ * SOFTWARE\Khronos\Vulkan\ImplicitLayers whose DWORD is 0 (main/override/windows-override.ts).
+ */
+export const OverrideRegistrationSchema = z.object({
+  /** `HKCU\SOFTWARE\Khronos\Vulkan\ImplicitLayers` or the HKLM one. */
+  key: z.string(),
+  /** The value's name: the override file's path. */
+  value: z.string(),
+  /** Whether the value is there with DWORD 0 now (the loader reads the file). */
+  registered: z.boolean(),
+  /**
+   * What this request did to the value. added / unchanged / enabled (it was there, not 0);
+   * removed / restored (its pre-Strata data is back) / nothing; status: null.
+   */
+  action: z.enum(['added', 'unchanged', 'enabled', 'removed', 'restored', 'nothing']).nullable(),
+  /** Other override layers registered in the same key that a forced apply disabled (DWORD 1); remove re-enables them. */
+  disabled: z.array(z.string()),
+  /** Why applications may still not see it (user scope: elevated applications skip HKCU). */
+  note: z.string().nullable(),
+});
+export type OverrideRegistration = z.infer<typeof OverrideRegistrationSchema>;
+
 export const OverrideStatusSchema = z.object({
   scope: OverrideScopeSchema,
   /** The override file the loader reads. */
@@ -89,6 +113,8 @@ export const OverrideStatusSchema = z.object({
   diff: z.string().nullable(),
   /** The per-user layer settings file (user scope only). */
   settings: SettingsFileStatusSchema.optional(),
+  /** Windows: the override's registry value. */
+  registration: OverrideRegistrationSchema.optional(),
 });
 export type OverrideStatus = z.infer<typeof OverrideStatusSchema>;
 
@@ -111,6 +137,8 @@ export const OverrideApplyResultSchema = z.object({
   text: z.string(),
   /** The layer settings file (absent when the configuration has no settings and Strata never wrote one). */
   settings: SettingsFileResultSchema.optional(),
+  /** Windows: the override's registry value. */
+  registration: OverrideRegistrationSchema.optional(),
 });
 export type OverrideApplyResult = z.infer<typeof OverrideApplyResultSchema>;
 
@@ -125,6 +153,8 @@ export const OverrideRemoveResultSchema = z.object({
   reason: z.string().nullable(),
   /** Strata's layer settings file, surrendered with the override (absent: Strata never wrote one). */
   settings: SettingsFileResultSchema.optional(),
+  /** Windows: the override's registry value. */
+  registration: OverrideRegistrationSchema.optional(),
 });
 export type OverrideRemoveResult = z.infer<typeof OverrideRemoveResultSchema>;
 

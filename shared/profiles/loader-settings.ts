@@ -4,6 +4,7 @@ import { inventoryDrivers, inventoryLayers } from './inventory-layers';
 import { LOADER_FEATURES, loaderAtLeast } from './loader-features';
 import { chooseDrivers } from './loader-filters';
 import type { Profile } from './profile-schema';
+import { OVERRIDE_LAYER_NAME } from '../override/override-names';
 
 /**
  * The loader settings file, vk_loader_settings.json, for loaders that read it (1.3.251+; Debian's
@@ -61,6 +62,13 @@ function entryObject(entry: LoaderSettingsEntry, context: LoaderSettingsContext,
     configs.push({ control: l.state, name: l.name, path: found.manifest, treat_as_implicit_manifest: found.implicit });
   });
   if (at >= p.layers.length) configs.push({ control: 'unordered_layer_location' });
+  // A bound application gets its profile instead of the global one, as with override layers scoped by
+  // app_keys: every installed override meta-layer (Strata's global one included) is turned off for it,
+  // or "unordered_layer_location" would let it in beside the profile (seen on loaders 1.3.275–1.4.359:
+  // tests/integration/profile-bindings-matrix.test.ts).
+  if (entry.appKeys)
+    for (const path of overrideManifests(context.inventory))
+      if (!p.layers.some((l) => l.name === OVERRIDE_LAYER_NAME)) configs.unshift({ control: 'off', name: OVERRIDE_LAYER_NAME, path, treat_as_implicit_manifest: true });
   const out: Record<string, unknown> = {};
   if (entry.appKeys) out['app_keys'] = entry.appKeys;
   out['layers'] = configs;
@@ -75,6 +83,11 @@ function entryObject(entry: LoaderSettingsEntry, context: LoaderSettingsContext,
     } else notes.push(`"${p.name}": loader ${context.loaderVersion} reads no driver section from the settings file (${LOADER_FEATURES.settingsDrivers}+); the driver choices apply to launches from Strata only`);
   }
   return out;
+}
+
+/** Every implicit manifest that declares the override meta-layer, in the loader's order. */
+function overrideManifests(inventory: Pick<ManifestInventory, 'manifests'> | null): string[] {
+  return (inventory?.manifests.implicit_layer ?? []).filter((m) => m.layers.some((l) => l.name === OVERRIDE_LAYER_NAME)).map((m) => m.path);
 }
 
 export function buildLoaderSettings(entries: readonly LoaderSettingsEntry[], context: LoaderSettingsContext): LoaderSettingsResult {

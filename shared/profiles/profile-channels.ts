@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StrataErrorSchema } from '../errors/strata-error';
+import { StrataErrorSchema } from '../errors/strata-error-schema';
 import { LayerChainSchema } from '../loader/chain';
 import { OverrideApplyResultSchema } from '../override/override-status';
 import { ApplicationSchema } from './application-list';
@@ -150,7 +150,7 @@ export const channelsOfProfiles = {
     response: StoredProfileSchema,
   },
   'profiles.save': {
-    summary: 'Replace a stored profile with a new version of it (same name).',
+    summary: 'Replace a stored profile with a new version of it (same name); applications bound to it get the new version outside Strata at once (their per-application files are rewritten).',
     request: z.object({ profile: ProfileSchema }).strict(),
     response: StoredProfileSchema,
   },

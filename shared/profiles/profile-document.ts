@@ -1,4 +1,5 @@
 import { strataError, type StrataError } from '../errors/strata-error';
+import { utf8ByteLength } from '../text/utf8-length';
 import { parseLocatedJson, toPlain, type LocatedJson } from '../manifest/located-json';
 import { OVERRIDE_LAYER_NAME } from '../override/override-config';
 import { MIGRATIONS, schemaVersionOf } from './profile-migrations';
@@ -34,10 +35,15 @@ export function looksLikeOverrideManifest(value: unknown): boolean {
 
 /** The JSON value of a profile file, or the error; shared by profile reading and override import. */
 export function parseProfileJson(text: string, where: string): { ok: true; value: unknown } | { ok: false; error: StrataError } {
-  if (text.length > PROFILE_FILE_MAX_BYTES)
+  // Bytes, not characters: "é" is one character and two bytes in the file. Past the cap in characters it is past it in bytes too.
+  const bytes = text.length > PROFILE_FILE_MAX_BYTES ? null : utf8ByteLength(text);
+  if (bytes === null || bytes > PROFILE_FILE_MAX_BYTES)
     return {
       ok: false,
-      error: strataError('profile/too-large', `The file is ${text.length} bytes; a profile is at most ${PROFILE_FILE_MAX_BYTES} bytes`, { where, fix: 'this is not a profile Strata wrote; check that you chose the right file' }),
+      error: strataError('profile/too-large', `The file is ${bytes === null ? `over ${PROFILE_FILE_MAX_BYTES}` : bytes} bytes (UTF-8); a profile is at most ${PROFILE_FILE_MAX_BYTES} bytes`, {
+        where,
+        fix: 'this is not a profile Strata wrote; check that you chose the right file',
+      }),
     };
   if (text.trim() === '') return { ok: false, error: strataError('profile/empty', 'The file is empty', { where, fix: 'export the profile again (`strata profile export NAME -o FILE`)' }) };
   const parsed = parseLocatedJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -4,6 +4,10 @@ import type { CaptureRecord, MessageRecord, SessionCounts, SessionFooter, Sessio
  * A session as one HTML file a user can attach to a bug report: no scripts, no style sheets or
  * fonts from elsewhere (a Content-Security-Policy of default-src 'none' says so to the browser),
  * every captured byte escaped. Links to the specification are plain anchors.
+ *
+ * Every value from the session goes through escapeHtml, numbers and enum fields included: a
+ * session file is data (the store validates it on read, but the export does not rely on that).
+ * tests/unit/session-html-escape.test.ts fills every field with markup and checks none survives.
  */
 export interface SessionReportInput {
   header: SessionHeader;
@@ -16,8 +20,8 @@ export interface SessionReportInput {
   generatedAt: string;
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export function escapeHtml(value: string | number): string {
+  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** Only http(s) links become anchors; anything else (javascript:, data:) is shown as text. */
@@ -58,7 +62,7 @@ export function renderSessionHtml(input: SessionReportInput): string {
     ['Working folder', escapeHtml(app.cwd)],
     ['Profile', escapeHtml(header.profile?.name ?? 'none')],
     ['Started', escapeHtml(header.startedAt)],
-    ['Duration', footer ? `${(footer.durationMs / 1000).toFixed(3)} s` : 'unknown'],
+    ['Duration', footer ? escapeHtml(`${(Number(footer.durationMs) / 1000).toFixed(3)} s`) : 'unknown'],
     ['Exit', escapeHtml(exitText(footer))],
     ['Loader debug', escapeHtml(header.loaderDebug ?? 'off')],
     ['Validation messages', escapeHtml(`${header.validationRouting.mode}${header.validationRouting.note ? ` — ${header.validationRouting.note}` : ''}`)],
@@ -66,7 +70,7 @@ export function renderSessionHtml(input: SessionReportInput): string {
   ];
   const sev = ['error', 'warning', 'info', 'perf', 'debug', 'verbose'] as const;
   const chain = header.chain
-    ? `<ol>${header.chain.chain.map((e) => `<li><code>${escapeHtml(e.name)}</code> (${e.type}) — ${escapeHtml(e.reasons.map((r) => r.message).join('; '))}</li>`).join('')}</ol>` +
+    ? `<ol>${header.chain.chain.map((e) => `<li><code>${escapeHtml(e.name)}</code> (${escapeHtml(e.type)}) — ${escapeHtml(e.reasons.map((r) => r.message).join('; '))}</li>`).join('')}</ol>` +
       (header.chain.excluded.length
         ? `<p>Left out:</p><ul>${header.chain.excluded.map((e) => `<li><code>${escapeHtml(e.name)}</code> — ${escapeHtml(e.reasons.map((r) => r.message).join('; '))}</li>`).join('')}</ul>`
         : '')
@@ -78,7 +82,7 @@ export function renderSessionHtml(input: SessionReportInput): string {
   ];
   const messages = input.messages.map((m) =>
     row([
-      `<span class="${m.severity}">${m.severity}</span>`,
+      `<span class="${escapeHtml(m.severity)}">${escapeHtml(m.severity)}</span>`,
       link(m.specUrl, m.vuid) + (m.specText ? `<br><small>${escapeHtml(m.specText)}</small>` : ''),
       m.objects.map((o) => `${escapeHtml(o.typeName ?? String(o.type))} <code>${escapeHtml(o.handle)}</code>${o.name ? ` “${escapeHtml(o.name)}”` : ''}`).join('<br>'),
       `<pre>${escapeHtml(m.text)}</pre>`,
@@ -86,7 +90,7 @@ export function renderSessionHtml(input: SessionReportInput): string {
   );
   const lines = input.lines
     .filter((r) => r.kind === 'line')
-    .map((r) => `<tr class="${r.stream}"><td class="t">${(r.t / 1000).toFixed(3)}</td><td>${r.stream}</td><td><pre>${escapeHtml(r.text)}</pre></td></tr>`);
+    .map((r) => `<tr class="${escapeHtml(r.stream)}"><td class="t">${escapeHtml((Number(r.t) / 1000).toFixed(3))}</td><td>${escapeHtml(r.stream)}</td><td><pre>${escapeHtml(r.text)}</pre></td></tr>`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -96,8 +100,8 @@ export function renderSessionHtml(input: SessionReportInput): string {
 <h1>${escapeHtml(title)}</h1>
 <table>${summary.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('\n')}</table>
 <h2>Counts</h2>
-<table>${row(['', ...sev], 'th')}${row(['Validation messages', ...sev.map((s) => String(counts.messages[s]))])}${row(['Loader lines', ...sev.map((s) => String(counts.loader[s]))])}</table>
-<table>${row(['Lines', 'stdout', 'stderr', 'validation'], 'th')}${row(['', String(counts.lines.stdout), String(counts.lines.stderr), String(counts.lines.validation)])}</table>
+<table>${row(['', ...sev], 'th')}${row(['Validation messages', ...sev.map((s) => escapeHtml(counts.messages[s]))])}${row(['Loader lines', ...sev.map((s) => escapeHtml(counts.loader[s]))])}</table>
+<table>${row(['Lines', 'stdout', 'stderr', 'validation'], 'th')}${row(['', escapeHtml(counts.lines.stdout), escapeHtml(counts.lines.stderr), escapeHtml(counts.lines.validation)])}</table>
 <h2>Predicted layer chain</h2>
 ${chain}
 <h2>Validation messages (${input.messages.length})</h2>
@@ -107,7 +111,7 @@ ${messages.length ? `<table>${row(['Severity', 'Message id', 'Objects', 'Text'],
 ${header.notes.length ? `<h2>Notes</h2><ul>${header.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>` : ''}
 <h2>Output</h2>
 <table class="lines">${lines.join('\n')}</table>
-${input.linesOmitted > 0 ? `<p>${input.linesOmitted} more lines are in the session file (export JSON for all of them).</p>` : ''}
+${input.linesOmitted > 0 ? `<p>${escapeHtml(input.linesOmitted)} more lines are in the session file (export JSON for all of them).</p>` : ''}
 <p><small>Generated by Strata at ${escapeHtml(input.generatedAt)}.</small></p>
 </body></html>
 `;

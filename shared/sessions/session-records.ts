@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LayerChainSchema } from '../loader/chain';
+import { LINE_SOURCES, SEVERITIES } from './record-words';
 
 /**
  * A session file is JSON Lines: one `header`, then `line` and `message` records in the order they
@@ -17,11 +18,11 @@ export const CaptureStreamSchema = z.enum(['stdout', 'stderr', 'validation']);
 export type CaptureStream = z.infer<typeof CaptureStreamSchema>;
 
 /** One scale for the loader's levels and the validation layer's severities, so one filter serves both. */
-export const SeveritySchema = z.enum(['error', 'warning', 'info', 'perf', 'debug', 'verbose']);
+export const SeveritySchema = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof SeveritySchema>;
 
 /** Who said a line: the application itself, the loader (VK_LOADER_DEBUG), or the validation layer. */
-export const LineSourceSchema = z.enum(['app', 'loader', 'validation']);
+export const LineSourceSchema = z.enum(LINE_SOURCES);
 export type LineSource = z.infer<typeof LineSourceSchema>;
 
 export const LoaderCategorySchema = z.enum(['layer', 'driver', 'validation', 'implementation']);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { StrataErrorSchema, strataError, type StrataError } from '../errors/strata-error';
+import { strataError, type StrataError } from '../errors/strata-error';
+import { StrataErrorSchema } from '../errors/strata-error-schema';
 import { LibraryResolutionSchema } from './library-search';
 import { ProbeEnvironmentSchema } from './loader-info';
 

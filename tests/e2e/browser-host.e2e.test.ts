@@ -79,8 +79,9 @@ test('About shows the loader version the real vulkaninfo reports, and the host e
   await version.waitFor({ timeout: 15_000 });
   assert.equal((await version.textContent())?.trim(), expected);
 
-  // The token was traded for a cookie and dropped from the address bar.
-  assert.doesNotMatch(page.url(), /token=/);
+  // The token moved from the fragment into sessionStorage: gone from the address bar, and no cookie.
+  assert.doesNotMatch(page.url(), /token=|#/);
+  assert.deepEqual(await page.context().cookies(), []);
   assert.equal(await page.title(), 'Strata');
   assert.equal(await page.locator('h1').textContent(), 'About');
   assert.match((await page.getByRole('region', { name: 'Strata', exact: true }).textContent()) ?? '', /Browser \(strata serve\)/);

@@ -349,11 +349,12 @@ test('a file another tool wrote while the dialog was open: the error dialog show
   const written = JSON.parse(readFileSync(overrideFile, 'utf8')) as { layer: { component_layers: string[] } };
   assert.deepEqual(written.layer.component_layers, [A, C, B]);
 
-  // Disable Strata's override: confirmation, then the other tool's file is back.
+  // Disable Strata's override: the dialog lists what Strata changed (here the global override), then the other tool's file is back.
   await page.getByTestId('override-disable').click();
-  const confirm = page.getByTestId('remove-dialog');
-  await confirm.waitFor();
-  await confirm.getByTestId('remove-confirm').click();
+  const confirm = page.getByTestId('disable-dialog');
+  await confirm.getByTestId('disable-global').waitFor();
+  assert.equal(await confirm.getByTestId('disable-global').isChecked(), true);
+  await confirm.getByTestId('disable-confirm').click();
   await confirm.waitFor({ state: 'detached' });
   assert.equal(readFileSync(overrideFile, 'utf8'), foreign);
   await page.locator('[data-testid="override-ownership"][data-ownership="foreign"]').waitFor();

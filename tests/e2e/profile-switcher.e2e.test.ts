@@ -42,7 +42,7 @@ after(async () => {
 test('a preset picked in the header with the keyboard becomes the Layers draft, and the chain preview shows it', async () => {
   const select = page.getByLabel('Profile', { exact: true });
   await page.waitForFunction(() => document.querySelector('[data-testid="profile-switcher-select"]')?.getAttribute('disabled') === null, undefined, { timeout: 20_000 });
-  assert.equal(await select.inputValue(), '', 'the draft comes from no profile yet');
+  assert.equal(await select.inputValue(), 'global', 'the draft is the global override, from no profile yet');
   await select.focus();
   await page.keyboard.press('ArrowDown');
   await waitSource('preset:validation-standard');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestRole } from '../../shared/lint/manifest-lint';
 import { APP_ROOT } from './strata-cli';
+import { compareLoaderVersions } from '../../shared/loader/loader-rules';
 
 /**
  * What Debian's loader 1.3.239 does with a corpus file, as tests/integration/lint-vs-loader.test.ts
@@ -19,7 +20,10 @@ export type LoaderVerdict = 'loads' | 'rejects' | 'unusable' | 'fails' | 'crashe
 
 export interface CorpusExpectation {
   role: ManifestRole;
+  /** What loader 1.3.239 does. */
   loader: LoaderVerdict;
+  /** Where a newer loader does something else: from that version on (oldest first), this verdict. */
+  loaderSince?: Record<string, LoaderVerdict>;
   /** Exactly the codes the lint must produce, sorted (a multiset). */
   codes: string[];
 }
@@ -28,4 +32,11 @@ export const BAD_CORPUS_DIR = join(APP_ROOT, 'tests', 'fixtures', 'manifests', '
 
 export function readBadCorpus(): Record<string, CorpusExpectation> {
   return JSON.parse(readFileSync(join(BAD_CORPUS_DIR, 'expected.json'), 'utf8')) as Record<string, CorpusExpectation>;
+}
+
+/** The verdict `e` expects from loader `version`: the last `loaderSince` entry at or below it, else `loader`. */
+export function expectedVerdict(e: CorpusExpectation, version: string): LoaderVerdict {
+  let verdict = e.loader;
+  for (const [since, v] of Object.entries(e.loaderSince ?? {}).sort(([a], [b]) => compareLoaderVersions(a, b))) if (compareLoaderVersions(version, since) >= 0) verdict = v;
+  return verdict;
 }

@@ -145,6 +145,8 @@ export function makeScenario(seed: number): Scenario {
     env['VK_LOADER_LAYERS_ENABLE'] = chance(0.5) ? pick(filterNames) : filter();
   }
   if (chance(0.05)) env['VK_LOADER_DISABLE_INST_EXT_FILTER'] = pick(['1', '0']);
+  // VK_LOADER_LAYERS_ALLOW (1.3.262+) mostly where something is disabled; drawn after everything else.
+  if (chance(env['VK_LOADER_LAYERS_DISABLE'] !== undefined ? 0.45 : 0.05)) env['VK_LOADER_LAYERS_ALLOW'] = filter();
   return { seed, manifests, env, requested, apiVersion };
 }
 
@@ -239,6 +241,51 @@ export function pinnedScenarios(): Scenario[] {
       title: 'the loader reads 16 name filters and stops: a ~implicit~ or a name after them does nothing',
       manifests: [implicit(a), explicit(b)],
       env: { ...layerPath, VK_LOADER_LAYERS_DISABLE: [...Array.from({ length: 16 }, (_, i) => `VK_LAYER_NONE_${i}`), '~implicit~', b].join(',') },
+      requested: [b],
+    },
+    {
+      ...base,
+      title: 'VK_INSTANCE_LAYERS names implicit layers: 1.3.247+ adds one whose enable_environment is unset, 1.4.326+ places them in its order',
+      manifests: [implicit(a), implicit(b, { enable_environment: { ENABLE_B: '1' } }), explicit(c)],
+      env: { ...layerPath, VK_INSTANCE_LAYERS: `${c}:${b}:${a}` },
+      requested: [],
+    },
+    {
+      ...base,
+      title: 'an implicit layer whose name occurs only inside a longer VK_INSTANCE_LAYERS name is dropped by 1.4.326+',
+      manifests: [implicit(a), explicit(c)],
+      env: { ...layerPath, VK_INSTANCE_LAYERS: `${a}_longer:${c}` },
+      requested: [],
+    },
+    {
+      ...base,
+      title: 'three implicit copies of one name (off, on, on): 1.3.239 keeps the last, 1.3.247+ the first enabled, 1.4.340+ drops the second copy',
+      manifests: [
+        { ...implicit(a, { enable_environment: { ENABLE_A1: '1' } }), folder: 'config-implicit', file: 'a1.json' },
+        { ...implicit(a), folder: 'data-implicit', file: 'a2.json' },
+        { ...implicit(a), folder: 'sys-implicit', file: 'a3.json' },
+        explicit(b),
+      ],
+      env: { ...layerPath },
+      requested: [b],
+    },
+    {
+      ...base,
+      title: 'two override layers survive app_keys with override_paths: 1.3.239 searches the last one\'s paths, 1.3.251+ the first one\'s',
+      manifests: [
+        { folder: 'config-implicit', file: 'override-1.json', layer: { name: OVERRIDE, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'override', disable_environment: { DISABLE_OVERRIDE: '1' }, component_layers: [], app_keys: ['$APP'], override_paths: ['$HOME/override-paths'] } },
+        { folder: 'data-implicit', file: 'override-2.json', layer: { name: OVERRIDE, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'override', disable_environment: { DISABLE_OVERRIDE: '1' }, component_layers: [], app_keys: ['/usr/bin/some-other-app'], override_paths: ['$HOME/layer-path-1'] } },
+        { ...explicit(b), folder: 'override' },
+        { ...explicit(c), folder: 'layer-path-1' },
+      ],
+      env: {},
+      requested: [b],
+    },
+    {
+      ...base,
+      title: 'VK_LOADER_LAYERS_ALLOW exempts layers from ~all~ (1.3.262+)',
+      manifests: [implicit(a), explicit(b), explicit(c)],
+      env: { ...layerPath, VK_LOADER_LAYERS_DISABLE: '~all~', VK_LOADER_LAYERS_ALLOW: `*strata_a,${b}` },
       requested: [b],
     },
     {

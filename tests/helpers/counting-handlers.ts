@@ -1,6 +1,6 @@
 import { createRouter, type Handlers } from '../../main/router';
 import type { AppInfo } from '../../shared/app/app-info';
-import { profileCountingHandlers } from './profile-counting-handlers';
+import { activityCountingHandlers, profileCountingHandlers } from './profile-counting-handlers';
 
 export const FAKE_APP_INFO: AppInfo = {
   name: 'Strata',
@@ -46,6 +46,10 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     'chain.explain': () => {
       calls.push('chain.explain');
       return { loaderVersion: '1.3.239', rulesVersion: '1.3.239', rules: [], result: 'VK_SUCCESS' as const, chain: [], metaLayers: [], excluded: [], notes: [] };
+    },
+    'chain.compare': () => {
+      calls.push('chain.compare');
+      return { chains: [], same: true, changes: [] };
     },
     'chain.context': () => {
       calls.push('chain.context');
@@ -132,6 +136,7 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
       throw new Error('counting handlers hold no sessions');
     },
     ...profileCountingHandlers(calls),
+    ...activityCountingHandlers(calls),
     ...overrides,
   };
   return { handlers, calls, router: createRouter(handlers) };

@@ -1,6 +1,6 @@
 import type { ManifestKind } from '../../shared/loader/search-paths';
 
-/** One "Searching for … manifest files" block of VK_LOADER_DEBUG=all output (loader 1.3.239's layout). */
+/** One "Searching for … manifest files" block of VK_LOADER_DEBUG=all output (every loader of the matrix). */
 export interface LoaderSearch {
   locations: string[];
   files: string[];
@@ -11,7 +11,9 @@ export interface LoaderSearch {
  * before the probe's marker (vkEnumerateInstanceLayerProperties), the first DRIVER search after it
  * (vkCreateInstance).
  */
-export function parseLoaderSearches(log: string): Record<ManifestKind, LoaderSearch> {
+export function parseLoaderSearches(raw: string): Record<ManifestKind, LoaderSearch> {
+  // Loaders since 1.3.2xx put "[Vulkan Loader] " before every line; the rest of the layout is the same.
+  const log = raw.replace(/^\[Vulkan Loader\] /gm, '');
   const [before, after = ''] = log.split('STRATA-PROBE: layers enumerated');
   const layers = searches(before!, 'LAYER');
   const drivers = searches(after, 'DRIVER');
@@ -28,18 +30,23 @@ export function parseLoaderSearches(log: string): Record<ManifestKind, LoaderSea
 function searches(log: string, tag: 'LAYER' | 'DRIVER'): LoaderSearch[] {
   const out: LoaderSearch[] = [];
   const lines = log.split('\n');
-  // Entries are indented deeper than the block's own headings ("In following locations:").
-  const entry = new RegExp(`^${tag}:\\s{16,}(\\S.*)$`);
+  // Entries are indented deeper than the block's own headings ("In following locations:"); the
+  // column differs between versions (and between LAYER and DRIVER lines), so it is measured.
+  const entry = new RegExp(`^${tag}:(\\s+)(\\S.*)$`);
+  let headingIndent = Infinity;
   let current: LoaderSearch | null = null;
   let part: 'locations' | 'files' | null = null;
   for (const line of lines) {
-    if (line.startsWith(`${tag}:`) && line.includes(`Searching for ${tag === 'LAYER' ? 'layer' : 'driver'} manifest files`)) {
+    // 1.3.239: "Searching for layer manifest files"; later loaders name the kind (81c4aa292).
+    if (line.startsWith(`${tag}:`) && (tag === 'LAYER' ? /Searching for (implicit |explicit )?layer manifest files/ : /Searching for driver manifest files/).test(line)) {
       current = { locations: [], files: [] };
       out.push(current);
       part = null;
       continue;
     }
     if (!current) continue;
+    const heading = /In following locations:|Found the following files:/.test(line) ? line.match(entry) : null;
+    if (heading) headingIndent = heading[1]!.length;
     if (/In following locations:/.test(line)) part = 'locations';
     else if (/Found the following files:/.test(line)) part = 'files';
     else if (/Found no files/.test(line)) {
@@ -47,7 +54,7 @@ function searches(log: string, tag: 'LAYER' | 'DRIVER'): LoaderSearch[] {
       current = null;
     } else {
       const m = line.match(entry);
-      if (m && part) current[part].push(m[1]!);
+      if (m && part && m[1]!.length > headingIndent) current[part].push(m[2]!);
       else if (part === 'files') {
         part = null;
         current = null;

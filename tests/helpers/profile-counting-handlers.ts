@@ -32,3 +32,21 @@ export function profileCountingHandlers(calls: string[]): Pick<Handlers, Profile
     'profiles.unbind': record('profiles.unbind', { sync: SYNC }),
   };
 }
+
+type ActivityChannel = Extract<keyof Handlers, `activity.${string}`>;
+
+const ACTIVITY = { loaderVersion: '1.3.239', global: { path: '/tmp/VkLayer_override.json', ownership: 'absent' as const, writtenAt: null, on: [], off: [] }, bindings: [], files: [], notes: [] };
+
+/** The activity.* part of tests/helpers/counting-handlers.ts. */
+export function activityCountingHandlers(calls: string[]): Pick<Handlers, ActivityChannel> {
+  return {
+    'activity.status': () => {
+      calls.push('activity.status');
+      return ACTIVITY;
+    },
+    'activity.disable': () => {
+      calls.push('activity.disable');
+      return { removed: [], unbound: [], notes: [], status: ACTIVITY };
+    },
+  };
+}

@@ -29,7 +29,7 @@ export function startAndWaitForUrl(command: string, args: string[], env: NodeJS.
     const timer = setTimeout(() => reject(new Error(`no URL within ${timeoutMs} ms.\nstdout: ${stdout}\nstderr: ${stderr}`)), timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      const m = stdout.match(/http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/);
+      const m = stdout.match(/http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/);
       if (m) {
         clearTimeout(timer);
         resolve(m[0]);

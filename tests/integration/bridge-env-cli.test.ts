@@ -63,7 +63,7 @@ test('strata drivers negotiate --env: the manifest list and the probes follow th
   assert.deepEqual(report.drivers.map((d) => [d.manifest, d.ok]), [[LAVAPIPE, true]]);
 
   // Unset: the loader's default folders, where Debian's lavapipe manifest lives.
-  const unset = runStrata(['drivers', 'negotiate', '--json', '--env', 'VK_DRIVER_FILES='], home.env);
+  const unset = runStrata(['drivers', 'negotiate', '--json', '--unset', 'VK_DRIVER_FILES'], home.env);
   const defaults = DriversNegotiateReportSchema.parse(JSON.parse(unset.stdout));
   assert.equal(defaults.source, 'default-folders');
   assert.ok(defaults.drivers.some((d) => d.manifest === LAVAPIPE && d.ok), unset.stdout);

@@ -8,7 +8,6 @@ import { startBrowserHost, type RunningBrowserHost } from '../../main/serve/brow
 import { createRouter } from '../../main/router';
 import { countingHandlers } from '../helpers/counting-handlers';
 import { EventBus } from '../../main/event-bus';
-import { cookieName } from '../../main/serve/request-guard';
 
 // Real HTTP on 127.0.0.1 against the real router; handlers count calls so "no side effect" is checked.
 let host: RunningBrowserHost;
@@ -37,7 +36,8 @@ function send(method: string, path: string, headers: Record<string, string> = {}
 }
 
 const json = { 'Content-Type': 'application/json' };
-const cookie = () => ({ Cookie: `${cookieName(host.port)}=${TOKEN}` });
+/** The token as the page's preload sends it. */
+const cookie = () => ({ 'X-Strata-Token': TOKEN });
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strata-host-'));
@@ -56,7 +56,8 @@ after(async () => {
 
 test('binds 127.0.0.1 and prints a URL carrying the token', () => {
   assert.equal(host.host, '127.0.0.1');
-  assert.equal(host.url, `http://127.0.0.1:${host.port}/?token=${TOKEN}`);
+  // In the fragment: the browser never sends it to a server, so it is in no request, log or Referer.
+  assert.equal(host.url, `http://127.0.0.1:${host.port}/#token=${TOKEN}`);
 });
 
 test('a random token per start when none is given', async () => {
@@ -75,15 +76,18 @@ test('a random token per start when none is given', async () => {
 const refused: [string, () => Promise<Reply>, number, string][] = [
   ['no token', () => send('POST', '/api/app.info', json, '{}'), 401, 'serve/bad-token'],
   ['wrong token (query)', () => send('POST', '/api/app.info?token=nope', json, '{}'), 401, 'serve/bad-token'],
-  ['wrong token (cookie)', () => send('POST', '/api/app.info', { ...json, Cookie: `${cookieName(host.port)}=nope` }, '{}'), 401, 'serve/bad-token'],
-  ['token cookie of another port', () => send('POST', '/api/app.info', { ...json, Cookie: `${cookieName(host.port + 1)}=${TOKEN}` }, '{}'), 401, 'serve/bad-token'],
+  ['wrong token (header)', () => send('POST', '/api/app.info', { ...json, 'X-Strata-Token': 'nope' }, '{}'), 401, 'serve/bad-token'],
+  // Neither travels any more: a cookie reaches every port of 127.0.0.1, a query lands in history and logs.
+  ['right token in the query', () => send('POST', `/api/app.info?token=${TOKEN}`, json, '{}'), 401, 'serve/bad-token'],
+  ['right token in a cookie (the old design)', () => send('POST', '/api/app.info', { ...json, Cookie: `strata_token_${host.port}=${TOKEN}` }, '{}'), 401, 'serve/bad-token'],
   ['foreign Origin with a good token', () => send('POST', '/api/app.info', { ...json, ...cookie(), Origin: 'http://evil.example' }, '{}'), 403, 'serve/foreign-origin'],
   ['Origin on another port', () => send('POST', '/api/app.info', { ...json, ...cookie(), Origin: `http://127.0.0.1:${host.port + 1}` }, '{}'), 403, 'serve/foreign-origin'],
   ['null Origin', () => send('POST', '/api/app.info', { ...json, ...cookie(), Origin: 'null' }, '{}'), 403, 'serve/foreign-origin'],
   ['cross-site fetch metadata', () => send('POST', '/api/app.info', { ...json, ...cookie(), 'Sec-Fetch-Site': 'cross-site' }, '{}'), 403, 'serve/foreign-origin'],
   ['bad Host (DNS rebinding)', () => send('POST', '/api/app.info', { ...json, ...cookie(), Host: `evil.example:${host.port}` }, '{}'), 403, 'serve/bad-host'],
-  ['page without token', () => send('GET', '/'), 401, 'serve/bad-token'],
-  ['asset without token', () => send('GET', '/assets/app.js'), 401, 'serve/bad-token'],
+  ['a channel by GET without token', () => send('GET', '/api/app.info'), 401, 'serve/bad-token'],
+  ['a used-up or unknown one-time code', () => send('POST', '/auth/code', json, '{"code":"not-a-code"}'), 401, 'serve/bad-code'],
+  ['a one-time code from another origin', () => send('POST', '/auth/code', { ...json, Origin: `http://127.0.0.1:${host.port + 1}` }, '{"code":"x"}'), 403, 'serve/foreign-origin'],
   ['event stream without token', () => send('GET', '/api/events'), 401, 'serve/bad-token'],
 ];
 for (const [label, doIt, status, code] of refused) {
@@ -96,25 +100,45 @@ for (const [label, doIt, status, code] of refused) {
   });
 }
 
-test('good: token in the URL is traded for an HttpOnly SameSite=Strict cookie and dropped from the URL', async () => {
-  const reply = await send('GET', `/?token=${TOKEN}`);
-  assert.equal(reply.status, 303);
-  assert.equal(reply.headers['location'], '/');
-  const setCookie = String(reply.headers['set-cookie']);
-  assert.match(setCookie, new RegExp(`^${cookieName(host.port)}=${TOKEN};`));
-  assert.match(setCookie, /HttpOnly/);
-  assert.match(setCookie, /SameSite=Strict/);
+test('the page and its assets need no token, set no cookie, and hold no secret', async () => {
+  for (const path of ['/', '/assets/app.js', '/strata-preload.js']) {
+    const reply = await send('GET', path);
+    assert.equal(reply.status, 200, path);
+    assert.equal(reply.headers['set-cookie'], undefined, path);
+    assert.ok(!reply.body.includes(TOKEN), path);
+  }
+  // Host is still checked for them (DNS rebinding).
+  assert.equal((await send('GET', '/', { Host: `evil.example:${host.port}` })).status, 403);
 });
 
-test('good: the page, with the cookie, carries the preload before the app and a strict CSP', async () => {
-  const reply = await send('GET', '/', { ...cookie(), Host: `localhost:${host.port}` });
+test('a one-time code is traded for the token once, then refused', async () => {
+  let redeemed = 0;
+  const url = new URL(host.oneTimeUrl(() => redeemed++));
+  assert.equal(url.origin, `http://127.0.0.1:${host.port}`);
+  const code = url.hash.replace(/^#code=/, '');
+  assert.ok(code.length >= 32 && !url.href.includes(TOKEN));
+  const body = JSON.stringify({ code });
+  const textPlain = await send('POST', '/auth/code', { 'Content-Type': 'text/plain' }, body);
+  assert.equal(textPlain.status, 415, 'a CORS-simple (form/beacon) request cannot trade it');
+  const first = await send('POST', '/auth/code', { ...json, Origin: `http://127.0.0.1:${host.port}` }, body);
+  assert.equal(first.status, 200);
+  assert.deepEqual(JSON.parse(first.body), { ok: true, value: { token: TOKEN } });
+  assert.equal(redeemed, 1);
+  const second = await send('POST', '/auth/code', json, body);
+  assert.equal(second.status, 401);
+  assert.equal(JSON.parse(second.body).error.code, 'serve/bad-code');
+  assert.equal(redeemed, 1);
+});
+
+test('good: the page carries the preload before the app and a strict CSP', async () => {
+  const reply = await send('GET', '/', { Host: `localhost:${host.port}` });
   assert.equal(reply.status, 200);
   assert.ok(reply.body.indexOf('strata-preload.js') < reply.body.indexOf('assets/app.js'));
   assert.match(String(reply.headers['content-security-policy']), /script-src 'self'/);
   assert.equal(reply.headers['x-content-type-options'], 'nosniff');
 });
 
-test('good: API call with cookie and same Origin reaches the handler once', async () => {
+test('good: API call with the token header and same Origin reaches the handler once', async () => {
   const before = calls.length;
   const reply = await send('POST', '/api/app.info', { ...json, ...cookie(), Origin: `http://127.0.0.1:${host.port}` }, '{}');
   assert.equal(reply.status, 200);
@@ -142,13 +166,23 @@ test('API errors are error values with HTTP status: unknown channel 404, bad req
   assert.equal(JSON.parse(badJson.body).error.code, 'serve/bad-json');
 });
 
-test('API refuses non-JSON bodies (no CORS-simple requests) and oversized bodies', async () => {
+test('API refuses non-JSON bodies (no CORS-simple requests) and oversized bodies with a real 413', async () => {
   const before = calls.length;
   const form = await send('POST', '/api/app.info', { ...cookie(), 'Content-Type': 'text/plain' }, '{}');
   assert.equal(form.status, 415);
-  const big = await send('POST', '/api/app.info', { ...json, ...cookie() }, `{"x":"${'a'.repeat(25 << 20)}"}`).catch(() => ({ status: 413 }) as Reply);
+  // No catch: a connection reset instead of the answer fails the test.
+  const big = await send('POST', '/api/app.info', { ...json, ...cookie() }, `{"x":"${'a'.repeat(25 << 20)}"}`);
   assert.equal(big.status, 413);
+  assert.equal(JSON.parse(big.body).error.code, 'serve/too-large');
   assert.equal(calls.length, before);
+  // The server is fine afterwards.
+  assert.equal((await send('POST', '/api/app.info', { ...json, ...cookie() }, '{}')).status, 200);
+});
+
+test('bad percent-encoding in a channel name is a 400, not a 500', async () => {
+  const reply = await send('POST', '/api/app%E0%A4%A.info', { ...json, ...cookie() }, '{}');
+  assert.equal(reply.status, 400);
+  assert.equal(JSON.parse(reply.body).error.code, 'serve/bad-channel');
 });
 
 test('static files cannot escape the renderer folder', async () => {

@@ -9,9 +9,12 @@ import { makeTempHome } from '../helpers/temp-home';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { mapConcurrently } from '../helpers/concurrent-map';
 import { describeScenario, FOLDERS, makeScenario, pinnedScenarios, RECORDING_LAYERS, type Scenario } from '../helpers/chain-scenarios';
+import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
+import { LOADER_RULES, loaderHas, setRuleSinceForTest, type LoaderRuleId } from '../../shared/loader/loader-rules';
 
 /**
- * The real loader (Debian libvulkan1 1.3.239) against shared/loader/chain.ts: each seeded scenario
+ * Six real loaders (tests/helpers/loader-builds.ts: 1.3.239 … 1.4.359, built from the unmodified
+ * Khronos sources) against shared/loader/chain.ts: each seeded scenario
  * (tests/helpers/chain-scenarios.ts) is laid out in its own temp HOME with recording layers
  * (tests/fixtures/layers/recording-layer.c, one copy of the library per manifest so the log tells
  * which manifest the loader used), the probe (chain-probe.c) creates an instance under lavapipe, and
@@ -21,7 +24,7 @@ import { describeScenario, FOLDERS, makeScenario, pinnedScenarios, RECORDING_LAY
  */
 
 const LAVAPIPE_MANIFEST = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
-const SCENARIOS = Number(process.env['STRATA_CHAIN_SCENARIOS'] ?? 200);
+const SCENARIOS = Number(process.env['STRATA_CHAIN_SCENARIOS'] ?? 300);
 const FIRST_SEED = Number(process.env['STRATA_CHAIN_SEED'] ?? 1);
 const WORKERS = 2;
 const VK_RESULT: Record<string, number> = { VK_SUCCESS: 0, VK_ERROR_LAYER_NOT_PRESENT: -6 };
@@ -61,10 +64,14 @@ interface Checked {
   failure: string | null;
   /** What the scenario exercised: reason codes the model gave, plus outcome facts. */
   covered: Set<string>;
+  /** Recomputes the model (same manifests and environment) and says whether it still equals the loader. */
+  agreesAgain(): Promise<boolean>;
+  cleanup(): void;
 }
 
-async function check(s: Scenario, probe: string, libs: Map<string, string>): Promise<Checked> {
+async function check(s: Scenario, probe: string, libs: Map<string, string>, libDir: string): Promise<Checked> {
   const home = makeTempHome();
+  let keep = false;
   try {
     const fill = (v: string, lib = '') => v.replaceAll('$HOME', home.dir).replaceAll('$APP', probe).replaceAll('$LIB', lib);
     for (const m of s.manifests) {
@@ -85,6 +92,7 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>): Pro
       XDG_CONFIG_DIRS: join(home.dir, 'config-dirs'),
       VK_DRIVER_FILES: LAVAPIPE_MANIFEST,
       STRATA_LAYER_LOG: log,
+      LD_LIBRARY_PATH: libDir,
     };
     for (const [k, v] of Object.entries(s.env)) env[k] = fill(v);
 
@@ -97,12 +105,18 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>): Pro
     // The model is keyed on the version the loader itself reports (the probe prints it first).
     const version = /^loader (\d+\.\d+\.\d+)$/m.exec(out)?.[1];
     const loader = version ? { version } : { version: null, why: `the probe did not print it: ${out.trim()}` };
-    const model = await explainChain({ env }, { app: { path: probe, requestedLayers: s.requested, apiVersion: s.apiVersion }, loader });
-    const expected: Outcome = { result: VK_RESULT[model.result]!, chain: model.chain.map((e) => `${e.name} ${e.libraryPath}`) };
+    const modelOutcome = async () => {
+      const model = await explainChain({ env }, { app: { path: probe, requestedLayers: s.requested, apiVersion: s.apiVersion }, loader });
+      return { model, outcome: { result: VK_RESULT[model.result]!, chain: model.chain.map((e) => `${e.name} ${e.libraryPath}`) } as Outcome };
+    };
+    const { model, outcome: expected } = await modelOutcome();
+    keep = true;
+    const agreesAgain = async () => JSON.stringify((await modelOutcome()).outcome) === JSON.stringify(real);
+    const cleanup = () => home.cleanup();
     const covered = new Set<string>([...model.chain, ...model.metaLayers, ...model.excluded].flatMap((e) => e.reasons.map((r) => r.code)));
     covered.add(`result ${real.result}`);
     if (real.chain.length >= 3) covered.add('chain of 3 or more');
-    if (JSON.stringify(real) === JSON.stringify(expected)) return { failure: null, covered };
+    if (JSON.stringify(real) === JSON.stringify(expected)) return { failure: null, covered, agreesAgain, cleanup };
     const short = (o: Outcome) => `result ${o.result}\n${o.chain.map((l, i) => `    ${i}. ${l.replace(home.dir, '$HOME')}`).join('\n') || '    (no layers)'}`;
     const failure = [
       describeScenario(s),
@@ -111,26 +125,60 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>): Pro
       `  model reasons: ${JSON.stringify(model.chain.map((e) => [e.name, e.reasons.map((r) => r.code)]))}`,
       `  excluded: ${JSON.stringify(model.excluded.map((e) => [e.name, e.reasons.map((r) => r.message)])).replaceAll(home.dir, '$HOME')}`,
     ].join('\n');
-    return { failure, covered };
+    return { failure, covered, agreesAgain, cleanup };
   } finally {
-    home.cleanup();
+    if (!keep) home.cleanup();
   }
 }
 
-test(`the chain model equals the real loader on ${SCENARIOS} seeded scenarios and the pinned ones`, { timeout: 180_000 }, async () => {
-  const { probe, libs } = build();
-  const scenarios = [...pinnedScenarios(), ...Array.from({ length: SCENARIOS }, (_, i) => makeScenario(FIRST_SEED + i))];
-  const checked = await mapConcurrently(scenarios, WORKERS, (s) => check(s, probe, libs));
-  const failures = checked.flatMap((c) => (c.failure ? [c.failure] : []));
-  assert.equal(failures.length, 0, `${failures.length} of ${scenarios.length} scenarios differ (rerun one with STRATA_CHAIN_SEED=<seed> STRATA_CHAIN_SCENARIOS=1):\n\n${failures.slice(0, 6).join('\n\n')}`);
-  // The scenarios must reach every rule the model has a reason for, or a green run proves little.
-  if (SCENARIOS >= 100) {
-    const tally = new Map<string, number>();
-    for (const c of checked) for (const k of c.covered) tally.set(k, (tally.get(k) ?? 0) + 1);
-    const needed = ['result 0', 'result -6', 'chain of 3 or more', 'implicit/enabled', 'implicit/not-enabled', 'implicit/disabled-by-env', 'implicit/enabled-by-override', 'explicit/requested-by-app', 'explicit/vk-instance-layers', 'explicit/not-requested', 'meta/expanded', 'meta/component-missing', 'meta/component-too-old', 'override/active', 'override/component', 'override/blacklisted', 'override/app-keys-mismatch', 'duplicate/shadowed', 'duplicate/later-occurrence-wins', 'api-version/older-than-app', 'filter/disabled', 'filter/enabled', 'filter/disable-overridden'];
-    const unreached = needed.filter((k) => !tally.has(k));
-    assert.deepEqual(unreached, [], `rules no scenario reached: ${unreached.join(', ')}; tally ${JSON.stringify(Object.fromEntries(tally))}`);
-  }
+
+/** Reason codes some scenario must reach on every loader, or a green run proves little. */
+const NEEDED = ['result 0', 'result -6', 'chain of 3 or more', 'implicit/enabled', 'implicit/not-enabled', 'implicit/disabled-by-env', 'implicit/enabled-by-override', 'explicit/requested-by-app', 'explicit/vk-instance-layers', 'explicit/not-requested', 'meta/expanded', 'meta/component-missing', 'meta/component-too-old', 'override/active', 'override/component', 'override/blacklisted', 'override/app-keys-mismatch', 'duplicate/shadowed', 'api-version/older-than-app', 'filter/disabled', 'filter/enabled', 'filter/disable-overridden'];
+
+/** The version-keyed rules the chain model reads; flipping any of them must make some scenario fail. */
+const CHAIN_RULES: LoaderRuleId[] = ['layer-filters', 'first-occurrence-wins', 'instance-layers-ordered', 'meta-no-duplicates', 'override-paths-first', 'layers-allow', 'instance-layers-order-implicit', 'remove-duplicate-layers', 'filter-whole-wildcards'];
+/** Rules whose mutation some matrix version caught. */
+const killed = new Set<LoaderRuleId>();
+
+const skip = matrixSkip();
+const builds: LoaderBuild[] = skip ? [] : loaderMatrix();
+let kit: { probe: string; libs: Map<string, string> } | null = null;
+
+for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
+  test(`loader ${b.version}: the chain model equals the real loader on ${SCENARIOS} seeded scenarios and the pinned ones, and every version-keyed rule matters`, { timeout: 600_000, skip }, async () => {
+    kit ??= build();
+    const { probe, libs } = kit;
+    const scenarios = [...pinnedScenarios(), ...Array.from({ length: SCENARIOS }, (_, i) => makeScenario(FIRST_SEED + i))];
+    const checked = await mapConcurrently(scenarios, WORKERS, (s) => check(s, probe, libs, b.libDir));
+    try {
+      const failures = checked.flatMap((c) => (c.failure ? [c.failure] : []));
+      assert.equal(failures.length, 0, `loader ${b.version}: ${failures.length} of ${scenarios.length} scenarios differ (rerun one with STRATA_LOADER_VERSIONS=${b.version} STRATA_CHAIN_SEED=<seed> STRATA_CHAIN_SCENARIOS=1):\n\n${failures.slice(0, 6).join('\n\n')}`);
+      if (SCENARIOS >= 100) {
+        const tally = new Map<string, number>();
+        for (const c of checked) for (const k of c.covered) tally.set(k, (tally.get(k) ?? 0) + 1);
+        // Before 1.3.247 the occurrence nearest the driver wins; after, the first is kept.
+        const needed = [...NEEDED, ...(loaderHas(b.version, 'first-occurrence-wins') ? [] : ['duplicate/later-occurrence-wins'])];
+        const unreached = needed.filter((k) => !tally.has(k));
+        assert.deepEqual(unreached, [], `rules no scenario reached: ${unreached.join(', ')}; tally ${JSON.stringify(Object.fromEntries(tally))}`);
+      }
+      // Mutation: each rule flipped for this version (applied ↔ not) must change some prediction away
+      // from what the loader did. Sequential: the flip is process-wide while it lasts.
+      for (const id of CHAIN_RULES) {
+        if (killed.has(id)) continue;
+        const since = LOADER_RULES.find((r) => r.id === id)!.since;
+        setRuleSinceForTest(id, loaderHas(b.version, id) ? '99.0.0' : '0.0.0');
+        try {
+          for (const c of checked) if (!(await c.agreesAgain())) { killed.add(id); break; }
+        } finally {
+          setRuleSinceForTest(id, since);
+        }
+      }
+    } finally {
+      for (const c of checked) c.cleanup();
+    }
+  });
+}
+
+test('every version-keyed rule of the chain model is caught by some loader of the matrix when flipped', { skip: skip || builds.length < 6 ? 'needs all six loaders' : false }, () => {
+  assert.deepEqual(CHAIN_RULES.filter((id) => !killed.has(id)), [], 'flipping these rules changed no prediction on any loader: the scenarios do not reach them');
 });
-
-

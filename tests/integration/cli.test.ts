@@ -101,13 +101,12 @@ test('strata serve prints a tokened URL that serves the app, and stops cleanly o
   const run = startAndWaitForUrl(process.execPath, [STRATA_BIN, 'serve', '--port', '0'], home.env);
   try {
     const url = await run.url;
-    const page = await fetch(url, { redirect: 'manual' });
-    assert.equal(page.status, 303);
-    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
-    const index = await fetch(new URL('/', url), { headers: { cookie } });
+    const index = await fetch(url);
     assert.equal(index.status, 200);
+    assert.equal(index.headers.get('set-cookie'), null, 'no cookie: cookies are not scoped by port');
     assert.match(await index.text(), /strata-preload\.js/);
-    const api = await fetch(new URL('/api/app.info', url), { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    const token = new URL(url).hash.replace(/^#token=/, '');
+    const api = await fetch(new URL('/api/app.info', url), { method: 'POST', headers: { 'x-strata-token': token, 'content-type': 'application/json' }, body: '{}' });
     const body = (await api.json()) as { ok: boolean; value: { host: string } };
     assert.equal(body.value.host, 'browser');
     const exited = new Promise<number | null>((resolve) => run.child.on('exit', (code) => resolve(code)));
@@ -125,6 +124,7 @@ test('a non-loopback --host prints a warning about exposure', async () => {
   try {
     await run.url;
     assert.match(run.output().stderr, /warning: listening on 0\.0\.0\.0, reachable from other machines/);
+    assert.match(run.output().stderr, /can run any command as you on this machine, and plain HTTP sends it unencrypted/);
   } finally {
     run.child.kill('SIGKILL');
     home.cleanup();

@@ -9,11 +9,15 @@ import { APP_ROOT } from '../helpers/strata-cli';
 import { parseLoaderSearches, type LoaderSearch } from '../helpers/loader-log';
 import { computeSearchPaths, DEBIAN_LINUX, DiscoveryPathsSchema, MANIFEST_KINDS, type ManifestKind } from '../../shared/loader/search-paths';
 import { scanManifests, type ManifestFile, type ScanResult } from '../../main/discovery/manifest-scanner';
+import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
+import { loaderHas } from '../../shared/loader/loader-rules';
 
 /**
- * The ground truth for discovery: Debian's loader 1.3.239 with VK_LOADER_DEBUG=all, run through a
- * tiny C probe in a temporary home, must list the same search locations and the same manifest
- * files, in the same order, as Strata's search paths + scanner.
+ * The ground truth for discovery: each of the six real loaders of the matrix (1.3.239 … 1.4.359,
+ * tests/helpers/loader-builds.ts, configured as the distributions configure them) with
+ * VK_LOADER_DEBUG=all, run through a tiny C probe in a temporary home, must list the same search
+ * locations and the same manifest files, in the same order, as Strata's search paths + scanner
+ * given that loader's version.
  *
  * The system folders (/etc/xdg/vulkan, /etc/vulkan, /usr/local/share/vulkan, /usr/share/vulkan …)
  * are part of every comparison, not filtered: both sides read the real ones, so Debian's installed
@@ -67,6 +71,8 @@ class Tree {
 
 interface Scenario {
   name: string;
+  /** Only for loaders that have this behaviour (a row of loader-rules.ts), or only those that lack it. */
+  when?: (version: string) => boolean;
   /** Builds files under the tree; returns the variables to set ('' sets an empty one, null removes one). */
   setup(t: Tree): Record<string, string | null>;
   /** The probe's working directory (relative entries of the variables resolve against it). */
@@ -81,6 +87,27 @@ const paths = (r: ScanResult, kind: ManifestKind) => r.manifests[kind].map((m) =
 const ours = (r: ScanResult, kind: ManifestKind, t: Tree) => r.manifests[kind].filter((m) => m.path.includes(t.dir)).map((m) => m.path);
 
 const scenarios: Scenario[] = [
+  {
+    name: 'VK_IMPLICIT_LAYER_PATH replaces the implicit search (1.3.296+); older loaders ignore it',
+    setup(t) {
+      t.implicit(t.p('imp-a', 'a.json'));
+      t.implicit(t.p('.config/vulkan/implicit_layer.d/home.json'));
+      return { VK_IMPLICIT_LAYER_PATH: `${t.p('imp-a')}:${t.p('imp-missing')}`, VK_ADD_IMPLICIT_LAYER_PATH: t.p('ignored') };
+    },
+    expect() {},
+  },
+  {
+    name: 'VK_ADD_IMPLICIT_LAYER_PATH goes before the standard implicit folders (1.3.296+)',
+    setup(t) {
+      t.implicit(t.p('imp-add', 'added.json'));
+      t.implicit(t.p('.config/vulkan/implicit_layer.d/home.json'));
+      return { VK_ADD_IMPLICIT_LAYER_PATH: t.p('imp-add') };
+    },
+    expect(r, t) {
+      assert.equal(r.locations.implicit_layer[0]!.path === t.p('imp-add'), true);
+    },
+    when: (v) => loaderHas(v, 'implicit-layer-path'),
+  },
   {
     name: 'defaults: only the system folders and the (empty) temporary home',
     setup: () => ({}),
@@ -571,8 +598,13 @@ function asLoaderLogsIt(m: ManifestFile, cwd: string): string {
 }
 
 
+const skip = matrixSkip();
+const builds: LoaderBuild[] = skip ? [] : loaderMatrix();
+
+for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds)
 for (const s of scenarios) {
-  test(`discovery matches the loader: ${s.name}`, async () => {
+  if (!skip && s.when && !s.when(b.version)) continue;
+  test(`loader ${b.version}: discovery matches the loader: ${s.name}`, { skip }, async () => {
     const home = makeTempHome();
     const t = new Tree(home);
     try {
@@ -584,8 +616,8 @@ for (const s of scenarios) {
       const cwd = s.cwd?.(t) ?? t.dir;
       mkdirSync(cwd, { recursive: true });
 
-      const loader = probeLoader(env, cwd);
-      const strataPaths = computeSearchPaths({ platform: DEBIAN_LINUX, env, user: { home: env['HOME'] ?? null, elevated: false } });
+      const loader = probeLoader(env, cwd, b.libDir);
+      const strataPaths = computeSearchPaths({ platform: DEBIAN_LINUX, env, user: { home: env['HOME'] ?? null, elevated: false }, loaderVersion: b.version });
       const strata = await scanManifests(strataPaths, { cwd });
 
       for (const kind of MANIFEST_KINDS) {
@@ -601,8 +633,8 @@ for (const s of scenarios) {
 }
 
 /** Runs the probe under VK_LOADER_DEBUG=all; the log and the probe's marker both go to stderr, in order. */
-function probeLoader(env: NodeJS.ProcessEnv, cwd: string): Record<ManifestKind, LoaderSearch> {
-  const r = spawnSync(probe, [], { env: { ...env, VK_LOADER_DEBUG: 'all' }, cwd, encoding: 'utf8', timeout: 30_000 });
+function probeLoader(env: NodeJS.ProcessEnv, cwd: string, libDir?: string): Record<ManifestKind, LoaderSearch> {
+  const r = spawnSync(probe, [], { env: { ...env, VK_LOADER_DEBUG: 'all', ...(libDir ? { LD_LIBRARY_PATH: libDir } : {}) }, cwd, encoding: 'utf8', timeout: 30_000 });
   if (r.error) throw r.error;
   assert.equal(r.status, 0, r.stderr.slice(-2000));
   return parseLoaderSearches(r.stderr);

@@ -10,6 +10,7 @@ import { parseLoaderSearches, type LoaderSearch } from '../helpers/loader-log';
 import { computeSearchPaths, DEBIAN_LINUX, DiscoveryPathsSchema, MANIFEST_KINDS, type ManifestKind } from '../../shared/loader/search-paths';
 import { DiscoveredManifestSchema } from '../../shared/discovery/manifest-inventory';
 import { scanManifests } from '../../main/discovery/manifest-scanner';
+import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
 
 /**
  * Elevated mode against the real loader. "Exception for Elevated Privileges" (LLP_LOADER_13, and
@@ -29,7 +30,11 @@ const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const SKIP = isRoot ? false : 'needs root: the test makes setuid/setgid copies of a probe owned by nobody/nogroup and runs them as root, so real id != effective id';
 
 let buildDir = '';
-const probes = { plain: '', setuid: '', setgid: '' };
+type Probes = { plain: string; setuid: string; setgid: string };
+/** Probes per loader: the system's (Debian 12), and each version of the matrix through an RPATH (a setuid program ignores LD_LIBRARY_PATH). */
+const probeSets = new Map<string, Probes>();
+const matrixSkipped = matrixSkip();
+const builds: LoaderBuild[] = isRoot && !matrixSkipped ? loaderMatrix() : [];
 
 /** A temporary folder whose mount honours setuid bits (not `nosuid`): the system's, else /var/tmp, else out/. */
 function setuidCapableFolder(): string {
@@ -46,22 +51,26 @@ before(() => {
   buildDir = mkdtempSync(join(setuidCapableFolder(), 'strata-elevated-probe-'));
   // nobody must reach the binaries: the folder is world-readable (mkdtemp makes it 0700).
   chmodSync(buildDir, 0o755);
-  probes.plain = join(buildDir, 'elevated-probe');
-  execFileSync('gcc', ['-O1', '-Wall', '-Werror', join(APP_ROOT, 'tests', 'fixtures', 'discovery', 'elevated-probe.c'), '-o', probes.plain, '-lvulkan'], { stdio: 'pipe' });
-  probes.setuid = join(buildDir, 'elevated-probe-setuid');
-  probes.setgid = join(buildDir, 'elevated-probe-setgid');
-  copyFileSync(probes.plain, probes.setuid);
-  chownSync(probes.setuid, NOBODY, 0);
-  chmodSync(probes.setuid, 0o4755); // after chown: chown clears the setuid bit
-  copyFileSync(probes.plain, probes.setgid);
-  chownSync(probes.setgid, 0, NOGROUP);
-  chmodSync(probes.setgid, 0o2755);
+  for (const b of [{ version: 'system', libDir: null as string | null }, ...builds]) {
+    const probes: Probes = { plain: join(buildDir, `elevated-probe-${b.version}`), setuid: join(buildDir, `elevated-probe-${b.version}-setuid`), setgid: join(buildDir, `elevated-probe-${b.version}-setgid`) };
+    // DT_RPATH (not RUNPATH) to an absolute folder: honoured by ld.so for a setuid program, unlike LD_LIBRARY_PATH.
+    const rpath = b.libDir ? ['-Wl,--disable-new-dtags', `-Wl,-rpath,${b.libDir}`] : [];
+    execFileSync('gcc', ['-O1', '-Wall', '-Werror', join(APP_ROOT, 'tests', 'fixtures', 'discovery', 'elevated-probe.c'), '-o', probes.plain, ...rpath, '-lvulkan'], { stdio: 'pipe' });
+    copyFileSync(probes.plain, probes.setuid);
+    chownSync(probes.setuid, NOBODY, 0);
+    chmodSync(probes.setuid, 0o4755); // after chown: chown clears the setuid bit
+    copyFileSync(probes.plain, probes.setgid);
+    chownSync(probes.setgid, 0, NOGROUP);
+    chmodSync(probes.setgid, 0o2755);
+    probeSets.set(b.version, probes);
+  }
 });
 after(() => {
   if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 });
 
 interface ProbeRun {
+  log: string;
   ids: { uid: number; euid: number; gid: number; egid: number };
   searches: Record<ManifestKind, LoaderSearch>;
   /** vkEnumerateInstanceLayerProperties, in the loader's order. */
@@ -75,6 +84,7 @@ function runProbe(probe: string, env: NodeJS.ProcessEnv, cwd: string): ProbeRun 
   const m = r.stderr.match(/STRATA-PROBE: uid=(\d+) euid=(\d+) gid=(\d+) egid=(\d+)/);
   assert.ok(m, `the probe printed no ids:\n${r.stderr.slice(0, 1000)}`);
   return {
+    log: r.stderr,
     ids: { uid: Number(m[1]), euid: Number(m[2]), gid: Number(m[3]), egid: Number(m[4]) },
     searches: parseLoaderSearches(r.stderr),
     layers: r.stdout.split('\n').filter(Boolean),
@@ -136,10 +146,16 @@ const scenarios: Scenario[] = [
     name: 'VK_ICD_FILENAMES (the older name) and a single-file VK_LAYER_PATH',
     env: (p) => ({ VK_ICD_FILENAMES: p('drivers/replace_icd.json'), VK_LAYER_PATH: p('add/added.json') }),
   },
+  {
+    name: 'VK_IMPLICIT_LAYER_PATH and VK_ADD_IMPLICIT_LAYER_PATH (read by 1.3.296+, ignored by every loader when elevated)',
+    env: (p) => ({ VK_IMPLICIT_LAYER_PATH: p('cfg/vulkan/implicit_layer.d'), VK_ADD_IMPLICIT_LAYER_PATH: p('.config/vulkan/implicit_layer.d') }),
+  },
 ];
 
+for (const version of ['system', ...(isRoot && !matrixSkipped ? builds.map((b) => b.version) : [])])
 for (const s of scenarios) {
-  test(`elevated: the loader ignores the user's paths, and Strata's elevated search equals it — ${s.name}`, { skip: SKIP }, async () => {
+  test(`elevated, loader ${version}: the loader ignores the user's paths, and Strata's elevated search equals it — ${s.name}`, { skip: SKIP }, async () => {
+    const probes = probeSets.get(version)!;
     const home = makeTempHome();
     try {
       const p = buildTree(home);
@@ -149,12 +165,13 @@ for (const s of scenarios) {
       const plain = runProbe(probes.plain, env, home.dir);
       const plainFiles = [...plain.searches.implicit_layer.files, ...plain.searches.explicit_layer.files, ...plain.searches.driver.files];
       assert.ok(plainFiles.some((f) => f.startsWith(home.dir)), 'the plain probe reads manifests under the temporary home');
+      if (version !== 'system') assert.match(plain.log, new RegExp(`Vulkan Loader Version ${version.replaceAll('.', '\\.')}`), 'the probe runs the loader of this version');
 
       for (const variant of ['setuid', 'setgid'] as const) {
         const run = runProbe(probes[variant], env, home.dir);
         const elevated = run.ids.uid !== run.ids.euid || run.ids.gid !== run.ids.egid;
         assert.ok(elevated, `the ${variant} bit had no effect (${JSON.stringify(run.ids)}) in ${buildDir}`);
-        const strataPaths = computeSearchPaths({ platform: DEBIAN_LINUX, env, user: { home: env['HOME'] ?? null, elevated: true } });
+        const strataPaths = computeSearchPaths({ platform: DEBIAN_LINUX, env, user: { home: env['HOME'] ?? null, elevated: true }, loaderVersion: version === 'system' ? null : version });
         const strata = await scanManifests(strataPaths, { cwd: home.dir });
         for (const kind of MANIFEST_KINDS) {
           assert.deepEqual(strata.locations[kind].map((l) => l.path), run.searches[kind].locations, `${variant} ${kind}: search locations differ from the elevated loader's`);
@@ -167,7 +184,8 @@ for (const s of scenarios) {
         assert.deepEqual([...run.layers].sort(), [...names].sort(), `${variant}: enumerated layers`);
       }
 
-      // The CLI (built bundle) as a user asks it, without being elevated itself.
+      // The CLI (built bundle) as a user asks it, without being elevated itself (once: it does not depend on the loader).
+      if (version !== 'system') return;
       const loader = runProbe(probes.setuid, env, home.dir).searches;
       const cli = runStrata(['paths', '--elevated', '--json'], env);
       assert.equal(cli.status, 0, cli.stderr);

@@ -10,6 +10,7 @@ import { BridgeClient } from '../../main/bridge-client';
 import { probeCommand } from '../../main/app-paths';
 import { loaderVersionFromBridge } from '../../main/chain/loader-version';
 import { explainChainRequest } from '../../main/chain/chain-service';
+import { loaderMatrix, matrixSkip } from '../helpers/loader-builds';
 
 // `strata explain` as a user runs it (the built CLI), on Debian's real installed layers plus one
 // implicit layer of our own in a temporary home. chain-vs-loader.test.ts proves the model itself.
@@ -47,7 +48,7 @@ test('strata explain --json: requested validation layer and the implicit layers,
     assert.equal(chain.loaderVersion, real);
     assert.deepEqual(
       chain.rules.filter((x) => x.applied).map((x) => x.id),
-      ['layer-chain', 'layer-filters'],
+      ['layer-chain', 'layer-filters', 'driver-filters'],
     );
     const names = chain.chain.map((e) => e.name);
     assert.ok(names.includes('VK_LAYER_KHRONOS_validation'));
@@ -60,7 +61,7 @@ test('strata explain --json: requested validation layer and the implicit layers,
   }
 });
 
-test('strata explain --env K=V disables an implicit layer, and --env K= unsets it again', () => {
+test('strata explain --env K=V disables an implicit layer, --unset K enables it again, and --env K= (set, empty) still disables it', () => {
   const home = homeWithImplicitLayer();
   try {
     const off = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--env', 'DISABLE_STRATA_EXPLAIN_TEST=1', '--json'], home.env).stdout));
@@ -68,8 +69,11 @@ test('strata explain --env K=V disables an implicit layer, and --env K= unsets i
     const reason = off.excluded.find((e) => e.name === 'VK_LAYER_STRATA_explain_test')!.reasons.map((x) => x.message).join(' ');
     assert.match(reason, /DISABLE_STRATA_EXPLAIN_TEST/);
     const envOn = { ...home.env, DISABLE_STRATA_EXPLAIN_TEST: '1' };
-    const on = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--env', 'DISABLE_STRATA_EXPLAIN_TEST=', '--json'], envOn).stdout));
+    const on = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--unset', 'DISABLE_STRATA_EXPLAIN_TEST', '--json'], envOn).stdout));
     assert.ok(on.chain.some((e) => e.name === 'VK_LAYER_STRATA_explain_test'));
+    // The loader disables the layer when the variable is set at all: "" is set (getenv() != NULL).
+    const empty = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--env', 'DISABLE_STRATA_EXPLAIN_TEST=', '--json'], home.env).stdout));
+    assert.ok(!empty.chain.some((e) => e.name === 'VK_LAYER_STRATA_explain_test'));
   } finally {
     home.cleanup();
   }
@@ -133,6 +137,35 @@ test('chain.explain asks the probe for the loader version once per probe, and sa
   } finally {
     probe.dispose();
     broken.dispose();
+    home.cleanup();
+  }
+});
+
+test('strata explain --loader PATH asks that loader for its version; --loader-version and --compare model other loaders', { skip: matrixSkip() }, () => {
+  const newest = loaderMatrix(['1.4.359'])[0]!;
+  const home = homeWithImplicitLayer();
+  try {
+    const env = { ...home.env, VK_INSTANCE_LAYERS: 'VK_LAYER_KHRONOS_validation:VK_LAYER_STRATA_explain_test' };
+    const byPath = runStrata(['explain', '--loader', join(newest.libDir, 'libvulkan.so.1'), '--json'], env);
+    assert.equal(byPath.status, 0, byPath.stderr);
+    const chain = LayerChainSchema.parse(JSON.parse(byPath.stdout));
+    assert.equal(chain.loaderVersion, '1.4.359', 'the version came from the library named, not the installed 1.3.239');
+    assert.ok(chain.rules.find((r) => r.id === 'instance-layers-order-implicit')!.applied);
+    // 1.4.326+ places an implicit layer named in VK_INSTANCE_LAYERS in that variable's order.
+    const names = chain.chain.map((e) => e.name);
+    assert.ok(names.indexOf('VK_LAYER_KHRONOS_validation') < names.indexOf('VK_LAYER_STRATA_explain_test'), names.join(', '));
+
+    const byVersion = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--loader-version', '1.3.275', '--json'], env).stdout));
+    assert.equal(byVersion.loaderVersion, '1.3.275');
+    assert.match(byVersion.notes.join('\n'), /modeled for loader 1\.3\.275/);
+
+    const compared = runStrata(['explain', '--compare', '1.3.275,1.4.359'], env);
+    assert.equal(compared.status, 1, 'exit 1: the loaders disagree');
+    assert.match(compared.stdout, /From 1\.3\.275 to 1\.4\.359: changes at loader 1\.4\.326\n {2}rule instance-layers-order-implicit/);
+    const bad = runStrata(['explain', '--compare', '1.4'], env);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /expected 2 to 8 loader versions/);
+  } finally {
     home.cleanup();
   }
 });

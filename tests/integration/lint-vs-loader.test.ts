@@ -1,15 +1,16 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import type { ManifestRole } from '../../shared/lint/manifest-lint';
 import { makeTempHome } from '../helpers/temp-home';
-import { BAD_CORPUS_DIR, readBadCorpus, type LoaderVerdict } from '../helpers/bad-corpus';
+import { BAD_CORPUS_DIR, expectedVerdict, readBadCorpus, type LoaderVerdict } from '../helpers/bad-corpus';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { mapConcurrently } from '../helpers/concurrent-map';
+import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
 
 /**
  * The real loader (Debian libvulkan1 1.3.239) is the oracle for tests/fixtures/manifests/bad/: each
@@ -67,9 +68,9 @@ function probe(): string {
   return out;
 }
 
-function runProbe(args: string[], env: NodeJS.ProcessEnv, timeout: number): Promise<ProbeRun> {
+function runProbe(args: string[], env: NodeJS.ProcessEnv, timeout: number, libDir: string | undefined): Promise<ProbeRun> {
   return new Promise((resolve) => {
-    execFile(probe(), args, { env, timeout, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(probe(), args, { env: libDir ? { ...env, LD_LIBRARY_PATH: libDir } : env, timeout, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const e = error as (Error & { signal?: NodeJS.Signals | null; killed?: boolean }) | null;
       const signal = e?.signal ?? null;
       resolve({ stdout, stderr, signal, timedOut: signal === 'SIGKILL' && e?.killed === true });
@@ -82,7 +83,7 @@ const swapLibrary = (text: string, library: string) => text.replace(/("library_p
 /** The loader's log line that best explains the outcome: its first warning or error, else the line
  * that names the file. */
 function telling(stderr: string, file: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim());
+  const lines = stderr.split('\n').map((l) => l.replace(/^\[Vulkan Loader\] /, '').trim());
   const line = lines.find((l) => /^(WARNING|ERROR)\b/.test(l)) ?? lines.filter((l) => l.includes(file)).pop() ?? '';
   return line.replace(/\s+/g, ' ').slice(0, 160);
 }
@@ -101,7 +102,7 @@ function componentManifest(name: string): string {
   return JSON.stringify({ file_format_version: '1.1.1', layer }, null, 2);
 }
 
-async function observeLayer(c: Case): Promise<Observation> {
+async function observeLayer(c: Case, libDir?: string): Promise<Observation> {
   const home = makeTempHome();
   try {
     const folder = c.role === 'implicit-layer' ? join(home.env.XDG_CONFIG_HOME!, 'vulkan', 'implicit_layer.d') : join(home.dir, 'explicit_layer.d');
@@ -124,7 +125,7 @@ async function observeLayer(c: Case): Promise<Observation> {
       for (const comp of layer.component_layers?.value ?? [])
         if (comp.value !== undefined) writeFileSync(join(folder, `component-${comp.value}.json`), componentManifest(comp.value));
 
-    const list = await runProbe(['layers'], env, LIST_TIMEOUT_MS);
+    const list = await runProbe(['layers'], env, LIST_TIMEOUT_MS, libDir);
     const log = telling(list.stderr, c.file);
     const facts = list.stdout.trim().split('\n').filter(Boolean).join('; ');
     if (list.signal && !list.timedOut) return { verdict: 'crashes', facts: `killed by ${list.signal}`, log };
@@ -141,7 +142,7 @@ async function observeLayer(c: Case): Promise<Observation> {
     if (names.some((n) => n === undefined || !listed.has(n))) return { verdict: 'rejects', facts, log };
     for (const [i, name] of (names as string[]).entries()) {
       if (name === '') return { verdict: 'unusable', facts: `${facts}; listed with an empty name`, log };
-      const create = await runProbe(c.role === 'implicit-layer' ? ['create'] : ['create', name], env, CREATE_TIMEOUT_MS);
+      const create = await runProbe(c.role === 'implicit-layer' ? ['create'] : ['create', name], env, CREATE_TIMEOUT_MS, libDir);
       // The loader logs each layer it puts in the chain; a meta-layer is replaced by its components.
       const components = defined[i]!.component_layers?.value?.map((x) => x.value ?? '');
       const inserted = (components ?? [name]).every((n) => create.stderr.includes(`Insert instance layer "${n}"`));
@@ -157,13 +158,13 @@ async function observeLayer(c: Case): Promise<Observation> {
   }
 }
 
-async function observeDriver(c: Case): Promise<Observation> {
+async function observeDriver(c: Case, libDir?: string): Promise<Observation> {
   const home = makeTempHome();
   try {
     const manifest = join(home.dir, c.file);
     writeFileSync(manifest, swapLibrary(c.text, DRIVER_LIBRARY));
     const env = { ...home.env, XDG_DATA_DIRS: join(home.dir, 'data-dirs'), XDG_CONFIG_DIRS: join(home.dir, 'config-dirs'), VK_DRIVER_FILES: manifest, VK_LOADER_DEBUG: 'all' };
-    const run = await runProbe(['create'], env, LIST_TIMEOUT_MS);
+    const run = await runProbe(['create'], env, LIST_TIMEOUT_MS, libDir);
     const log = telling(run.stderr, c.file);
     const facts = run.stdout.trim().split('\n').filter(Boolean).join('; ');
     if (run.signal && !run.timedOut) return { verdict: 'crashes', facts: `killed by ${run.signal}`, log };
@@ -180,7 +181,7 @@ async function observeDriver(c: Case): Promise<Observation> {
   }
 }
 
-const observe = (c: Case) => (c.role === 'driver' ? observeDriver(c) : observeLayer(c));
+const observe = (c: Case, libDir?: string) => (c.role === 'driver' ? observeDriver(c, libDir) : observeLayer(c, libDir));
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -189,10 +190,12 @@ function table(rows: string[][]): string {
 
 const expected = readBadCorpus();
 const corpus: Case[] = Object.entries(expected).map(([file, e]) => ({ file, role: e.role, text: readFileSync(join(BAD_CORPUS_DIR, file), 'utf8') }));
-let observed: Promise<Map<string, Observation>> | undefined;
-function observeCorpus(): Promise<Map<string, Observation>> {
-  observed ??= mapConcurrently(corpus, WORKERS, observe).then((obs) => new Map(corpus.map((c, i) => [c.file, obs[i]!])));
-  return observed;
+const observed = new Map<string, Promise<Map<string, Observation>>>();
+/** The corpus through one loader: the system's (Debian 1.3.239) or a matrix build's folder. */
+function observeCorpus(libDir?: string): Promise<Map<string, Observation>> {
+  let o = observed.get(libDir ?? '');
+  if (!o) observed.set(libDir ?? '', (o = mapConcurrently(corpus, WORKERS, (c) => observe(c, libDir)).then((obs) => new Map(corpus.map((c, i) => [c.file, obs[i]!])))));
+  return o;
 }
 
 const goodLayer = (extra: object = {}) =>
@@ -238,3 +241,22 @@ test('invalid JSON: the loader fails the whole enumeration with exactly VK_ERROR
     if (want === 'fails') assert.match(obs.get(c.file)!.facts, new RegExp(`^(layers|create) ${VK_ERROR_OUT_OF_HOST_MEMORY}\\b`), c.file);
   }
 });
+
+// The same corpus through every loader of the matrix: where a newer loader treats a file differently,
+// expected.json says so per version (`loaderSince`), and the lint's verdict follows the version.
+const skipMatrix = matrixSkip();
+for (const b of skipMatrix ? [{ version: 'the matrix' } as LoaderBuild] : loaderMatrix()) {
+  test(`loader ${b.version}: the real loader does with every bad/ fixture what expected.json says for that version`, { timeout: 300_000, skip: skipMatrix }, async () => {
+    const obs = await observeCorpus(b.libDir);
+    // STRATA_DUMP_VERDICTS=FILE appends what each loader said, to review a new loader's behaviour.
+    const dump = process.env['STRATA_DUMP_VERDICTS'];
+    if (dump) appendFileSync(dump, `${JSON.stringify({ version: b.version, verdicts: Object.fromEntries([...obs].map(([f, o]) => [f, o.verdict])) })}\n`);
+    const rows = [['file', 'role', 'expected', 'loader said', 'probe', "loader's log"]];
+    for (const c of corpus) {
+      const want = expectedVerdict(expected[c.file]!, b.version);
+      const o = obs.get(c.file)!;
+      if (o.verdict !== want) rows.push([c.file, c.role, want, o.verdict, o.facts, o.log]);
+    }
+    assert.equal(rows.length, 1, `loader ${b.version}: expected.json disagrees with the real loader:\n${table(rows)}`);
+  });
+}

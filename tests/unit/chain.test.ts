@@ -233,12 +233,8 @@ test('loaders before 1.3.234 ignore the filters, and the answer says so', () => 
   assertReason(c, 'X', 'filter/unsupported', /1\.3\.231 predates the layer filters/);
   assert.ok(c.notes.some((n) => /VK_LOADER_LAYERS_DISABLE is set, but loader 1\.3\.231 predates/.test(n)), c.notes.join('\n'));
   assert.deepEqual(
-    c.rules.map((r) => [r.id, r.applied]),
-    [
-      ['layer-chain', true],
-      ['layer-filters', false],
-      ['layers-allow', false],
-    ],
+    c.rules.filter((r) => r.applied).map((r) => r.id),
+    ['layer-chain'],
   );
 });
 
@@ -253,9 +249,76 @@ test('the answer names the loader version and the rules; unknown versions and ot
   assert.match(unknown.notes.join('\n'), /version is unknown; the rules of loader 1\.3\.239 were applied/);
   assert.match(unknown.notes.join('\n'), /VK_LOADER_DISABLE_INST_EXT_FILTER=1: the loader stops filtering instance extensions.*the layer chain is the same/);
   assert.match(explain({ env: { VK_LOADER_DISABLE_INST_EXT_FILTER: '0' } }).notes.join('\n'), /only on a non-zero number/);
-  assert.match(explain({ version: '1.3.250' }).notes.join('\n'), /loader 1\.3\.250: the rules of loader 1\.3\.239 were applied/);
+  assert.deepEqual(explain({ version: '1.3.250' }).notes, [], 'a version inside the proven range applies its own rules, without a note');
+  assert.equal(explain({ version: '1.4.341' }).rulesVersion, '1.4.341');
+  assert.match(explain({ version: '1.4.400' }).notes.join('\n'), /newer than the newest loader Strata is checked against \(1\.4\.359\)/);
   assert.match(explain({ env: { VK_LOADER_LAYERS_ALLOW: 'x' } }).notes.join('\n'), /does not read it \(it arrived in 1\.3\.262\)/);
   assert.match(explain({ env: { VK_LOADER_LAYERS_DISABLE: '**' } }).notes.join('\n'), /"\*\*" as "names ending in \*"/);
+});
+
+// ---- rules that changed between loader releases (shared/loader/loader-rules.ts), each on both sides of its boundary ----
+
+test('first-occurrence-wins (1.3.247): a layer enabled twice keeps the occurrence nearest the application', () => {
+  const [a1, b, a2] = [explicit('A'), explicit('B'), explicit('A')];
+  const i = { explicit: [a1, b, a2], env: { VK_INSTANCE_LAYERS: 'A:B' } };
+  // 1.3.239 adds both manifests of A in list order and the one nearest the driver wins.
+  const old = explain({ ...i, version: '1.3.239' });
+  assert.deepEqual(old.chain.map((e) => e.manifest), [b.path, a2.path]);
+  assertReason(old, 'A', 'duplicate/later-occurrence-wins');
+  assert.deepEqual(explain({ ...i, version: '1.3.275' }).chain.map((e) => e.manifest), [a1.path, b.path]);
+});
+
+test('instance-layers-ordered (1.3.247): VK_INSTANCE_LAYERS in its own order, before the enable filter; it may name an implicit layer', () => {
+  const i = { implicit: [implicit('I', { enable_environment: { ENABLE_I: '1' } })], explicit: [explicit('A'), explicit('B'), explicit('F')], env: { VK_INSTANCE_LAYERS: 'B:A:I', VK_LOADER_LAYERS_ENABLE: 'F' } };
+  assertChain(explain({ ...i, version: '1.3.239' }), ['A', 'B', 'F']);
+  const modern = explain({ ...i, version: '1.3.275' });
+  assertChain(modern, ['B', 'A', 'I', 'F']);
+  assertReason(modern, 'I', 'explicit/vk-instance-layers', /whatever its enable_environment says/);
+});
+
+test('meta-no-duplicates (1.3.251): a component already enabled is not added again', () => {
+  const i = { explicit: [explicit('A'), explicit('B'), meta('explicit_layer', 'M', ['A', 'B'])], requested: ['B', 'M'] };
+  assertChain(explain({ ...i, version: '1.3.239' }), ['A', 'B']);
+  assertChain(explain({ ...i, version: '1.3.275' }), ['B', 'A']);
+});
+
+test('override-paths-first (1.3.251): explicit layers come from the first enabled override layer\'s override_paths', () => {
+  const implicitList = [override({ app_keys: [APP], override_paths: ['/first'] }), override({ app_keys: ['/other/app'], override_paths: ['/last'] })];
+  assert.deepEqual(overridePathsFor(implicitList, {}, APP, '1.3.239'), ['/last']);
+  assert.deepEqual(overridePathsFor(implicitList, {}, APP, '1.3.251'), ['/first']);
+});
+
+test('layers-allow (1.3.262): VK_LOADER_LAYERS_ALLOW exempts a layer from the disable filter', () => {
+  const i = { implicit: [implicit('A')], explicit: [explicit('B')], requested: ['B'], env: { VK_LOADER_LAYERS_DISABLE: '~all~', VK_LOADER_LAYERS_ALLOW: 'a,*b' } };
+  assert.equal(explain({ ...i, version: '1.3.261' }).result, 'VK_ERROR_LAYER_NOT_PRESENT');
+  const allowed = explain({ ...i, version: '1.3.262' });
+  assertChain(allowed, ['A', 'B']);
+  assertReason(allowed, 'B', 'filter/disable-overridden', /VK_LOADER_LAYERS_ALLOW=a,\*b/);
+});
+
+test('instance-layers-order-implicit (1.4.326): an implicit layer named in VK_INSTANCE_LAYERS moves to its place; one inside a longer name is dropped', () => {
+  const i = { implicit: [implicit('I'), implicit('J')], explicit: [explicit('A')], env: { VK_INSTANCE_LAYERS: 'A:I:Jx' } };
+  assertChain(explain({ ...i, version: '1.4.321' }), ['I', 'J', 'A']);
+  const modern = explain({ ...i, version: '1.4.326' });
+  assertChain(modern, ['A', 'I']);
+  assertReason(modern, 'J', 'implicit/not-enabled', /inside a longer one/);
+});
+
+test('remove-duplicate-layers (1.4.340): the second copy of a name leaves the list, a third stays', () => {
+  const off = implicit('A', { enable_environment: { ENABLE_A: '1' } });
+  const i = { implicit: [off, implicit('A'), implicit('A')] };
+  assert.deepEqual(explain({ ...i, version: '1.4.321' }).chain.map((e) => e.manifest), [i.implicit[1]!.path]);
+  const modern = explain({ ...i, version: '1.4.341' });
+  assert.deepEqual(modern.chain.map((e) => e.manifest), [i.implicit[2]!.path]);
+  assert.match(reasonsOf(modern, 'A').join('\n'), /duplicate\/shadowed: removed from the loader's layer list as a duplicate/);
+});
+
+test('filter-whole-wildcards (1.4.359): "**" disables every layer and "v*" is a prefix', () => {
+  const i = { explicit: [explicit('VK_LAYER_A')], requested: ['VK_LAYER_A'] };
+  for (const value of ['**', 'v*']) {
+    assert.equal(explain({ ...i, env: { VK_LOADER_LAYERS_DISABLE: value }, version: '1.4.341' }).result, 'VK_SUCCESS', value);
+    assert.equal(explain({ ...i, env: { VK_LOADER_LAYERS_DISABLE: value }, version: '1.4.359' }).result, 'VK_ERROR_LAYER_NOT_PRESENT', value);
+  }
 });
 
 test('parsed manifests are reused between calls, but an array or a manifest changed in place is read again', () => {

@@ -4,12 +4,12 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { appMenuTemplate, LOADER_DOCS_URL } from '../../main/electron/app-menu';
 import { EventBus } from '../../main/event-bus';
 
-function setup(platform: NodeJS.Platform) {
+function setup(platform: NodeJS.Platform, devTools = true) {
   const bus = new EventBus();
   const events: unknown[] = [];
   bus.subscribe((e) => events.push(e));
   const opened: string[] = [];
-  const template = appMenuTemplate(platform, { bus, openExternal: (url) => opened.push(url) });
+  const template = appMenuTemplate(platform, { bus, openExternal: (url) => opened.push(url) }, { devTools });
   return { template, events, opened };
 }
 
@@ -54,7 +54,14 @@ for (const platform of ['linux', 'win32', 'darwin'] as const) {
     assert.deepEqual(events, []);
   });
 
-  test(`${platform}: View has reload, developer tools, zoom and full screen; Edit has the clipboard roles`, () => {
+  test(`${platform}: a release menu (packaged) has no developer tools; the default is a release menu`, () => {
+    for (const template of [setup(platform, false).template, appMenuTemplate(platform, { bus: new EventBus(), openExternal: () => {} })]) {
+      assert.ok(!allItems(template).some((i) => i.role === 'toggleDevTools'), 'no DevTools item in a release');
+      assert.ok(allItems(template).some((i) => i.role === 'reload'));
+    }
+  });
+
+  test(`${platform}: View has reload, developer tools (development build), zoom and full screen; Edit has the clipboard roles`, () => {
     const { template } = setup(platform);
     const roles = (label: string) => submenu(template.find((m) => m.label === label)).map((i) => i.role);
     for (const role of ['reload', 'toggleDevTools', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen'] as const) {

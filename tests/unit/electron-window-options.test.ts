@@ -28,9 +28,15 @@ test('every security-relevant webPreference is pinned to its safe value', () => 
 
 test('no option that widens the renderer is set', () => {
   const prefs = windowOptions({ preloadPath, dark: true }).webPreferences ?? {};
-  for (const key of ['enableBlinkFeatures', 'additionalArguments', 'partition', 'session', 'devTools'] as const) {
+  for (const key of ['enableBlinkFeatures', 'additionalArguments', 'partition', 'session'] as const) {
     assert.equal(prefs[key], undefined, `webPreferences.${key} should be left unset`);
   }
+});
+
+test('DevTools: off unless asked for (development builds); a release window cannot open them', () => {
+  assert.equal(windowOptions({ preloadPath, dark: true }).webPreferences?.devTools, false);
+  assert.equal(windowOptions({ preloadPath, dark: true, devTools: false }).webPreferences?.devTools, false);
+  assert.equal(windowOptions({ preloadPath, dark: true, devTools: true }).webPreferences?.devTools, true);
 });
 
 test('the preload path is passed through unchanged', () => {

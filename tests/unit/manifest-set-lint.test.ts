@@ -34,3 +34,19 @@ test('the later of two layers with one name is shadowed; an older component API 
 test('a valid set has no diagnostics', () => {
   assert.deepEqual(lintManifestSet([{ uri: 'x', parsed: layer('VK_LAYER_x', { library_path: 'x.so' }) }, { uri: 'm', parsed: meta('VK_LAYER_m', ['VK_LAYER_x']) }]), []);
 });
+
+test('override layers scoped by app_keys are chosen per executable, not shadowed (loader 1.3.239 remove_all_non_valid_override_layers); two global ones are a duplicate', () => {
+  const override = (extra: Record<string, unknown>) => layer('VK_LAYER_LUNARG_override', { component_layers: [], ...extra });
+  const valid = lintManifestSet([
+    { uri: 'VkLayer_override_strata_a.json', parsed: override({ app_keys: ['/usr/bin/vulkaninfo'] }) },
+    { uri: 'VkLayer_override.json', parsed: override({}) },
+    { uri: 'VkLayer_override_strata_b.json', parsed: override({ app_keys: ['/usr/bin/vkcube', '/usr/bin/vulkaninfo'] }) },
+  ]);
+  assert.deepEqual(valid, []);
+  const twoGlobal = lintManifestSet([
+    { uri: 'a.json', parsed: override({}) },
+    { uri: 'b.json', parsed: override({ app_keys: ['/x'] }) },
+    { uri: 'c.json', parsed: override({}) },
+  ]);
+  assert.deepEqual(twoGlobal.map((o) => [o.uri, o.diagnostic.code]), [['c.json', 'layer/duplicate-name']]);
+});

@@ -137,3 +137,24 @@ test('Unix line ends and short root names work the same', () => {
   assert.equal(longKeyName('HKCU\\SOFTWARE\\X'), 'HKEY_CURRENT_USER\\SOFTWARE\\X');
   assert.equal(longKeyName('HKEY_LOCAL_MACHINE\\SOFTWARE'), 'HKEY_LOCAL_MACHINE\\SOFTWARE');
 });
+
+test("enabledManifestNames reads a key as the loader's RegEnumValueA loop does (checked under Wine by windows-discovery-vs-loader)", () => {
+  const values = parseRegQueryOutput(
+    crlf([
+      '',
+      'HKEY_LOCAL_MACHINE\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers',
+      '    C:\\a.json    REG_BINARY    00000000',
+      '    C:\\b.json    REG_BINARY    00000001',
+      '    C:\\c.json    REG_SZ    ab',
+      '    C:\\d.json    REG_DWORD    0x0',
+      '    C:\\e.json    REG_SZ    C:\\longer than four bytes',
+      '    C:\\f.json    REG_DWORD    0x0',
+      '',
+    ]),
+    'HKLM\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers',
+  ).values;
+  // Four zero bytes of any type enable; a short string is skipped; data over 4 bytes ends the loop.
+  assert.deepEqual(enabledManifestNames(values), ['C:\\a.json', 'C:\\d.json']);
+  assert.deepEqual(enabledManifestNames([{ name: 'C:\\q.json', type: 'REG_QWORD', data: 0 }, { name: 'C:\\r.json', type: 'REG_DWORD', data: 0 }]), []);
+  assert.deepEqual(enabledManifestNames([{ name: `C:\\${'x'.repeat(2050)}.json`, type: 'REG_DWORD', data: 0 }, { name: 'C:\\r.json', type: 'REG_DWORD', data: 0 }]), []);
+});

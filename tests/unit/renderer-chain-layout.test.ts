@@ -94,6 +94,9 @@ test('reason summary: the first reason capitalized, a count of the rest, every m
   assert.equal(reasonSummary([]).first, 'no reason recorded');
   assert.equal(reasonTag('explicit/not-requested'), 'not requested');
   assert.equal(reasonTag('manifest/rejected'), 'rejected');
+  // A requested layer that is not loaded because vkCreateInstance fails for another one is not "not requested".
+  assert.equal(reasonTag('explicit/not-requested', 'not loaded: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT (missing: VK_LAYER_x) before any layer is enabled'), 'instance fails');
+  assert.equal(reasonTag('explicit/not-found', 'requested by the application but not among the loader\'s layers: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT'), 'not found');
 });
 
 test('fitText cuts long names with an ellipsis and leaves short ones alone', () => {

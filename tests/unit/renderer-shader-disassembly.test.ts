@@ -124,3 +124,10 @@ test('labels: array dims, nameless ids, nested members flattened with their path
   assert.equal(wordRange({ start: { character: 5 }, end: { character: 6 } }), 'word 5');
   assert.equal(wordRange({ start: { character: 5 }, end: { character: 9 } }), 'words 5–8');
 });
+
+test('the Interface tab lists variables by location, then component; built-ins after, by name', async () => {
+  const { byLocation } = await import('../../renderer/src/shaders/shader-labels');
+  const v = (name: string, location?: number, component?: number, builtIns: string[] = []) => ({ name, location, component, builtIns });
+  const sorted = byLocation([v('uv', 1), v('pos', 0), v('gl_Position', undefined, undefined, ['Position']), v('b', 1, 2), v('a', 1, 0), v('gl_PointSize', undefined, undefined, ['PointSize'])]);
+  assert.deepEqual(sorted.map((x) => x.name), ['pos', 'uv', 'a', 'b', 'gl_PointSize', 'gl_Position']);
+});

@@ -48,3 +48,13 @@ test('the live log keeps the newest records and counts what it no longer holds',
   assert.equal(exitLabel({ reason: 'timeout', code: null, signal: 'SIGTERM', error: null }), 'SIGTERM (timed out)');
   assert.equal(exitLabel(null, 'incomplete'), 'no record of the end');
 });
+
+test('repeated loader lines are folded (first place, with their count); application lines and messages never are', async () => {
+  const { foldRepeatedLoaderLines, countsLabel } = await import('../../renderer/src/sessions/session-labels');
+  const line = (seq: number, text: string, src?: 'loader') => ({ kind: 'line' as const, seq, stream: 'stderr' as const, t: seq, wall: seq, text, ...(src ? { src, level: 'warning' as const } : {}) });
+  const warn = 'WARNING | LAYER:  Meta-layer VK_LAYER_LUNARG_override can\'t find component layer VK_LAYER_x at index 0.  Skipping this layer.';
+  const folded = foldRepeatedLoaderLines([line(1, warn, 'loader'), line(2, 'frame 1'), line(3, warn, 'loader'), line(4, 'frame 1'), line(5, warn, 'loader')] as never[]);
+  assert.deepEqual(folded.map((f: { record: { seq: number }; repeats: number }) => [f.record.seq, f.repeats]), [[1, 3], [2, 1], [4, 1]]);
+  const counts = { messages: { error: 0, warning: 0, info: 0 }, loader: { error: 0, warning: 61 } };
+  assert.equal(countsLabel(counts), '0 errors, 0 warnings, 0 info (validation) · loader: 0 errors, 61 warnings');
+});

@@ -1,3 +1,4 @@
+import { ActivityStrip } from '../components/ActivityStrip';
 import { NoticeBanner } from '../components/NoticeBanner';
 import { PanelView } from '../components/PanelView';
 import { ProfileSwitcher } from '../components/ProfileSwitcher';
@@ -14,15 +15,18 @@ export function App() {
   return (
     <>
       <SkipLink />
-      <div className="app">
-        <Sidebar />
-        <main className="main" id="main" tabIndex={-1}>
-          <header className="app-header">
-            <ProfileSwitcher />
-          </header>
-          <NoticeBanner />
-          <PanelView />
-        </main>
+      <div className="app-frame">
+        <div className="app">
+          <Sidebar />
+          <main className="main" id="main" tabIndex={-1}>
+            <header className="app-header">
+              <ProfileSwitcher />
+            </header>
+            <NoticeBanner />
+            <PanelView />
+          </main>
+        </div>
+        <ActivityStrip />
       </div>
     </>
   );

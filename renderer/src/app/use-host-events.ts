@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { panelFromName } from '../panels/panel-list';
+import type { DiscoveryChanged } from '../../../shared/discovery/discovery-changes';
+import { useActivity } from '../stores/activity-store';
 import { useDiscovery } from '../stores/discovery-store';
 import { useNavigation } from '../stores/navigation-store';
 import { useNotices } from '../stores/notice-store';
@@ -12,9 +14,13 @@ export const MANIFESTS_CHANGED_NOTICE = 'Manifests changed on disk — updated';
  * user's selection and scroll, until the new answer replaces it), then say so once. A burst of
  * changes gives one notice: the notice list moves a repeated message to the top instead of stacking it.
  */
-export async function onDiscoveryChanged(): Promise<void> {
+export async function onDiscoveryChanged(change: DiscoveryChanged = { kinds: ['implicit_layer'], paths: [], more: 0 }): Promise<void> {
+  // Files Strata just wrote itself (Apply, bind, Disable, Save) are refreshed quietly: the user did that.
+  await useActivity.getState().settled();
+  const own = useActivity.getState().isOwnChange(change);
+  void useActivity.getState().load();
   const result = await useDiscovery.getState().refreshLoaded();
-  if (result.outcome === 'updated') useNotices.getState().show('info', MANIFESTS_CHANGED_NOTICE);
+  if (result.outcome === 'updated' && !own) useNotices.getState().show('info', MANIFESTS_CHANGED_NOTICE);
   else if (result.outcome === 'failed') useNotices.getState().show('warning', `Manifests changed on disk, but reading them again failed: ${result.message}`);
 }
 
@@ -31,7 +37,7 @@ export function useHostEvents() {
         if (id) useNavigation.getState().open(id);
       }),
       api.on('host.notice', ({ level, message }) => useNotices.getState().show(level, message)),
-      api.on('discovery.changed', () => void onDiscoveryChanged()),
+      api.on('discovery.changed', (change) => void onDiscoveryChanged(change)),
     ];
     return () => stops.forEach((stop) => stop());
   }, []);

@@ -223,8 +223,13 @@ export function baseName(path: string): string {
   return parts[parts.length - 1] || path;
 }
 
-/** A reason code as a short tag: "explicit/not-requested" → "not requested". */
-export function reasonTag(code: string): string {
+/**
+ * A reason as a short tag: "explicit/not-requested" → "not requested". When vkCreateInstance fails
+ * (a requested layer is missing) the model gives every other layer its usual code with the failure
+ * as the message; the tag then says that, not "not requested" for a layer that was requested.
+ */
+export function reasonTag(code: string, message = ''): string {
+  if (/vkCreateInstance fails/.test(message) && !code.endsWith('/not-found')) return 'instance fails';
   const tail = code.includes('/') ? code.slice(code.indexOf('/') + 1) : code;
   return tail.replace(/-/g, ' ');
 }

@@ -1,6 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { formatStrataError } from '../../../shared/errors/strata-error';
+import { launchFieldsFor } from '../sessions/command-line';
+import { useChain } from '../stores/chain-store';
+import { useNavigation } from '../stores/navigation-store';
 import { useProfiles } from '../stores/profiles-store';
+import { useSessions } from '../stores/sessions-store';
 import { Badge } from './Card';
 import { LoadingLine } from './LoadingLine';
 import { RequestErrorMessage } from './RequestErrorMessage';
@@ -21,6 +25,8 @@ export function ApplicationsView() {
 
   useEffect(() => {
     void load();
+    // An outcome belongs to the view it happened in: it does not follow the user to other panels.
+    return () => useProfiles.getState().clearOutcome();
   }, [load]);
 
   if (list.status === 'error') return <RequestErrorMessage title="Could not read the applications" error={list.error} onRetry={() => void load()} />;
@@ -81,7 +87,22 @@ export function ApplicationsView() {
                       <td className="path">{a.path}</td>
                       <td>{a.profile ? <Badge tone="accent">{a.profile}</Badge> : <span className="muted">none</span>}</td>
                       <td className="muted">{[a.args?.length ? `args: ${a.args.join(' ')}` : '', a.cwd ? `in ${a.cwd}` : '', a.env ? `${Object.keys(a.env).length} variables` : ''].filter(Boolean).join(' · ') || '—'}</td>
-                      <td>
+                      <td className="application-actions">
+                        {a.profile && (
+                          <button type="button" className="button" data-testid="application-launch" aria-label={`Launch ${a.path} with “${a.profile}”`} onClick={() => {
+                            useSessions.getState().setForm(launchFieldsFor(a));
+                            useSessions.getState().setTab('launch');
+                            useNavigation.getState().open('sessions');
+                          }}>
+                            Launch…
+                          </button>
+                        )}
+                        <button type="button" className="button" data-testid="application-chain" aria-label={`Show the chain of ${a.path}`} onClick={() => {
+                          useChain.getState().explainApp(a.path);
+                          useNavigation.getState().open('chain');
+                        }}>
+                          Chain
+                        </button>
                         <button type="button" className="button" disabled={busy} data-testid="application-unbind" onClick={() => void run('profiles.unbind', { appPath: a.path }, (r) => ({ message: `Unbound ${a.path}.`, details: r.sync.notes }))}>
                           Unbind
                         </button>
@@ -94,22 +115,42 @@ export function ApplicationsView() {
           )}
         </div>
       </section>
-      <form className="card profile-forms application-bind" aria-label="Bind an application" onSubmit={bind}>
-        <div className="profile-inline-form">
-          <label htmlFor="application-path">Executable (full path)</label>
-          <input id="application-path" className="profile-input" type="text" spellCheck={false} placeholder="/usr/bin/vkcube" value={path} data-testid="application-path" onChange={(e) => setPath(e.target.value)} />
-          <select className="profile-input" aria-label="Profile" value={chosen} data-testid="application-profile" onChange={(e) => setProfile(e.target.value)}>
-            {profiles.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name}
-              </option>
-            ))}
-          </select>
+      <form className="card application-bind" aria-labelledby="bind-title" onSubmit={bind}>
+        <header className="card-header">
+          <h2 className="card-title" id="bind-title">
+            Bind an application to a profile
+          </h2>
+        </header>
+        <div className="card-body">
+          {profiles.length === 0 ? (
+            <p className="muted" data-testid="application-no-profile">
+              There is no profile to bind to yet.{' '}
+              <button type="button" className="button" onClick={() => useNavigation.getState().open('profiles')}>
+                Create a profile
+              </button>
+            </p>
+          ) : (
+            <div className="application-bind-row">
+              <div className="application-bind-field application-bind-path">
+                <label htmlFor="application-path">Executable (full path)</label>
+                <input id="application-path" className="profile-input" type="text" spellCheck={false} placeholder="/usr/bin/vkcube" value={path} data-testid="application-path" onChange={(e) => setPath(e.target.value)} />
+              </div>
+              <div className="application-bind-field">
+                <label htmlFor="application-profile">Profile</label>
+                <select id="application-profile" className="profile-input" value={chosen} data-testid="application-profile" onChange={(e) => setProfile(e.target.value)}>
+                  {profiles.map((p) => (
+                    <option key={p.name} value={p.name}>
+                      {p.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <button type="submit" className="button button-primary" disabled={busy || !path.trim() || !chosen} data-testid="application-bind">
+                Bind
+              </button>
+            </div>
+          )}
         </div>
-        <button type="submit" className="button button-primary" disabled={busy || !path.trim() || !chosen} data-testid="application-bind">
-          Bind
-        </button>
-        {profiles.length === 0 && <p className="muted">Create a profile first (Profiles panel).</p>}
       </form>
     </div>
   );

@@ -3,6 +3,7 @@ import { draftChanges, LAYER_CONTROL_LABELS } from '../../../shared/configurator
 import type { PreviewFile } from '../../../shared/override/override-preview';
 import { conflictDiff, useApply } from '../stores/apply-store';
 import { useDraft } from '../stores/draft-store';
+import { settingChanges, settingValueText } from '../configurator/setting-changes';
 import { DiffText, FileDiff } from './DiffView';
 import { Dialog } from './Dialog';
 import '../styles/apply.css';
@@ -25,7 +26,8 @@ function ChangeSummary() {
   const installed = useDraft((s) => s.installed);
   if (!draft) return null;
   const { states, reordered } = draftChanges(draft, installed);
-  if (states.length === 0 && !reordered) return null;
+  const settings = settingChanges(installed?.settings, draft.config.settings);
+  if (states.length === 0 && !reordered && settings.length === 0) return null;
   return (
     <ul className="apply-changes" data-testid="apply-changes">
       {states.map((c) => (
@@ -34,6 +36,11 @@ function ChangeSummary() {
         </li>
       ))}
       {reordered && <li>The order of the layers that are On changed.</li>}
+      {settings.map((c) => (
+        <li key={`${c.layer}:${c.key}`} data-testid="apply-setting-change">
+          <code>{c.layer}</code> setting <code>{c.key}</code>: {settingValueText(c.from)} → <strong>{settingValueText(c.to)}</strong>
+        </li>
+      ))}
     </ul>
   );
 }

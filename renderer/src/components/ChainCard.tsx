@@ -28,7 +28,7 @@ function ExcludedList({ excluded }: { excluded: LayerChain['excluded'] }) {
               <li className="chain-excluded-row" key={`${i}:${e.name}`}>
                 <span className="chain-excluded-item" tabIndex={0} aria-describedby={tip} data-testid="chain-excluded" data-layer={e.name}>
                   <span className="chain-excluded-name">{e.name}</span>
-                  <span className="chain-excluded-tag">{e.reasons[0] ? reasonTag(e.reasons[0].code) : 'left out'}</span>
+                  <span className="chain-excluded-tag">{e.reasons[0] ? reasonTag(e.reasons[0].code, e.reasons[0].message) : 'left out'}</span>
                 </span>
                 <span className="chain-tooltip" role="tooltip" id={tip} data-testid="chain-excluded-reason">
                   {summary.full.split('\n').map((line, j) => (

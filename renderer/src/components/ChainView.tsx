@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { apiVersionProblem, deviceLabels, driverLabels, explicitLayerNames, parseRequestedLayers } from '../chain/chain-layout';
 import { useDraftChain, useDraftLoaded, useDraftView } from '../configurator/draft-view';
+import { useActivity } from '../stores/activity-store';
 import { useChain } from '../stores/chain-store';
 import { useChainContext } from '../stores/chain-context-store';
 import { useDiscovery } from '../stores/discovery-store';
@@ -11,6 +12,9 @@ import { RequestErrorMessage } from './RequestErrorMessage';
 import '../styles/chain.css';
 
 function ChainForm({ names }: { names: readonly string[] }) {
+  const appPathText = useChain((s) => s.appPathText);
+  const setAppPathText = useChain((s) => s.setAppPathText);
+  const bound = useActivity((s) => (s.status.status === 'ready' ? s.status.value.bindings : null));
   const requestedText = useChain((s) => s.requestedText);
   const apiVersion = useChain((s) => s.apiVersion);
   const setRequestedText = useChain((s) => s.setRequestedText);
@@ -30,6 +34,29 @@ function ChainForm({ names }: { names: readonly string[] }) {
       }}
     >
       <div className="chain-form-row">
+        <div className="chain-field chain-field-app">
+          <label htmlFor="chain-app">Application</label>
+          <input
+            id="chain-app"
+            className="chain-input chain-input-mono"
+            type="text"
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="/usr/bin/vkcube (any application)"
+            aria-describedby="chain-app-hint"
+            list="chain-app-bound"
+            data-testid="chain-app-input"
+            value={appPathText}
+            onChange={(e) => setAppPathText(e.target.value)}
+          />
+          {bound && bound.length > 0 && (
+            <datalist id="chain-app-bound">
+              {bound.map((b) => (
+                <option key={b.app} value={b.app} label={`bound to ${b.profile}`} />
+              ))}
+            </datalist>
+          )}
+        </div>
         <div className="chain-field chain-field-layers">
           <label htmlFor="chain-layers">Requested layers</label>
           <input
@@ -65,6 +92,9 @@ function ChainForm({ names }: { names: readonly string[] }) {
           Explain
         </button>
       </div>
+      <p className="chain-hint" id="chain-app-hint">
+        The executable’s full path, links resolved (the loader matches override layers’ app_keys against it, as <code>strata explain --app</code> does); empty: an application no override names
+      </p>
       <p className="chain-hint" id="chain-layers-hint">
         ppEnabledLayerNames in order, separated by commas{apiProblem ? '' : ' · the API version is VkApplicationInfo::apiVersion'}
         {apiProblem && (

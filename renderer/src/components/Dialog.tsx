@@ -76,7 +76,10 @@ export function Dialog({
     return () => {
       dialog.removeEventListener('cancel', onCancel);
       if (dialog.open) dialog.close();
+      // The opener may be gone or disabled now (Disable turns its own button off): focus then goes to
+      // the main region, never to <body>, so keyboard users keep their place in the page.
       if (opener?.isConnected) opener.focus();
+      if (!opener?.isConnected || document.activeElement !== opener) document.getElementById('main')?.focus();
     };
   }, []);
 

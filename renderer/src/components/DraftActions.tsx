@@ -1,17 +1,23 @@
 import { useEffect } from 'react';
 import { draftChanges } from '../../../shared/configurator/layer-draft';
 import type { OverrideStatus } from '../../../shared/override/override-status';
+import { useActivity } from '../stores/activity-store';
 import { useApply } from '../stores/apply-store';
-import { selectDirty, useDraft } from '../stores/draft-store';
+import { selectDirty, selectSourceEdited, useDraft } from '../stores/draft-store';
+import { useProfiles } from '../stores/profiles-store';
+import { saveEditedProfile } from './ProfileEditBar';
 import { useLayersView } from '../stores/layers-view-store';
 import { RequestErrorMessage } from './RequestErrorMessage';
+import { settingChanges } from '../configurator/setting-changes';
 
-function ownershipText(status: OverrideStatus): string {
+/** True for every application: the bound ones keep their profile whatever the global override is. */
+function ownershipText(status: OverrideStatus, bound: number): string {
+  const others = bound ? ` ${bound} application${bound === 1 ? ' is' : 's are'} bound to ${bound === 1 ? 'a profile' : 'profiles'} and get${bound === 1 ? 's' : ''} that instead (see the status bar).` : '';
   switch (status.ownership) {
     case 'absent':
-      return 'Strata’s override is not installed: every application gets the layers it asks for.';
+      return bound ? `Strata’s global override is not installed: other applications get the layers they ask for.${others}` : 'Strata’s override is not installed: every application gets the layers it asks for.';
     case 'strata':
-      return `Strata’s override is installed${status.writtenAt ? ` (written ${new Date(status.writtenAt).toLocaleString()})` : ''}.`;
+      return `Strata’s global override is installed${status.writtenAt ? ` (written ${new Date(status.writtenAt).toLocaleString()})` : ''}.${others}`;
     case 'modified':
       return 'Strata’s override was changed by someone else since Strata wrote it.';
     case 'foreign':
@@ -19,12 +25,13 @@ function ownershipText(status: OverrideStatus): string {
   }
 }
 
-/** "3 layers changed, order changed" */
-function changeSummary(states: number, reordered: boolean, settings: boolean): string {
+/** "3 layers changed, order changed, 2 settings changed" */
+function changeSummary(states: number, reordered: boolean, settings: number): string {
   const parts: string[] = [];
   if (states) parts.push(`${states} layer${states === 1 ? '' : 's'} changed`);
   if (reordered) parts.push('order changed');
-  if (settings || parts.length === 0) parts.push('settings changed');
+  if (settings) parts.push(`${settings} setting${settings === 1 ? '' : 's'} changed`);
+  if (parts.length === 0) parts.push('changed');
   return parts.join(', ');
 }
 
@@ -37,13 +44,23 @@ export function DraftActions() {
   const dirty = useDraft(selectDirty);
   const draft = useDraft((s) => s.draft);
   const installed = useDraft((s) => s.installed);
-  const hasOverride = status.status === 'ready' && (status.value.ownership === 'strata' || status.value.ownership === 'modified');
+  const fromProfile = useDraft((s) => s.source?.key.startsWith('profile:') ?? false);
+  const bound = useActivity((s) => (s.status.status === 'ready' ? s.status.value.bindings.length : 0));
+  const hasOverride = (status.status === 'ready' && (status.value.ownership === 'strata' || status.value.ownership === 'modified')) || bound > 0;
 
   useEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.key.toLowerCase() !== 's' || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
       e.preventDefault();
-      if (selectDirty(useDraft.getState()) && useApply.getState().dialog.kind === 'closed') void useApply.getState().openApply();
+      // Editing a profile, Ctrl+S saves the profile (as Save does in any editor); otherwise it opens Apply.
+      const d = useDraft.getState();
+      const list = useProfiles.getState().list;
+      const stored = d.source?.key.startsWith('profile:') && list.status === 'ready' ? list.value.profiles.find((p) => `profile:${p.name}` === d.source?.key) : undefined;
+      if (stored) {
+        if (selectSourceEdited(d)) void saveEditedProfile(stored.profile);
+        return;
+      }
+      if (selectDirty(d) && useApply.getState().dialog.kind === 'closed') void useApply.getState().openApply();
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
@@ -53,18 +70,18 @@ export function DraftActions() {
     return <RequestErrorMessage title="Could not read Strata’s override, so the layers cannot be edited" error={status.error} onRetry={() => void useDraft.getState().loadStatus()} />;
 
   const changes = dirty && draft ? draftChanges(draft, installed) : null;
-  const settingsChanged = dirty && JSON.stringify(draft?.config.settings ?? {}) !== JSON.stringify(installed?.settings ?? {});
+  const settingsChanged = dirty ? settingChanges(installed?.settings, draft?.config.settings).length : 0;
   return (
     <div className={`draft-bar${dirty ? ' is-dirty' : ''}`} data-testid="draft-bar">
       <div className="draft-bar-text">
         <p className="draft-bar-override" data-testid="override-ownership" data-ownership={status.status === 'ready' ? status.value.ownership : ''}>
-          {status.status === 'ready' ? ownershipText(status.value) : 'Reading Strata’s override…'}
+          {status.status === 'ready' ? ownershipText(status.value, bound) : 'Reading Strata’s override…'}
         </p>
         <p className="draft-bar-state" role="status" data-testid="draft-state">
           {dirty && changes ? (
             <>
               <span className="draft-dot" aria-hidden="true" />
-              <strong>Unsaved changes</strong>
+              <strong>{fromProfile ? 'Not what is installed' : 'Unsaved changes'}</strong>
               <span className="draft-bar-summary"> · {changeSummary(changes.states.length, changes.reordered, settingsChanged)}</span>
             </>
           ) : (
@@ -73,17 +90,17 @@ export function DraftActions() {
         </p>
       </div>
       <div className="draft-bar-actions">
-        <button type="button" className="button" disabled={!dirty} data-testid="draft-revert" onClick={() => {
+        <button type="button" className="button" disabled={!dirty && !fromProfile} data-testid="draft-revert" onClick={() => {
           useDraft.getState().revert();
-          useLayersView.getState().announce('Reverted: the draft is what is installed.');
+          useLayersView.getState().announce(fromProfile ? 'Editing the global override: the draft is what is installed.' : 'Reverted: the draft is what is installed.');
         }}>
-          Revert
+          {fromProfile ? 'Edit the global override' : 'Revert'}
         </button>
-        <button type="button" className="button" disabled={!hasOverride} data-testid="override-disable" onClick={() => useApply.getState().openRemove()}>
+        <button type="button" className="button" disabled={!hasOverride} data-testid="override-disable" onClick={() => useActivity.getState().openDisable()}>
           Disable Strata’s override…
         </button>
-        <button type="button" className="button button-primary" disabled={!dirty} aria-keyshortcuts="Control+S" data-testid="draft-apply" onClick={() => void useApply.getState().openApply()}>
-          Apply…
+        <button type="button" className="button button-primary" disabled={!dirty} aria-keyshortcuts={fromProfile ? undefined : 'Control+S'} data-testid="draft-apply" onClick={() => void useApply.getState().openApply()}>
+          {fromProfile ? 'Apply as global override…' : 'Apply…'}
         </button>
       </div>
     </div>

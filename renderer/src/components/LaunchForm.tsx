@@ -2,6 +2,8 @@ import { useEffect } from 'react';
 import { LOADER_DEBUG_WORDS } from '../../../shared/sessions/loader-log-line';
 import { useProfiles } from '../stores/profiles-store';
 import { useSessions } from '../stores/sessions-store';
+import { launchFieldsFor } from '../sessions/command-line';
+import '../styles/chain.css';
 import { RequestErrorMessage } from './RequestErrorMessage';
 
 /** VK_LOADER_DEBUG choices offered; the CLI takes any combination of LOADER_DEBUG_WORDS. */
@@ -37,7 +39,30 @@ export function LaunchForm() {
       ? [...profiles.value.profiles.map((p) => ({ name: p.name, note: '' })), ...profiles.value.presets.map((p) => ({ name: p.profile.name, note: p.available ? ' (preset)' : ' (preset, not all layers installed)' }))]
       : [];
 
+  const bound = profiles.status === 'ready' ? profiles.value.applications.filter((a) => a.profile) : [];
+  const command = form.commandLine.trim();
+  const boundNow = bound.find((a) => command === launchFieldsFor(a).commandLine || command.startsWith(`${launchFieldsFor(a).commandLine} `));
+
   return (
+    <>
+    {bound.length > 0 && (
+      <div className="launch-bound" role="group" aria-label="Bound applications">
+        <span className="launch-bound-label">Bound applications</span>
+        {bound.map((a) => (
+          <button
+            type="button"
+            key={a.path}
+            className="chain-chip"
+            data-testid="launch-bound-app"
+            data-app={a.path}
+            title={`Fill in ${a.path} with its profile “${a.profile}”`}
+            onClick={() => setForm(launchFieldsFor(a))}
+          >
+            {a.label ?? a.path.split('/').pop()} · {a.profile}
+          </button>
+        ))}
+      </div>
+    )}
     <form
       className="launch-form"
       data-testid="launch-form"
@@ -58,6 +83,12 @@ export function LaunchForm() {
           data-testid="launch-command"
         />
       </label>
+      {boundNow && (
+        <p className="launch-bound-note" data-testid="launch-bound-note">
+          {boundNow.label ?? boundNow.path} is bound to “{boundNow.profile}”: started as it is, it gets that profile from its own override file, as it does outside Strata.
+          {form.profile ? ` The launch profile “${form.profile}” replaces it for this launch (every installed override is switched off).` : ''}
+        </p>
+      )}
       <label className="launch-field">
         <span>Profile (this launch only)</span>
         <select value={form.profile} onChange={(e) => setForm({ profile: e.currentTarget.value })} data-testid="launch-profile">
@@ -103,5 +134,6 @@ export function LaunchForm() {
       </div>
       {startError && <RequestErrorMessage title="The application was not started" error={startError} onRetry={() => void start()} />}
     </form>
+    </>
   );
 }

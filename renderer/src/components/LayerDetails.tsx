@@ -67,6 +67,11 @@ function OrderControl({ entry, editable, onMove }: { entry: EditorRow; editable:
         </span>
         {entry.chainPosition ? <span className="muted"> · #{entry.chainPosition} in the chain</span> : <span className="muted"> · not in the chain</span>}
       </p>
+      {entry.chainOrder && (
+        <p className="muted order-why" data-testid="layer-chain-order-why">
+          {entry.chainOrder.full}
+        </p>
+      )}
       {entry.orderability.orderable ? (
         <div className="order-buttons">
           <button type="button" className="button" disabled={!editable} onClick={() => onMove(-1)} aria-label={`Move ${entry.name} up`}>
@@ -115,6 +120,16 @@ function EditorSections({ entry, editable, onMove }: { entry: EditorRow; editabl
 }
 
 /** The selected layer: its state, place and settings in the draft, everything its manifest says, where it came from, and what is wrong with it. */
+/** Gives the details and settings the wide column (and back): settings trees want the room. */
+function WidenButton() {
+  const wide = useLayersView((s) => s.wideDetails);
+  return (
+    <button type="button" className="button button-small details-widen" aria-pressed={wide} data-testid="details-widen" onClick={() => useLayersView.getState().setWideDetails(!wide)}>
+      {wide ? 'Narrow' : 'Widen'}
+    </button>
+  );
+}
+
 export function LayerDetails({ entry, editable = false, onMove = () => {} }: { entry: EditorRow | null; editable?: boolean; onMove?: (delta: -1 | 1) => void }) {
   const row: LayerRow | null = entry?.row ?? null;
   const openProblem = (key: string) => {
@@ -147,6 +162,7 @@ export function LayerDetails({ entry, editable = false, onMove = () => {} }: { e
   return (
     <aside className="details-pane" aria-label="Layer details" data-testid="layer-details">
       <header className="details-header">
+        <WidenButton />
         <h2 className="details-title">{rowTitle(row)}</h2>
         <div className="details-chips">
           <span className={`type-chip type-${row.kind}`}>{row.kind}</span>

@@ -134,8 +134,9 @@ const LayerGridRow = memo(function LayerGridRow({ row, index, selected, tabbable
           <span className="layer-name">{title}</span>
           <span className={`type-chip type-${row.kind}`}>{row.vanished ? 'missing' : row.kind}</span>
           {layer?.meta && <span className="type-chip type-meta">meta</span>}
-          <span className={`chain-pos-chip${row.chainPosition ? ' is-loaded' : ''}`} title={row.chainPosition ? 'Its place in the chain (Chain panel)' : 'Not in the chain the Chain panel shows'}>
+          <span className={`chain-pos-chip${row.chainPosition ? ' is-loaded' : ''}`} title={row.chainOrder?.full ?? (row.chainPosition ? 'Its place in the chain (Chain panel)' : 'Not in the chain the Chain panel shows')} data-testid="layer-chain-pos">
             {row.chainPosition ? `chain #${row.chainPosition}` : 'not loaded'}
+            {row.chainOrder && <span className="chain-pos-why"> · {row.chainOrder.short}</span>}
           </span>
           <span className="layer-row-spacer" />
           {row.row && <ProblemCounts counts={row.row.counts} />}

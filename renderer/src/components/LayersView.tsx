@@ -13,6 +13,7 @@ import { ChainCard } from './ChainCard';
 import { useChainDevices } from './ChainView';
 import { DiscoveryRefreshButton } from './DiscoveryRefreshButton';
 import { DraftActions } from './DraftActions';
+import { ProfileEditBar } from './ProfileEditBar';
 import { LayerDetails } from './LayerDetails';
 import { LayerList, moveRow } from './LayerList';
 import { LoadingLine } from './LoadingLine';
@@ -52,6 +53,7 @@ export function LayersView() {
   const selected = useLayersView((s) => s.selected);
   const setQuery = useLayersView((s) => s.setQuery);
   const setType = useLayersView((s) => s.setType);
+  const wideDetails = useLayersView((s) => s.wideDetails);
   const storeDraft = useDraft((s) => s.draft);
   const statusState = useDraft((s) => s.status.status);
   const view = useDraftView();
@@ -92,6 +94,7 @@ export function LayersView() {
   return (
     <div className="layers-view layers-editor">
       <Announcer />
+      <ProfileEditBar />
       <DraftActions />
       <div className="toolbar" role="search">
         <label className="filter-box">
@@ -140,7 +143,7 @@ export function LayersView() {
       ) : state.status !== 'ready' ? (
         <LoadingLine text="Reading the layer manifests…" />
       ) : (
-        <div className="split">
+        <div className={`split${wideDetails ? ' is-details-wide' : ''}`}>
           <LayerList rows={shown} total={entries.length} editable={editable} />
           <LayerDetails
             entry={selectedEntry}

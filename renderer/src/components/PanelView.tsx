@@ -1,39 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { panelById, type PanelDescription } from '../panels/panel-list';
+import { panelById } from '../panels/panel-list';
 import { useNavigation } from '../stores/navigation-store';
-import { AboutView } from './AboutView';
-import { ChainView } from './ChainView';
-import { DriversDevicesView } from './DriversDevicesView';
-import { LayersView } from './LayersView';
-import { ProblemsView } from './ProblemsView';
-import { ShadersView } from './ShadersView';
-import { ProfilesView } from './ProfilesView';
-import { ApplicationsView } from './ApplicationsView';
-import { SessionsView } from './SessionsView';
+import { PanelContent } from '../panels/PanelContent';
 import { PanelIcon } from './Icon';
-
-function PanelContent({ panel }: { panel: PanelDescription }) {
-  switch (panel.id) {
-    case 'about':
-      return <AboutView />;
-    case 'chain':
-      return <ChainView />;
-    case 'drivers':
-      return <DriversDevicesView />;
-    case 'layers':
-      return <LayersView />;
-    case 'problems':
-      return <ProblemsView />;
-    case 'shaders':
-      return <ShadersView />;
-    case 'profiles':
-      return <ProfilesView />;
-    case 'applications':
-      return <ApplicationsView />;
-    case 'sessions':
-      return <SessionsView />;
-  }
-}
 
 /** The open panel: its heading (which takes focus when the panel is opened) and its content. */
 export function PanelView() {

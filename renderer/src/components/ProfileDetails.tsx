@@ -2,7 +2,10 @@ import { useState, type FormEvent } from 'react';
 import type { ProfilesList } from '../../../shared/profiles/profile-channels';
 import { boundApplications, freeName, type ProfileEntry } from '../profiles/profile-entries';
 import { downloadText } from '../files/download-file';
+import { selectDirty, selectSourceEdited, useDraft } from '../stores/draft-store';
+import { useNavigation } from '../stores/navigation-store';
 import { useProfiles } from '../stores/profiles-store';
+import { loadIntoDraft } from './ProfileSwitcher';
 import { Badge } from './Card';
 
 const STATE_TONE = { on: 'ok', off: 'error', auto: 'neutral' } as const;
@@ -57,6 +60,21 @@ function LayersTable({ entry }: { entry: ProfileEntry }) {
   );
 }
 
+/**
+ * Opens a stored profile in the Layers editor (states, order, settings; Save writes it back). Unsaved
+ * work in the draft is never replaced from here: the header's switcher asks about it.
+ */
+async function editInLayers(entry: ProfileEntry) {
+  const d = useDraft.getState();
+  const work = selectDirty(d) && (d.source === null || selectSourceEdited(d)) && d.source?.key !== entry.key;
+  if (work) {
+    useProfiles.setState({ outcome: { ok: false, message: 'The Layers draft has unsaved changes: apply or revert them first, or choose this profile in the header’s Profile menu (it asks what to do with them).', details: [], error: null } });
+    return;
+  }
+  if (d.source?.key !== entry.key && !(await loadIntoDraft(entry))) return;
+  useNavigation.getState().open('layers');
+}
+
 /** One profile or preset: what it holds, and what can be done with it. */
 export function ProfileDetails({ entry, list }: { entry: ProfileEntry; list: ProfilesList }) {
   const run = useProfiles((s) => s.run);
@@ -71,7 +89,7 @@ export function ProfileDetails({ entry, list }: { entry: ProfileEntry; list: Pro
     if (r) downloadText(r.fileName, r.text);
   };
   const exportOverride = async () => {
-    const r = await run('profiles.overrideExport', { name: entry.name }, (x) => ({ message: `The override layer of "${entry.name}" (not installed).`, details: x.notes }));
+    const r = await run('profiles.overrideExport', { name: entry.name }, (x) => ({ message: `Exported the override layer of "${entry.name}" as ${x.fileName} (a download: nothing was installed).`, details: x.notes }));
     if (r) downloadText(r.fileName, r.text);
   };
 
@@ -128,7 +146,12 @@ export function ProfileDetails({ entry, list }: { entry: ProfileEntry; list: Pro
         )}
 
         <div className="profile-actions" role="group" aria-label="Profile actions">
-          <button type="button" className="button button-primary" disabled={busy} data-testid="profile-apply" onClick={() => void run('profiles.apply', { name: entry.name }, (r) => ({ message: `${r.result.action === 'unchanged' ? 'Already installed' : 'Installed'}: "${entry.name}" is the override at ${r.result.path}.`, details: r.notes }))}>
+          {entry.kind === 'profile' && (
+            <button type="button" className="button button-primary" disabled={busy} data-testid="profile-edit" onClick={() => void editInLayers(entry)}>
+              Edit layers, order and settings
+            </button>
+          )}
+          <button type="button" className={`button${entry.kind === 'preset' ? ' button-primary' : ''}`} disabled={busy} data-testid="profile-apply" onClick={() => void run('profiles.apply', { name: entry.name }, (r) => ({ message: `${r.result.action === 'unchanged' ? 'Already installed' : 'Installed'}: "${entry.name}" is the override at ${r.result.path}.`, details: r.notes }))}>
             Apply as override
           </button>
           <button type="button" className="button" disabled={busy} data-testid="profile-export" onClick={() => void exportFile()}>

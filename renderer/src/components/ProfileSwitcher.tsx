@@ -6,6 +6,10 @@ import { selectDirty, selectSourceEdited, useDraft } from '../stores/draft-store
 import { useProfiles } from '../stores/profiles-store';
 import { Dialog } from './Dialog';
 
+/** The switcher's entry for the global override, the configuration of every application without a profile of its own. */
+const GLOBAL = 'global';
+const GLOBAL_ENTRY: ProfileEntry = { key: GLOBAL, kind: 'profile', name: 'the global override', profile: { schemaVersion: 2, name: 'global', layers: [] }, summary: '', warnings: [], preset: null, file: null };
+
 /** The draft needs discovery and the installed override first (the Layers panel may not have been opened yet). */
 async function draftReady(): Promise<boolean> {
   if (useDiscovery.getState().manifests.status !== 'ready') await useDiscovery.getState().loadManifests();
@@ -13,7 +17,7 @@ async function draftReady(): Promise<boolean> {
   return useDraft.getState().basis !== null;
 }
 
-async function loadIntoDraft(entry: ProfileEntry): Promise<boolean> {
+export async function loadIntoDraft(entry: ProfileEntry): Promise<boolean> {
   if (!(await draftReady())) return false;
   // A profile that forces nothing is refused as an override file; as a draft it is every layer left to the applications.
   const r = profileToOverrideConfig(entry.profile);
@@ -47,9 +51,17 @@ export function ProfileSwitcher() {
 
   const load = (entry: ProfileEntry) => {
     setProblem(null);
+    if (entry === GLOBAL_ENTRY) return useDraft.getState().revert();
     void loadIntoDraft(entry).then((ok) => setProblem(ok ? null : 'The Layers draft could not be read; open Layers to see why.'));
   };
   const choose = (key: string) => {
+    if (key === GLOBAL) {
+      // Back to the global override as installed (unsaved profile edits are asked about first).
+      const s = useDraft.getState();
+      if (selectDirty(s) && (s.source === null || selectSourceEdited(s))) setPending(GLOBAL_ENTRY);
+      else s.revert();
+      return;
+    }
     const entry = entries.find((e) => e.key === key);
     if (!entry) return;
     const s = useDraft.getState();
@@ -62,9 +74,9 @@ export function ProfileSwitcher() {
       <label htmlFor={`${id}-select`} className="profile-switcher-label">
         Profile
       </label>
-      <select id={`${id}-select`} className="profile-switcher-select" data-testid="profile-switcher-select" aria-describedby={`${id}-state`} value={source?.key ?? ''} disabled={list.status !== 'ready'} onChange={(e) => choose(e.target.value)}>
-        <option value="" disabled>
-          {list.status === 'ready' ? 'Not from a profile' : list.status === 'error' ? 'Profiles could not be listed' : 'Reading profiles…'}
+      <select id={`${id}-select`} className="profile-switcher-select" data-testid="profile-switcher-select" aria-describedby={`${id}-state`} value={source?.key ?? GLOBAL} disabled={list.status !== 'ready'} onChange={(e) => choose(e.target.value)}>
+        <option value={GLOBAL} disabled={list.status !== 'ready'}>
+          {list.status === 'ready' ? 'Global override (every application)' : list.status === 'error' ? 'Profiles could not be listed' : 'Reading profiles…'}
         </option>
         {sourceGone && (
           <option value={source.key} disabled>
@@ -99,7 +111,7 @@ export function ProfileSwitcher() {
           title="Replace the unsaved draft?"
           description={
             <p>
-              The Layers draft has unsaved changes. Loading “{pending.name}” replaces them; nothing is applied until you press Apply in Layers.
+              The Layers draft has unsaved changes. Loading “{pending.name}” replaces them; nothing is applied or saved until you press Apply or Save in Layers.
             </p>
           }
           testId="profile-switch-dialog"

@@ -62,6 +62,8 @@ export function ProfilesView() {
 
   useEffect(() => {
     void load();
+    // An outcome belongs to the view it happened in: it does not follow the user to other panels.
+    return () => useProfiles.getState().clearOutcome();
   }, [load]);
 
   const entries = useMemo(() => (list.status === 'ready' ? profileEntries(list.value) : []), [list]);

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { formatStrataError } from '../../../shared/errors/strata-error';
-import { commandLabel, durationLabel, exitLabel, exitTone, STATUS_LABELS } from '../sessions/session-labels';
+import { commandLabel, durationLabel, exitLabel, exitTone, STATUS_LABELS, countsLabel } from '../sessions/session-labels';
 import { useSessions } from '../stores/sessions-store';
 import { Badge } from './Card';
 import { LoadingLine } from './LoadingLine';
@@ -52,13 +52,12 @@ export function SessionHistory() {
           <table className="table session-table">
             <thead>
               <tr>
-                <th scope="col">Compare</th>
-                <th scope="col">Started</th>
+                <th scope="col">
+                  <span className="visually-hidden">Compare</span>
+                </th>
                 <th scope="col">Application</th>
                 <th scope="col">Profile</th>
-                <th scope="col">Status</th>
-                <th scope="col">Exit</th>
-                <th scope="col">Duration</th>
+                <th scope="col">Result</th>
                 <th scope="col">Errors</th>
                 <th scope="col">Warnings</th>
                 <th scope="col">
@@ -72,20 +71,25 @@ export function SessionHistory() {
                   <td>
                     <input type="checkbox" aria-label={`Compare ${s.id}`} checked={compare.includes(s.id)} onChange={() => toggleCompare(s.id)} data-testid="session-pick" />
                   </td>
-                  <td>
-                    <time dateTime={s.startedAt}>{new Date(s.startWall).toLocaleString()}</time>
-                  </td>
                   <td className="session-command" title={s.id}>
                     <code>{commandLabel(s)}</code>
+                    <time className="session-started" dateTime={s.startedAt}>
+                      {new Date(s.startWall).toLocaleString()}
+                    </time>
                   </td>
                   <td>{s.profile ?? '—'}</td>
-                  <td>{s.status === 'ended' ? STATUS_LABELS.ended : <Badge tone={s.status === 'running' ? 'accent' : 'warning'}>{STATUS_LABELS[s.status]}</Badge>}</td>
-                  <td>
-                    <Badge tone={exitTone(s.exit)}>{exitLabel(s.exit, s.status)}</Badge>
+                  <td className="session-result">
+                    {s.status !== 'ended' && <Badge tone={s.status === 'running' ? 'accent' : 'warning'}>{STATUS_LABELS[s.status]}</Badge>} <Badge tone={exitTone(s.exit)}>{exitLabel(s.exit, s.status)}</Badge>{' '}
+                    <span className="muted">{durationLabel(s.durationMs)}</span>
                   </td>
-                  <td>{durationLabel(s.durationMs)}</td>
-                  <td>{s.counts ? s.counts.messages.error : '?'}</td>
-                  <td>{s.counts ? s.counts.messages.warning : '?'}</td>
+                  <td title={s.counts ? countsLabel(s.counts) : undefined}>
+                    {s.counts ? s.counts.messages.error : '?'}
+                    {s.counts && s.counts.loader.error > 0 && <span className="muted"> +{s.counts.loader.error} loader</span>}
+                  </td>
+                  <td title={s.counts ? countsLabel(s.counts) : undefined}>
+                    {s.counts ? s.counts.messages.warning : '?'}
+                    {s.counts && s.counts.loader.warning > 0 && <span className="muted"> +{s.counts.loader.warning} loader</span>}
+                  </td>
                   <td className="session-actions">
                     <button type="button" className="button button-compact" onClick={() => void open(s.id)} data-testid="session-open">
                       Open

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useMemo, useState } from 'react';
 import { compileQuery } from '../../../shared/sessions/session-query';
 import type { CaptureRecord, LineSource, MessageRecord, Severity } from '../../../shared/sessions/session-records';
-import { recordTag, recordText, SEVERITY_LABELS, SOURCE_LABELS, timeLabel } from '../sessions/session-labels';
+import { foldRepeatedLoaderLines, recordTag, recordText, SEVERITY_LABELS, SOURCE_LABELS, timeLabel } from '../sessions/session-labels';
 import { virtualWindow } from '../virtual/virtual-window';
 import { useScrollViewport } from '../virtual/use-scroll-viewport';
 import { ALL_SEVERITIES, ALL_SOURCES, useSessions } from '../stores/sessions-store';
@@ -25,6 +25,7 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
   const pausedAt = useSessions((s) => s.pausedAt);
   const setPaused = useSessions((s) => s.setPaused);
   const [selected, setSelected] = useState<number | null>(null);
+  const [fold, setFold] = useState(true);
   const { scroller, view, sync } = useScrollViewport(400);
 
   const shown = useMemo(() => {
@@ -34,8 +35,12 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
       ...(filters.severities.length ? { severity: filters.severities } : {}),
     });
     const noSource = filters.sources.length === 0;
-    return records.filter((r) => !noSource && (!live || pausedAt === null || r.seq <= pausedAt) && match(r));
-  }, [records, filters, live, pausedAt]);
+    const kept = records.filter((r) => !noSource && (!live || pausedAt === null || r.seq <= pausedAt) && match(r));
+    return fold ? foldRepeatedLoaderLines(kept) : kept.map((record) => ({ record, repeats: 1 }));
+  }, [records, filters, live, pausedAt, fold]);
+
+  // Lines that match, folded repeats counted (the status compares it with every line).
+  const matched = useMemo(() => shown.reduce((n, r) => n + r.repeats, 0), [shown]);
 
   // Follow the tail: after each render with new rows, the newest is in view.
   useLayoutEffect(() => {
@@ -48,8 +53,9 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
   const win = virtualWindow({ scrollTop: view.scrollTop, viewportHeight: view.height, rowHeight: ROW_HEIGHT, rowCount: shown.length });
   const rows = [];
   for (let i = win.start; i < win.end; i++) {
-    const r = shown[i]!;
+    const { record: r, repeats } = shown[i]!;
     const tag = recordTag(r);
+    const text = recordText(r);
     rows.push(
       <div
         key={r.seq}
@@ -61,7 +67,14 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
         <span className="log-time">{timeLabel(r.t)}</span>
         <span className="log-source">{r.kind === 'message' ? 'Message' : tag.source === 'app' ? r.stream : SOURCE_LABELS[tag.source]}</span>
         <span className="log-severity">{tag.severity ? SEVERITY_LABELS[tag.severity] : ''}</span>
-        <span className="log-text">{recordText(r)}</span>
+        <span className="log-text" title={text}>
+          {text}
+        </span>
+        {repeats > 1 && (
+          <span className="log-repeats" data-testid="log-repeats" title={`The loader said this ${repeats} times; shown once`}>
+            ×{repeats}
+          </span>
+        )}
       </div>,
     );
   }
@@ -100,12 +113,20 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
             {pausedAt === null ? 'Pause' : 'Resume'}
           </button>
         )}
-        <button type="button" className="button button-compact" aria-pressed={follow} onClick={() => setFollow(!follow)} title="Keep the newest line in view" data-testid="log-follow">
+        <button type="button" className="button button-compact" aria-pressed={fold} onClick={() => setFold(!fold)} title="Show a loader line said many times once, with its count" data-testid="log-fold">
+          Fold repeats
+        </button>
+                <button type="button" className="button button-compact" aria-pressed={follow} onClick={() => setFollow(!follow)} title="Keep the newest line in view" data-testid="log-follow">
           Follow
         </button>
         <span className="toolbar-status" role="status" data-testid="log-status">
-          {shown.length.toLocaleString('en-US')} of {records.length.toLocaleString('en-US')}
+          {matched.toLocaleString('en-US')} of {records.length.toLocaleString('en-US')}
         </span>
+        {matched > shown.length && (
+          <span className="toolbar-status muted" data-testid="log-folded">
+            ({(matched - shown.length).toLocaleString('en-US')} repeats folded)
+          </span>
+        )}
       </div>
       <div
         className="log-scroller"

@@ -1,8 +1,9 @@
 import { useEffect, useId } from 'react';
 import type { SessionOpen } from '../../../shared/sessions/session-ipc';
-import { commandLabel, durationLabel, exitLabel, exitTone, STATUS_LABELS } from '../sessions/session-labels';
+import { commandLabel, countsLabel, durationLabel, exitLabel, exitTone, STATUS_LABELS } from '../sessions/session-labels';
 import { useSessions, type SessionsTab } from '../stores/sessions-store';
 import { Badge, Card } from './Card';
+import { DiagnoseTab } from './DiagnoseTab';
 import { LaunchForm } from './LaunchForm';
 import { LoadingLine } from './LoadingLine';
 import { RequestErrorMessage } from './RequestErrorMessage';
@@ -17,6 +18,7 @@ import '../styles/sessions.css';
 const TABS: readonly { id: SessionsTab; label: string }[] = [
   { id: 'launch', label: 'Launch' },
   { id: 'history', label: 'History' },
+  { id: 'diagnose', label: 'Diagnose' },
 ];
 
 /**
@@ -43,7 +45,7 @@ export function SessionsView() {
           ))}
         </div>
       </fieldset>
-      {tab === 'launch' ? <LaunchTab /> : <HistoryTab />}
+      {tab === 'launch' ? <LaunchTab /> : tab === 'history' ? <HistoryTab /> : <DiagnoseTab />}
     </div>
   );
 }
@@ -137,9 +139,9 @@ function OpenedSession({ session }: { session: SessionOpen }) {
         <dd>
           <Badge tone={exitTone(footer?.exit ?? null)}>{exitLabel(footer?.exit ?? null, summary.status)}</Badge> after {durationLabel(footer?.durationMs ?? null)}
         </dd>
-        <dt>Validation messages</dt>
+        <dt>Messages</dt>
         <dd data-testid="opened-counts">
-          {counts.messages.error} errors, {counts.messages.warning} warnings, {counts.messages.info} info
+          {countsLabel(counts)}
         </dd>
         <dt>Predicted chain</dt>
         <dd>{header.chain ? header.chain.chain.map((e) => e.name).join(' → ') || 'no layers' : (header.chainError ?? 'not predicted')}</dd>

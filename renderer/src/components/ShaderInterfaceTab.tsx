@@ -1,5 +1,5 @@
 import type { ShaderInspectBytes } from '../../../shared/shader/shader-inspect-bytes';
-import { dash, variableName } from '../shaders/shader-labels';
+import { byLocation, dash, variableName } from '../shaders/shader-labels';
 import { Card } from './Card';
 
 type EntryPoint = ShaderInspectBytes['reflection']['entryPoints'][number];
@@ -47,7 +47,7 @@ function VariableTable({ variables, testId }: { variables: readonly Variable[]; 
           </tr>
         </thead>
         <tbody>
-          {variables.map((v) => (
+          {byLocation(variables).map((v) => (
             <tr key={v.id}>
               <td className="col-fit num">{dash(v.location)}</td>
               <td className="col-fit num">{dash(v.component)}</td>

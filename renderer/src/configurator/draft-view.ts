@@ -66,7 +66,7 @@ export function useDraftView(): DraftView {
 
 const draftChain = memoLast((view: DraftView, request: ChainRequest): LayerChain | null => {
   if (!view.ready || !view.inventory || !view.context) return null;
-  const chain = computeDraftChain(view.inventory, view.context, { path: null, requestedLayers: request.requestedLayers, apiVersion: request.apiVersion }, view.dirty ? view.config : null);
+  const chain = computeDraftChain(view.inventory, view.context, { path: request.appPath, requestedLayers: request.requestedLayers, apiVersion: request.apiVersion }, view.dirty ? view.config : null);
   if (view.dirty && !view.visible)
     chain.notes.push(`Strata's override file (${view.context.overrideFile}) is not in a folder the loader searches for implicit layers, so applying this draft would change nothing`);
   return chain;

@@ -27,6 +27,37 @@ export interface EditorRow {
   chainPosition: number | null;
   /** Why a row has no state control, for people. */
   note: string | null;
+  /** Why its place in the chain is not its place in this list (null: they agree, or it is not loaded). */
+  chainOrder: ChainOrderNote | null;
+}
+
+export interface ChainOrderNote {
+  /** A few words for the row's chip ("loader's order"). */
+  short: string;
+  /** The sentence, for the tooltip and the details pane. */
+  full: string;
+}
+
+/**
+ * Why a loaded layer's place in the chain differs from its place in the list: the list is the
+ * draft's order, which only decides the order of the layers that are On (the override's
+ * components). The loader puts implicit layers in its search order, the override's components where
+ * the override layer falls among them, and the layers the application asks for after the implicit
+ * ones, in the order asked (loader 1.3.239 loader_enable_instance_layers).
+ */
+export function chainOrderNote(kind: LayerKind, state: LayerControl | null, listPosition: number, chainPosition: number | null): ChainOrderNote | null {
+  if (chainPosition === null || chainPosition === listPosition) return null;
+  if (state === 'on')
+    return {
+      short: 'override’s place',
+      full: `#${chainPosition} in the chain, #${listPosition} in this list: layers that are On load where the loader puts Strata’s override layer among the implicit layers; this list decides only their order among themselves.`,
+    };
+  if (kind === 'implicit')
+    return { short: 'loader’s order', full: `#${chainPosition} in the chain, #${listPosition} in this list: the loader places implicit layers itself, in its search order.` };
+  return {
+    short: 'asked by the app',
+    full: `#${chainPosition} in the chain, #${listPosition} in this list: an application-controlled layer is loaded because the application (or VK_INSTANCE_LAYERS) asks for it, after the implicit layers, in the order asked.`,
+  };
 }
 
 const FIXED: Orderability = { orderable: false, reason: null };
@@ -63,6 +94,7 @@ export function editorRows(rows: readonly LayerRow[], draft: LayerDraft, chain: 
         vanished: vanished.has(layer.name),
         shadowedBy: null,
         chainPosition: null,
+        chainOrder: null,
         note: 'Discovery no longer finds this layer; while Strata’s override names it, the loader drops the whole override (a missing component).',
       });
       return;
@@ -80,6 +112,7 @@ export function editorRows(rows: readonly LayerRow[], draft: LayerDraft, chain: 
         vanished: false,
         shadowedBy: i === 0 ? null : first.manifest.path,
         chainPosition: placeInChain.get(`${layer.name}\0${r.manifest.path}`) ?? null,
+        chainOrder: i === 0 ? chainOrderNote(r.kind, layer.state, draftIndex + 1, placeInChain.get(`${layer.name}\0${r.manifest.path}`) ?? null) : null,
         note: i === 0 ? null : `Shadowed: the loader uses the copy in ${first.manifest.path}, found first`,
       });
     });
@@ -99,6 +132,7 @@ export function editorRows(rows: readonly LayerRow[], draft: LayerDraft, chain: 
       vanished: false,
       shadowedBy: null,
       chainPosition: r.layer?.name ? (placeInChain.get(`${r.layer.name}\0${r.manifest.path}`) ?? null) : null,
+      chainOrder: null,
       note: !r.layer
         ? 'No layer could be read from this manifest, so there is nothing to switch on or off'
         : r.layer.name === 'VK_LAYER_LUNARG_override'

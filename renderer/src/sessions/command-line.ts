@@ -55,3 +55,29 @@ export function parseEnvironmentLines(text: string): { ok: true; env: Record<str
   }
   return { ok: true, env };
 }
+
+/** One word as the Launcher's command line reads it back (splitCommandLine(quoteWord(w)) is [w]). */
+export function quoteWord(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A bound application (applications.json) as the Launcher's fields: its command line, folder and
+ * variables. No launch profile: a bound application gets its profile from its own override file,
+ * as it does outside Strata, so the launch shows what the binding really gives it (a launch
+ * profile would switch every installed override off through DISABLE_STRATA_OVERRIDE and make the
+ * loader warn about each override's missing components).
+ */
+export function launchFieldsFor(app: { path: string; args?: readonly string[] | undefined; cwd?: string | undefined; env?: Readonly<Record<string, string | null>> | undefined; profile?: string | undefined }) {
+  return {
+    commandLine: [app.path, ...(app.args ?? [])].map(quoteWord).join(' '),
+    cwd: app.cwd ?? '',
+    // A null (unset) variable has no NAME=VALUE line; the profile's own environment is added by main.
+    env: Object.entries(app.env ?? {})
+      .filter((e): e is [string, string] => e[1] !== null)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n'),
+    profile: '',
+  };
+}

@@ -53,3 +53,35 @@ export function recordText(r: CaptureRecord): string {
   const first = r.text.split('\n', 1)[0] ?? '';
   return `${r.vuid} — ${first}`;
 }
+
+/**
+ * Loader lines repeated word for word (the loader says the same warning at every vkEnumerate… and
+ * vkCreateInstance call: 61 lines of one "can't find component layer" for a profile launch) are
+ * shown once, at their first place, with how many times they came. Application output and
+ * validation messages are never folded: their repetition is information.
+ */
+export function foldRepeatedLoaderLines<R extends CaptureRecord>(records: readonly R[]): { record: R; repeats: number }[] {
+  const out: { record: R; repeats: number }[] = [];
+  const first = new Map<string, number>();
+  for (const r of records) {
+    if (r.kind === 'line' && recordSource(r) === 'loader') {
+      const key = `${r.level ?? ''}\0${r.text}`;
+      const at = first.get(key);
+      if (at !== undefined) {
+        out[at]!.repeats++;
+        continue;
+      }
+      first.set(key, out.length);
+    }
+    out.push({ record: r, repeats: 1 });
+  }
+  return out;
+}
+
+/** The counts line of a session: validation messages, then the loader's own errors and warnings (a loader warning is not a validation warning). */
+export function countsLabel(counts: { messages: { error: number; warning: number; info: number }; loader: { error: number; warning: number } }): string {
+  const m = counts.messages;
+  const validation = `${m.error} error${m.error === 1 ? '' : 's'}, ${m.warning} warning${m.warning === 1 ? '' : 's'}, ${m.info} info (validation)`;
+  const l = counts.loader;
+  return l.error || l.warning ? `${validation} · loader: ${l.error} error${l.error === 1 ? '' : 's'}, ${l.warning} warning${l.warning === 1 ? '' : 's'}` : validation;
+}

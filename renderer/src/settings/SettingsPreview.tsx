@@ -1,4 +1,5 @@
 import type { Platform } from '../../../shared/settings/setting-types';
+import { useDraft } from '../stores/draft-store';
 import { settingsEnvironment, settingsFileText, type LayerSettingsInput } from '../../../shared/settings/settings-output';
 
 /**
@@ -7,6 +8,8 @@ import { settingsEnvironment, settingsFileText, type LayerSettingsInput } from '
  * reads for them.
  */
 export function SettingsPreview({ input, platform, idBase }: { input: LayerSettingsInput; platform: Platform; idBase: string }) {
+  // The file's real path, as the override writer reports it (XDG_DATA_HOME resolved), once the status is read.
+  const file = useDraft((s) => (s.status.status === 'ready' ? (s.status.value.settings?.path ?? null) : null));
   const text = settingsFileText([input], { platform });
   const vars = settingsEnvironment(input, { platform });
   return (
@@ -15,7 +18,7 @@ export function SettingsPreview({ input, platform, idBase }: { input: LayerSetti
       {text ? (
         <>
           <p className="muted">
-            In <code>~/.local/share/vulkan/settings.d/vk_layer_settings.txt</code> (<code>$XDG_DATA_HOME</code>), which the layers read for every application of this user:
+            In <code className="settings-preview-path" data-testid="settings-file-path">{file ?? '$XDG_DATA_HOME/vulkan/settings.d/vk_layer_settings.txt'}</code>, which the layers read for every application of this user:
           </p>
           <pre className="settings-preview-text" tabIndex={0} aria-label={`vk_layer_settings.txt lines for ${input.description.layerName}`}>
             {text}

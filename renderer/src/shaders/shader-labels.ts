@@ -53,3 +53,20 @@ export function byteRange(range: { start: { character: number }; end: { characte
 export function lspSeverities<T extends { severity?: number | undefined }>(diagnostics: readonly T[]): { severity?: 1 | 2 | 3 | 4 }[] {
   return diagnostics.map((d) => (d.severity === undefined ? {} : { severity: d.severity as 1 | 2 | 3 | 4 }));
 }
+
+/**
+ * Interface variables in the order a reader looks them up: by location, then component; built-ins
+ * (no location) after, by name; the module's order breaks ties (a stable sort).
+ */
+export function byLocation<T extends { location?: number | undefined; component?: number | undefined; builtIns: readonly string[]; name: string }>(variables: readonly T[]): T[] {
+  return [...variables].sort((a, b) => {
+    const la = a.location ?? Number.POSITIVE_INFINITY;
+    const lb = b.location ?? Number.POSITIVE_INFINITY;
+    if (la !== lb) return la - lb;
+    const ca = a.component ?? 0;
+    const cb = b.component ?? 0;
+    if (ca !== cb) return ca - cb;
+    if (la === Number.POSITIVE_INFINITY) return (a.builtIns[0] ?? a.name).localeCompare(b.builtIns[0] ?? b.name);
+    return 0;
+  });
+}

@@ -7,6 +7,15 @@ import { strataApi } from '../strata-bridge';
 import { useDiscovery } from './discovery-store';
 import { useDraft } from './draft-store';
 import { useLayersView } from './layers-view-store';
+import { useActivity } from './activity-store';
+import { savePreferredOrder } from '../layers/preferred-order';
+
+/** The override file and the layer settings file Strata is about to write (from the last status read). */
+function noteOverrideWrite() {
+  const status = useDraft.getState().status;
+  if (status.status !== 'ready') return;
+  useActivity.getState().noteWrites([status.value.path, status.value.settings?.path ?? '']);
+}
 
 /**
  * The Apply and "Disable Strata's override" flows, one dialog at a time: preview (override.preview:
@@ -46,6 +55,7 @@ export const useApply = create<ApplyState>()((set, get) => {
     }
     set({ dialog: { kind: 'closed' } });
     useLayersView.getState().announce(message);
+    void useActivity.getState().load();
     // The override file is a manifest too: discovery shows it (the file watcher would as well, later).
     void useDiscovery.getState().refresh();
   };
@@ -73,8 +83,14 @@ export const useApply = create<ApplyState>()((set, get) => {
       if (dialog.kind === 'preview' || dialog.kind === 'error') set({ dialog: { ...dialog, busy: true } });
       try {
         // No layer on or off: the override would change nothing, so applying means removing Strata's.
-        if (config) await strataApi().call('override.apply', { config, ...(force ? { force } : {}) });
-        else await strataApi().call('override.remove', force ? { force } : {});
+        // Noted before the write: the watcher may report it before the answer arrives.
+        noteOverrideWrite();
+        await useActivity.getState().writing(async () => {
+          if (config) await strataApi().call('override.apply', { config, ...(force ? { force } : {}) });
+          else await strataApi().call('override.remove', force ? { force } : {});
+        });
+        const status = useDraft.getState().status;
+        if (status.status === 'ready') savePreferredOrder(status.value.path, draft);
         await afterWrite(config ? "Applied: Strata's override now holds the draft." : "Applied: Strata's override is removed.", true);
       } catch (e) {
         set({ dialog: { kind: 'error', action: 'apply', error: toStrataError(e, config ? 'override.apply' : 'override.remove'), busy: false } });
@@ -87,7 +103,7 @@ export const useApply = create<ApplyState>()((set, get) => {
       const dialog = get().dialog;
       if (dialog.kind === 'confirm-remove' || dialog.kind === 'error') set({ dialog: { ...dialog, busy: true } });
       try {
-        const result = await strataApi().call('override.remove', force ? { force } : {});
+        const result = await useActivity.getState().writing(() => strataApi().call('override.remove', force ? { force } : {}));
         const said =
           result.action === 'restored' ? "Strata's override is removed; the override that was there before Strata is back." : result.action === 'deleted' ? "Strata's override is removed." : `Nothing to remove: ${result.reason ?? 'no override of Strata’s'}.`;
         await afterWrite(said, false);

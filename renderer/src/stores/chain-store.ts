@@ -7,16 +7,22 @@ import { apiVersionProblem, parseRequestedLayers, toggleRequestedLayer } from '.
  * (chain/draft-view.ts): nothing is asked of main.
  */
 export interface ChainRequest {
+  /** The executable (strata explain --app): the override layers' app_keys are matched against it; null: no application path. */
+  appPath: string | null;
   requestedLayers: string[];
   /** "MAJOR.MINOR"; 1.0 when the field is empty (VkApplicationInfo's default). */
   apiVersion: string;
 }
 
 interface ChainState {
+  appPathText: string;
   requestedText: string;
   apiVersion: string;
   explained: ChainRequest;
   setRequestedText(text: string): void;
+  setAppPathText(text: string): void;
+  /** Shows the chain of one application (from the status strip or the Applications view). */
+  explainApp(path: string): void;
   /** Adds or removes a layer in the field and commits the form. */
   toggleLayer(name: string): void;
   setApiVersion(text: string): void;
@@ -27,13 +33,20 @@ interface ChainState {
 export const useChain = create<ChainState>()((set, get) => {
   const commit = (requestedText: string, apiVersion: string) => {
     if (apiVersionProblem(apiVersion)) return;
-    set({ explained: { requestedLayers: parseRequestedLayers(requestedText), apiVersion: apiVersion.trim() || '1.0' } });
+    const appPath = get().appPathText.trim();
+    set({ explained: { appPath: appPath || null, requestedLayers: parseRequestedLayers(requestedText), apiVersion: apiVersion.trim() || '1.0' } });
   };
   return {
+    appPathText: '',
     requestedText: '',
     apiVersion: '1.3',
-    explained: { requestedLayers: [], apiVersion: '1.3' },
+    explained: { appPath: null, requestedLayers: [], apiVersion: '1.3' },
     setRequestedText: (requestedText) => set({ requestedText }),
+    setAppPathText: (appPathText) => set({ appPathText }),
+    explainApp: (path) => {
+      set({ appPathText: path });
+      commit(get().requestedText, get().apiVersion);
+    },
     toggleLayer: (name) => {
       const requestedText = toggleRequestedLayer(get().requestedText, name);
       set({ requestedText });

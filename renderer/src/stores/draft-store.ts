@@ -19,6 +19,7 @@ import { findLayerDescription } from '../../../shared/settings/layer-lookup';
 import { settingsFromFileText } from '../../../shared/configurator/installed-settings-read';
 import { toStrataError, type RequestState } from '../requests/request-state';
 import { strataApi } from '../strata-bridge';
+import { applyPreferredOrder, loadPreferredOrder } from '../layers/preferred-order';
 import { useDiscovery } from './discovery-store';
 
 /**
@@ -48,6 +49,10 @@ interface DraftState {
   revert(): void;
   /** Draft ← a configuration from elsewhere (a profile): its states and order over every discovered layer; `from` names where it came from. */
   loadConfig(config: OverrideConfig, from?: { key: string; name: string }): void;
+  /** Draft ← the profile it was loaded from, as loaded (the profile editor's Revert). */
+  revertToSource(): void;
+  /** The draft was saved into its source profile: it is what the profile holds now. */
+  sourceSaved(): void;
   /** After apply or remove: the new status is what is installed; `keepDraft` keeps the user's order of 'auto' layers. */
   installedNow(status: OverrideStatus, keepDraft: boolean): void;
 }
@@ -73,7 +78,12 @@ function installedOf(status: OverrideStatus, inventory: ManifestInventory | null
 
 export const useDraft = create<DraftState>()((set, get) => {
   let latest = 0;
-  const fresh = (installed: OverrideConfig | null, inventory: ManifestInventory) => createDraft(installed, discoveredLayerNames(inventory));
+  // The list order the user chose (saved at Apply) is put back; the On layers keep the installed order.
+  const fresh = (installed: OverrideConfig | null, inventory: ManifestInventory) => {
+    const status = get().status;
+    const draft = createDraft(installed, discoveredLayerNames(inventory));
+    return status.status === 'ready' ? applyPreferredOrder(draft, loadPreferredOrder(status.value.path)) : draft;
+  };
   const placeOf = (draft: LayerDraft, name: string) => ({ position: draft.config.layers.findIndex((l) => l.name === name) + 1, total: draft.config.layers.length });
   const edit = (change: (d: LayerDraft) => LayerDraft): LayerDraft | null => {
     const { draft } = get();
@@ -145,6 +155,16 @@ export const useDraft = create<DraftState>()((set, get) => {
       if (!basis) return;
       const draft = fresh(config, basis);
       set({ draft, source: from ? { ...from, loaded: draft.config } : null });
+    },
+
+    revertToSource: () => {
+      const { basis, source } = get();
+      if (basis && source) set({ draft: fresh(source.loaded, basis) });
+    },
+
+    sourceSaved: () => {
+      const { draft, source } = get();
+      if (draft && source) set({ source: { ...source, loaded: draft.config } });
     },
 
     installedNow: (status, keepDraft) => {

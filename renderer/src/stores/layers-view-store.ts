@@ -9,6 +9,9 @@ interface LayersViewState {
   selected: string | null;
   /** What the editor's polite live region says last ("VK_LAYER_X moved to position 3 of 7"). */
   announcement: { text: string; seq: number };
+  /** The details and settings take the wider column (the list the narrower one). */
+  wideDetails: boolean;
+  setWideDetails(wide: boolean): void;
   setQuery(query: string): void;
   setType(type: LayerTypeFilter): void;
   select(key: string | null): void;
@@ -21,6 +24,8 @@ export const useLayersView = create<LayersViewState>()((set) => ({
   type: 'all',
   selected: null,
   announcement: { text: '', seq: 0 },
+  wideDetails: false,
+  setWideDetails: (wideDetails) => set({ wideDetails }),
   setQuery: (query) => set({ query }),
   setType: (type) => set({ type }),
   select: (selected) => set({ selected }),

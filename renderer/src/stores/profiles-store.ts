@@ -4,6 +4,14 @@ import type { ChannelName, RequestOf, ResponseOf } from '../../../shared/ipc/con
 import type { ProfilesList } from '../../../shared/profiles/profile-channels';
 import { toStrataError, type RequestState } from '../requests/request-state';
 import { strataApi } from '../strata-bridge';
+import { useActivity } from './activity-store';
+
+/** The files an answer says were written or removed (profiles.apply, .bind, .unbind, .rename, .delete). */
+function writtenPaths(r: unknown): string[] {
+  const o = r as { sync?: { files?: { path: string }[]; removed?: string[] }; result?: { path?: string; settings?: { path?: string } } } | null;
+  if (!o || typeof o !== 'object') return [];
+  return [...(o.sync?.files?.map((f) => f.path) ?? []), ...(o.sync?.removed ?? []), o.result?.path ?? '', o.result?.settings?.path ?? ''].filter(Boolean);
+}
 
 /**
  * The Profiles and Applications panels: the last profiles.list answer, the selected entry, and the
@@ -49,7 +57,13 @@ export const useProfiles = create<ProfilesState>()((set, get) => ({
   run: async (channel, request, describe) => {
     set({ busy: true });
     try {
-      const r = await strataApi().call(channel, request);
+      // What Strata wrote (noted before the write ends): its discovery.changed is no news; the status strip reads it again.
+      const r = await useActivity.getState().writing(async () => {
+        const answer = await strataApi().call(channel, request);
+        useActivity.getState().noteWrites(writtenPaths(answer));
+        return answer;
+      });
+      void useActivity.getState().load();
       const d = describe(r);
       // The list first, then the outcome: what the message names is already shown when it appears.
       if (d.select !== undefined) set({ selected: d.select });

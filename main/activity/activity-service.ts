@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename } from 'node:path';
+import {
+  loaderSettingsCandidates,
+  loaderSettingsRead,
+  loadersReadingFolder,
+  type ActiveBinding,
+  type ActiveFile,
+  type ActivityDisableRequest,
+  type ActivityDisableResult,
+  type ActivityStatus,
+  type FileOwner,
+} from '../../shared/activity/activity-status';
+import { StrataRequestError } from '../../shared/errors/strata-error';
+import { OVERRIDE_LAYER_NAME } from '../../shared/loader/chain';
+import { APP_OVERRIDE_PREFIX, appOverrideFileNames } from '../../shared/profiles/app-overrides';
+import { bindingsByProfile, type ApplicationsFile } from '../../shared/profiles/application-list';
+import { LOADER_FEATURES, loaderAtLeast } from '../../shared/profiles/loader-features';
+import { loaderSettingsPath } from '../../shared/profiles/loader-settings';
+import { explainChain } from '../chain/chain-service';
+import { discoveryManifests } from '../discovery/discovery-service';
+import { overrideRemove, overrideStatus } from '../override/override-service';
+import { appOverrideLocation, readAppOverrideRecord } from '../profiles/app-override-writer';
+import { clearBindings, readApplications, type ProfileServiceOptions } from '../profiles/profile-service';
+
+/**
+ * activity.status / activity.disable (shared/activity/activity-status.ts): one answer to "what has
+ * Strata changed, for whom, and what did other tools write", read from the files themselves, and
+ * one way to undo Strata's part of it.
+ */
+export type ActivityServiceOptions = ProfileServiceOptions;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const homeOf = (o: ActivityServiceOptions) => o.env['HOME'] || homedir();
+/** Status lists stay bounded on a machine with thousands of bindings; the chain model runs once per binding. */
+const MAX_BINDINGS_CHECKED = 64;
+
+/** The layer names a manifest text defines (single "layer" or "layers" array); [] when it does not parse. */
+function layerNames(text: string | null): string[] {
+  if (!text) return [];
+  try {
+    const json = JSON.parse(text) as { layer?: { name?: unknown }; layers?: { name?: unknown }[] };
+    const layers = Array.isArray(json.layers) ? json.layers : json.layer ? [json.layer] : [];
+    return layers.map((l) => (typeof l?.name === 'string' ? l.name : '')).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+function appKeysOf(text: string): string[] {
+  try {
+    const json = JSON.parse(text) as { layer?: { app_keys?: unknown } };
+    const keys = json.layer?.app_keys;
+    return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function ownerOf(recorded: string | undefined, text: string): FileOwner {
+  if (recorded === undefined) return 'foreign';
+  return recorded === sha256(text) ? 'strata' : 'modified';
+}
+
+export async function activityStatus(o: ActivityServiceOptions): Promise<ActivityStatus> {
+  const home = homeOf(o);
+  const notes: string[] = [];
+  const [loaderVersion, inventory] = await Promise.all([o.loaderVersion().catch(() => null), discoveryManifests({ env: o.env })]);
+  if (!loaderVersion) notes.push('no Vulkan loader answered: which files it reads is not known');
+  const global = overrideStatus({ env: o.env }, {});
+  const record = readAppOverrideRecord(o.env, home);
+  const appDir = appOverrideLocation(o.env, home).dir;
+  const files: ActiveFile[] = [];
+
+  if (global.ownership !== 'absent')
+    files.push({
+      path: global.path,
+      role: 'global-override',
+      owner: global.ownership === 'foreign' ? 'foreign' : global.ownership,
+      loaders: 'every loader',
+      readByLoader: loaderVersion ? true : null,
+      summary:
+        global.ownership === 'foreign'
+          ? 'An override layer another tool wrote (vkconfig writes this file): it forces layers for every application without an override of its own.'
+          : 'Strata’s global override: every application that is not bound to a profile gets it.',
+    });
+  const settings = global.settings;
+  if (settings && settings.ownership !== 'absent')
+    files.push({
+      path: settings.path,
+      role: 'layer-settings',
+      owner: settings.ownership === 'foreign' ? 'foreign' : settings.ownership,
+      loaders: 'read by the layers, not the loader',
+      readByLoader: null,
+      summary: settings.ownership === 'foreign' ? 'A layer settings file Strata did not write: the layers read it for every application.' : 'Strata’s layer settings: the layers read it for every application of this user.',
+    });
+
+  // Every other override layer the loader finds: Strata's per-application files, or another tool's.
+  for (const m of inventory.manifests.implicit_layer) {
+    if (m.path === global.path || !m.text || !layerNames(m.text).includes(OVERRIDE_LAYER_NAME)) continue;
+    const name = basename(m.path);
+    const ours = m.path.startsWith(`${appDir}/`) && name.startsWith(APP_OVERRIDE_PREFIX);
+    const owner = ours ? ownerOf(record[name], m.text) : 'foreign';
+    const keys = appKeysOf(m.text);
+    files.push({
+      path: m.path,
+      role: 'app-override',
+      owner,
+      loaders: 'every loader (it picks the file whose app_keys name the executable)',
+      readByLoader: loaderVersion ? true : null,
+      summary:
+        owner === 'foreign'
+          ? `An override layer another tool wrote, ${keys.length ? `for ${keys.join(', ')}` : 'for every application'}.`
+          : `Strata’s per-application override, for ${keys.length ? keys.join(', ') : 'no application'}${owner === 'modified' ? ' (changed since Strata wrote it)' : ''}.`,
+    });
+  }
+
+  const existing = loaderSettingsCandidates(o.env, home).filter((c) => existsSync(c.path));
+  const read = loaderSettingsRead(existing, loaderVersion);
+  for (const c of existing) {
+    let text = '';
+    try {
+      text = readFileSync(c.path, 'utf8');
+    } catch {
+      // Unreadable: listed all the same, as another tool's.
+    }
+    const owner = ownerOf(record[c.path], text);
+    files.push({
+      path: c.path,
+      role: 'loader-settings',
+      owner,
+      loaders: loadersReadingFolder(c.folder),
+      readByLoader: loaderVersion ? c.path === read : null,
+      summary: `${owner === 'foreign' ? 'A loader settings file another tool wrote (vkconfig 3 writes one)' : 'Strata’s loader settings file, one entry per bound profile'}${loaderVersion ? (c.path === read ? `; loader ${loaderVersion} reads it, and it decides the layers before any override layer` : `; loader ${loaderVersion} does not read it`) : ''}.`,
+    });
+  }
+
+  let applications: ApplicationsFile['applications'] = [];
+  try {
+    applications = readApplications(o).applications;
+  } catch (e) {
+    if (!(e instanceof StrataRequestError)) throw e;
+    notes.push(`${e.error.message}${e.error.fix ? ` (fix: ${e.error.fix})` : ''}`);
+  }
+  const bound = applications.filter((a): a is typeof a & { profile: string } => Boolean(a.profile));
+  const settingsMechanism = loaderVersion !== null && loaderAtLeast(loaderVersion, LOADER_FEATURES.settingsFileBindings);
+  const names = appOverrideFileNames([...bindingsByProfile({ schemaVersion: 1, applications })].map(([p]) => p));
+  const bindings: ActiveBinding[] = [];
+  for (const [i, a] of bound.entries()) {
+    const file = settingsMechanism ? loaderSettingsPath(home, loaderVersion!) : `${appDir}/${names.get(a.profile) ?? ''}`;
+    const present = files.find((f) => f.path === file);
+    if (i >= MAX_BINDINGS_CHECKED) {
+      bindings.push({ app: a.path, label: a.label ?? null, profile: a.profile, file: present ? file : null, gets: [], ok: false, message: `not checked (only the first ${MAX_BINDINGS_CHECKED} bindings are)` });
+      continue;
+    }
+    if (settingsMechanism) {
+      bindings.push({
+        app: a.path,
+        label: a.label ?? null,
+        profile: a.profile,
+        file: present ? file : null,
+        gets: [],
+        ok: present?.readByLoader === true,
+        message: present ? (present.readByLoader ? `loader ${loaderVersion} reads ${file}` : `loader ${loaderVersion} reads another settings file first`) : `${file} is missing: run \`strata profile bind\` again`,
+      });
+      continue;
+    }
+    const chain = await explainChain({ env: o.env }, { app: { path: a.path, requestedLayers: [] }, ...(loaderVersion ? { loader: { version: loaderVersion } } : {}) });
+    const gets = chain.metaLayers.filter((m) => m.name === OVERRIDE_LAYER_NAME).map((m) => m.manifest);
+    const ok = present !== undefined && gets.length === 1 && gets[0] === file;
+    bindings.push({
+      app: a.path,
+      label: a.label ?? null,
+      profile: a.profile,
+      file: present ? file : null,
+      gets,
+      ok,
+      message: ok
+        ? `gets ${basename(file)} only`
+        : !present
+          ? `no file gives it "${a.profile}" (${file} is missing): bind it again`
+          : gets.length
+            ? `gets ${gets.map((g) => basename(g)).join(' and ')} instead of ${basename(file)} alone`
+            : 'gets no override layer (is DISABLE_STRATA_OVERRIDE set, or the file unreadable?)',
+    });
+  }
+  return {
+    loaderVersion,
+    global: { path: global.path, ownership: global.ownership, writtenAt: global.writtenAt, on: global.layers?.componentLayers ?? [], off: global.layers?.blacklistedLayers ?? [] },
+    bindings,
+    files,
+    notes,
+  };
+}
+
+export async function activityDisable(o: ActivityServiceOptions, req: ActivityDisableRequest): Promise<ActivityDisableResult> {
+  const removed: string[] = [];
+  const notes: string[] = [];
+  let unbound: string[] = [];
+  if (req.apps.length) {
+    const bound = new Set(readApplications(o).applications.filter((a) => a.profile).map((a) => a.path));
+    unbound = req.apps.filter((a) => bound.has(a));
+    const unknown = req.apps.filter((a) => !bound.has(a));
+    if (unknown.length) notes.push(`not bound to a profile, nothing to undo: ${unknown.join(', ')}`);
+    if (unbound.length) {
+      const sync = await clearBindings(o, unbound, { force: req.force });
+      removed.push(...sync.removed);
+      notes.push(...sync.notes.filter((n) => n.includes('not written by Strata')));
+    }
+  }
+  if (req.global) {
+    const r = overrideRemove({ env: o.env }, { ...(req.force ? { force: true } : {}) });
+    if (r.action !== 'nothing') removed.push(r.path);
+    else if (r.reason) notes.push(`global override: ${r.reason}`);
+    if (r.settings && (r.settings.action === 'removed')) removed.push(r.settings.path);
+  }
+  return { removed, unbound, notes, status: await activityStatus(o) };
+}

@@ -1,0 +1,84 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { LayersView } from '../components/LayersView';
+// In the first bundle anyway: the Layers view shows the live chain (LayersView imports from ChainView).
+import { ChainView } from '../components/ChainView';
+import { PANELS, type PanelId } from './panel-list';
+
+/**
+ * Each panel's view, by panel (issue #19: the renderer split per panel). The main view (Layers, with
+ * Chain, whose diagram it shows) is in the first bundle, so its first paint waits for no second request; every other panel is a chunk
+ * of its own (Vite splits at each dynamic import), loaded when the panel is first opened, or before
+ * that by prefetchPanels once the first view is on screen, so that opening one costs no request.
+ *
+ * To add a panel: its entry in panel-list.ts, and here the import of its view.
+ */
+const loaders: Record<Exclude<PanelId, 'layers' | 'chain'>, () => Promise<ComponentType>> = {
+  drivers: () => import('../components/DriversDevicesView').then((m) => m.DriversDevicesView),
+  profiles: () => import('../components/ProfilesView').then((m) => m.ProfilesView),
+  applications: () => import('../components/ApplicationsView').then((m) => m.ApplicationsView),
+  sessions: () => import('../components/SessionsView').then((m) => m.SessionsView),
+  shaders: () => import('../components/ShadersView').then((m) => m.ShadersView),
+  problems: () => import('../components/ProblemsView').then((m) => m.ProblemsView),
+  about: () => import('../components/AboutView').then((m) => m.AboutView),
+};
+
+type PanelComponent = ComponentType | LazyExoticComponent<ComponentType>;
+
+const views = new Map<PanelId, PanelComponent>([
+  ['layers', LayersView],
+  ['chain', ChainView],
+]);
+
+/** The component that renders a panel, the same one every time (a lazy one: render it inside <Suspense>). */
+export function panelView(id: PanelId): PanelComponent {
+  let view = views.get(id);
+  if (!view) {
+    const load = loaders[id as keyof typeof loaders];
+    view = lazy(() => load().then((component) => ({ default: component })));
+    views.set(id, view);
+  }
+  return view;
+}
+
+let prefetched = false;
+
+/**
+ * Fetch every other panel's chunk in the background; the browser keeps the modules, and a panel's
+ * lazy view then finds its module loaded. A failure here is left to the panel's own load, which
+ * shows it when the panel is opened.
+ */
+export function prefetchPanels(): void {
+  if (prefetched) return;
+  prefetched = true;
+  for (const { id } of PANELS) {
+    if (id !== 'layers' && id !== 'chain') loaders[id]().catch(() => undefined);
+  }
+}
+
+/** What LayersView marks once its list is on screen (bench/ui-1k-layers reads it too). */
+const FIRST_VIEW_MARK = 'strata:layers-rendered';
+
+/**
+ * prefetchPanels once the first view is on screen (the Layers list's mark), or after 2 s when it
+ * never comes (another panel opened first, no layers): the chunks never compete with the first
+ * paint for the connection or the main thread. Returns the function that cancels it.
+ */
+export function prefetchPanelsAfterFirstView(): () => void {
+  let observer: PerformanceObserver | null = null;
+  const go = () => {
+    cancel();
+    setTimeout(prefetchPanels, 0);
+  };
+  const timer = setTimeout(go, 2000);
+  const cancel = () => {
+    clearTimeout(timer);
+    observer?.disconnect();
+  };
+  if (typeof PerformanceObserver === 'function') {
+    observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName(FIRST_VIEW_MARK).length > 0) go();
+    });
+    observer.observe({ type: 'mark', buffered: true });
+  }
+  return cancel;
+}

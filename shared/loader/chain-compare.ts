@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { ChainExplainRequestSchema, LayerChainSchema, LoaderVersionTextSchema, type LayerChain } from './chain';
+import { compareLoaderVersions, LOADER_RULES, type LoaderRuleId } from './loader-rules';
+
+/**
+ * "Will this configuration behave the same on Ubuntu 24.04 and Fedora 43?": the chain the model
+ * predicts for each loader version asked, and, between two versions that differ, the loader
+ * release(s) where it changes and the rules (loader-rules.ts) that arrive there. Pure: the caller
+ * computes a chain for a version (discovery and all); this module only chooses which versions to
+ * ask and reads the answers.
+ */
+
+export const ChainCompareRequestSchema = z
+  .object({
+    env: z.record(z.string(), z.string().nullable()).optional(),
+    appPath: z.string().min(1).optional(),
+    requestedLayers: z.array(z.string().min(1)).max(256).optional(),
+    apiVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/).optional(),
+    /** The loader versions to compare, in the order to show them. */
+    versions: z.array(LoaderVersionTextSchema).min(2).max(8),
+  })
+  .strict();
+export type ChainCompareRequest = z.infer<typeof ChainCompareRequestSchema>;
+
+const OutcomeSchema = z.object({
+  result: z.string(),
+  /** Layer names, application side first. */
+  chain: z.array(z.string()),
+});
+export type ChainOutcome = z.infer<typeof OutcomeSchema>;
+
+export const ChainChangeSchema = z.object({
+  /** The first version (of the pair compared) and the one after it. */
+  from: z.string(),
+  to: z.string(),
+  /** The loader release at which the prediction changes. */
+  at: z.string(),
+  rules: z.array(z.object({ id: z.string(), since: z.string(), summary: z.string() })),
+  before: OutcomeSchema,
+  after: OutcomeSchema,
+});
+export type ChainChange = z.infer<typeof ChainChangeSchema>;
+
+export const ChainComparisonSchema = z.object({
+  chains: z.array(z.object({ version: z.string(), chain: LayerChainSchema })),
+  /** True when every version predicts the same result and the same chain (names and manifests). */
+  same: z.boolean(),
+  changes: z.array(ChainChangeSchema),
+});
+export type ChainComparison = z.infer<typeof ChainComparisonSchema>;
+
+/** What a user sees of a chain: the result and the layers (each with the manifest it came from). */
+function signature(c: LayerChain): string {
+  return JSON.stringify([c.result, c.chain.map((e) => [e.name, e.manifest])]);
+}
+
+export function outcomeOf(c: LayerChain): ChainOutcome {
+  return { result: c.result, chain: c.chain.map((e) => e.name) };
+}
+
+/** The releases in (a, b] where some modeled rule arrives, oldest first. */
+export function ruleBoundaries(a: string, b: string): string[] {
+  const [lo, hi] = compareLoaderVersions(a, b) <= 0 ? [a, b] : [b, a];
+  const since = new Set(LOADER_RULES.filter((r) => r.modeled && compareLoaderVersions(r.since, lo) > 0 && compareLoaderVersions(r.since, hi) <= 0).map((r) => r.since));
+  return [...since].sort(compareLoaderVersions);
+}
+
+/**
+ * Compares the chains of `versions`. For each neighbouring pair that differs, the chain is also
+ * computed at every rule boundary between them, so each change is pinned to the release (and its
+ * rules) where it happens, not just to the pair.
+ */
+export async function compareChainsAcrossVersions(versions: readonly string[], chainFor: (version: string) => Promise<LayerChain>): Promise<ChainComparison> {
+  const cache = new Map<string, Promise<LayerChain>>();
+  const at = (v: string) => {
+    let c = cache.get(v);
+    if (!c) cache.set(v, (c = chainFor(v)));
+    return c;
+  };
+  const chains = await Promise.all(versions.map(async (version) => ({ version, chain: await at(version) })));
+  const changes: ChainChange[] = [];
+  for (let i = 1; i < versions.length; i++) {
+    const from = versions[i - 1]!;
+    const to = versions[i]!;
+    if (signature(await at(from)) === signature(await at(to))) continue;
+    const ascending = compareLoaderVersions(from, to) <= 0;
+    const lo = ascending ? from : to;
+    let previous = { version: lo, chain: await at(lo) };
+    for (const boundary of ruleBoundaries(from, to)) {
+      const chain = await at(boundary);
+      if (signature(chain) !== signature(previous.chain)) {
+        const rules = LOADER_RULES.filter((r) => r.modeled && r.since === boundary).map((r) => ({ id: r.id as LoaderRuleId, since: r.since, summary: r.summary }));
+        changes.push({ from, to, at: boundary, rules, before: outcomeOf(previous.chain), after: outcomeOf(chain) });
+      }
+      previous = { version: boundary, chain };
+    }
+  }
+  return { chains, same: chains.every((c) => signature(c.chain) === signature(chains[0]!.chain)), changes };
+}
+
+/** The explain request for one version of a compare request. */
+export function explainRequestFor(req: ChainCompareRequest, version: string): z.infer<typeof ChainExplainRequestSchema> {
+  const { versions: _versions, ...rest } = req;
+  return { ...rest, loaderVersion: version };
+}

@@ -1,0 +1,178 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { profilesApply, profilesBind, profilesCreate, type ProfileServiceOptions } from '../../main/profiles/profile-service';
+import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from '../helpers/e2e-harness';
+import { buildLoaderKit, copyProbe, LAVAPIPE, runProbe, writeRecordingManifests } from '../helpers/profile-loader-kit';
+import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
+import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { layoutDefects, unnamedControls } from '../helpers/ui-audit';
+
+/**
+ * "What is active for whom" in the window frame (browser host, Debian's Chromium): a global
+ * override and two applications bound to two profiles of recording layers, plus a loader settings
+ * file another tool wrote. The strip names each; the Chain panel shows one application's chain;
+ * Disable asks which and undoes exactly that, and the real loader (1.3.239, lavapipe) agrees.
+ */
+const LAYERS = ['VK_LAYER_STRATA_ea', 'VK_LAYER_STRATA_eb', 'VK_LAYER_STRATA_ec'];
+const [A, B, C] = LAYERS as [string, string, string];
+let home: TempHome;
+let app: E2eApp | null = null;
+let page: Page;
+let restoreEnv: () => void = () => {};
+let apps: { one: string; two: string };
+let foreignSettings: string;
+const problems: string[] = [];
+
+before(async () => {
+  prepareE2e();
+  home = makeTempHome({ VK_DRIVER_FILES: LAVAPIPE });
+  const kit = buildLoaderKit(join(home.dir, 'kit'), LAYERS);
+  writeRecordingManifests(kit, join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d'), LAYERS);
+  mkdirSync(join(home.dir, 'bin'));
+  apps = { one: realpathSync(copyProbe(kit, join(home.dir, 'bin', 'app-one'))), two: realpathSync(copyProbe(kit, join(home.dir, 'bin', 'app-two'))) };
+  const version = vulkaninfoInstanceVersion(home.env);
+  const o: ProfileServiceOptions = { env: home.env, loaderVersion: async () => version };
+  for (const [name, layer] of [
+    ['One', A],
+    ['Two', B],
+    ['Everyone', C],
+  ] as const)
+    await profilesCreate(o, { name, profile: { schemaVersion: 2, name, layers: [{ name: layer, state: 'on' }] } });
+  await profilesApply(o, { name: 'Everyone' });
+  await profilesBind(o, { appPath: apps.one, profile: 'One' });
+  await profilesBind(o, { appPath: apps.two, profile: 'Two', args: ['1.3'] });
+  foreignSettings = join(home.env['XDG_CONFIG_HOME']!, 'vulkan', 'loader_settings.d', 'vk_loader_settings.json');
+  mkdirSync(join(foreignSettings, '..'), { recursive: true });
+  writeFileSync(foreignSettings, JSON.stringify({ file_format_version: '1.0.0', settings_array: [] }));
+  restoreEnv = useHomeEnv(home);
+  app = await openApp(home, { viewport: { width: 1440, height: 900 }, problems });
+  page = app.page;
+});
+
+after(async () => {
+  await closeApp(app);
+  restoreEnv();
+  home?.cleanup();
+});
+
+test('the strip names the global override, both bindings and the other tool’s file; Chain shows one application’s chain; Disable asks which', async () => {
+  const headline = page.getByTestId('activity-headline');
+  await page.waitForFunction(() => /application/.test(document.querySelector('[data-testid="activity-headline"]')?.textContent ?? ''), undefined, { timeout: 20_000 });
+  assert.equal(await headline.textContent(), 'Global override: on 1 · 2 applications bound · 1 file of another tool');
+
+  await page.getByTestId('activity-toggle').click();
+  const details = page.getByTestId('activity-details');
+  await details.waitFor();
+  assert.deepEqual(await details.getByTestId('activity-binding').evaluateAll((els) => els.map((e) => [e.getAttribute('data-app'), e.getAttribute('data-ok')])), [
+    [apps.one, 'true'],
+    [apps.two, 'true'],
+  ]);
+  const files = await details.getByTestId('activity-file').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-role')}:${e.getAttribute('data-owner')}`));
+  assert.deepEqual([...files].sort(), ['app-override:strata', 'app-override:strata', 'global-override:strata', 'loader-settings:foreign']);
+  assert.match((await details.locator(`[data-path="${foreignSettings}"]`).textContent()) ?? '', /another tool.*does not read it/);
+  assert.deepEqual(await unnamedControls(page), []);
+  assert.deepEqual(await layoutDefects(page), []);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: artifact('activity-strip-light.png') });
+
+  // No problem for Strata's own per-application files.
+  await page.locator('button[data-panel="problems"]').click();
+  await page.getByTestId('problems-view').waitFor({ timeout: 15_000 }).catch(() => {});
+  assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /duplicate-name/);
+
+  // One application's chain, from the strip.
+  await details.getByRole('button', { name: `Show the chain of ${apps.two}` }).click();
+  await page.getByTestId('chain-card').waitFor({ timeout: 15_000 });
+  assert.equal(await page.getByTestId('chain-app-input').inputValue(), apps.two);
+  await page.locator(`[data-testid="chain-node"][data-layer="${B}"]`).waitFor();
+  assert.equal(await page.locator(`[data-testid="chain-node"][data-layer="${A}"]`).count(), 0);
+  assert.equal(await page.locator(`[data-testid="chain-node"][data-layer="${C}"]`).count(), 0);
+
+  // Disable asks which: keep app-two's binding.
+  await page.getByTestId('activity-disable').click();
+  const dialog = page.getByTestId('disable-dialog');
+  await dialog.getByTestId('disable-global').waitFor();
+  await dialog.locator(`[data-testid="disable-app"][data-app="${apps.two}"]`).uncheck();
+  assert.deepEqual(await layoutDefects(page), []);
+  await page.screenshot({ path: artifact('activity-disable-light.png') });
+  await dialog.getByTestId('disable-confirm').click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), 'BODY', 'focus is not lost when the dialog closes');
+  await page.waitForFunction(() => /1 application bound/.test(document.querySelector('[data-testid="activity-headline"]')?.textContent ?? ''));
+  assert.equal(await headline.textContent(), 'Global override: none · 1 application bound · 1 file of another tool');
+  assert.ok(existsSync(foreignSettings), 'another tool’s file is left alone');
+
+  // The real loader agrees.
+  assert.deepEqual((await runProbe(apps.one, home.env)).chain, [], 'app-one: no binding, no global override');
+  assert.deepEqual((await runProbe(apps.two, home.env)).chain, [B], 'app-two keeps its profile');
+
+  // Strata's own writes are not announced as changes on disk.
+  await page.waitForTimeout(1500);
+  assert.equal(await page.getByRole('alert').filter({ hasText: 'Manifests changed on disk' }).count(), 0);
+
+  // The Layers bar says what is true for every application.
+  await page.locator('button[data-panel="layers"]').click();
+  await page.getByTestId('override-ownership').waitFor({ timeout: 15_000 });
+  await page.waitForFunction(() => /1 application is bound/.test(document.querySelector('[data-testid="override-ownership"]')?.textContent ?? ''));
+
+  // The bound application is one click from the Launcher.
+  await page.locator('button[data-panel="sessions"]').click();
+  await page.locator(`[data-testid="launch-bound-app"][data-app="${apps.two}"]`).click();
+  assert.equal(await page.getByTestId('launch-command').inputValue(), `${apps.two} 1.3`);
+  assert.equal(await page.getByTestId('launch-profile').inputValue(), '', 'started as it is: its binding gives it the profile');
+  assert.match((await page.getByTestId('launch-bound-note').textContent()) ?? '', /bound to “Two”/);
+  // Launched as it is, with the loader's layer messages: it gets its profile's layer through its own file.
+  await page.getByTestId('launch-loader-debug').selectOption('error,warn,info,layer,driver');
+  await page.getByTestId('launch-start').click();
+  await page.locator('[data-testid="live-status"][data-ended="true"]').waitFor({ timeout: 30_000 });
+  assert.match((await page.getByTestId('live-status').textContent()) ?? '', /exit 0/);
+  const live = page.getByTestId('live-log');
+  await live.getByTestId('log-search').fill('Insert instance layer');
+  await page.waitForFunction(() => /^\d+ of \d+$/.test(document.querySelector('[data-testid="live-log"] [data-testid="log-status"]')?.textContent ?? '') && !/^(\d+) of \1$/.test(document.querySelector('[data-testid="live-log"] [data-testid="log-status"]')?.textContent ?? ''));
+  const inserted = await live.getByTestId('log-line').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+  assert.ok(inserted.some((l) => l.includes(`"${B}"`)), inserted.join('\n'));
+  assert.ok(!inserted.some((l) => l.includes(`"${A}"`) || l.includes(`"${C}"`)), inserted.join('\n'));
+  await live.getByTestId('log-search').fill('');
+
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.getByTestId('activity-toggle').click().catch(() => {});
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: artifact('activity-strip-dark.png') });
+  assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
+});
+
+test('Diagnose: one click runs the loader for the system, the log grouped with repeats folded and files linked; the bundle holds every manifest and Strata’s files', async () => {
+  await page.locator('button[data-panel="sessions"]').click();
+  await page.getByTestId('sessions-tab-diagnose').check();
+  await page.getByTestId('diagnose-devices').waitFor({ timeout: 30_000 });
+  assert.match((await page.getByTestId('diagnose-devices').textContent()) ?? '', /llvmpipe/);
+  await page.getByTestId('diagnose-run').click();
+  await page.locator('[data-testid="diagnose-status"][data-ended="true"]').waitFor({ timeout: 60_000 });
+  const categories = await page.getByTestId('diagnose-group').evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
+  assert.ok(categories.includes('DRIVER') && categories.includes('LAYER'), categories.join(', '));
+  // Every distinct line once; the driver manifest it names is there.
+  assert.match((await page.locator('[data-testid="diagnose-group"][data-category="DRIVER"]').textContent()) ?? '', /lvp_icd\.x86_64\.json/);
+  assert.deepEqual(await layoutDefects(page), []);
+  assert.deepEqual(await unnamedControls(page), []);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: artifact('diagnose-dark.png') });
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('diagnose-export').click()]);
+  assert.match(download.suggestedFilename(), /^strata-diagnostics-.*\.zip$/);
+  const zip = unzipSync(readFileSync((await download.path())!));
+  const names = Object.keys(zip);
+  const recording = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d', `${B}.json`);
+  assert.ok(names.includes(`manifests/explicit_layer${recording}`), names.join('\n'));
+  assert.equal(strFromU8(zip[`manifests/explicit_layer${recording}`]!), readFileSync(recording, 'utf8'), 'byte for byte');
+  const activity = JSON.parse(strFromU8(zip['strata-activity.json']!)) as { bindings: { app: string }[] };
+  assert.deepEqual(activity.bindings.map((b) => b.app), [apps.two]);
+  assert.match(strFromU8(zip['run/command.txt']!), /vulkaninfo --summary/);
+  assert.ok(strFromU8(zip['run/output.log']!).includes('lvp_icd.x86_64.json'));
+  assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
+});
+
+declare const document: { querySelector(s: string): { textContent: string | null } | null; activeElement: { tagName: string } | null };

@@ -1,0 +1,162 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { APP_ROOT } from '../helpers/strata-cli';
+import { mingwBuild, openWindowsLane, windowsLaneSkip, winPath, type RegValue, type WindowsLane, type WineRun } from '../helpers/windows-lane';
+import { LayerChainSchema } from '../../shared/loader/chain';
+import { OverrideApplyResultSchema, OverrideRemoveResultSchema, OverrideStatusSchema } from '../../shared/override/override-status';
+
+/**
+ * The override on Windows, obeyed by the real Windows loader (1.4.359) under Wine: `strata override
+ * apply` writes VkLayer_override.json into Strata's own folder and registers it under
+ * HKLM/HKCU SOFTWARE\Khronos\Vulkan\ImplicitLayers; recording layer DLLs
+ * (tests/fixtures/layers/recording-layer.c, mingw-built) then show the chain the loader built for
+ * tests/fixtures/layers/chain-probe.c, which must be the chain `strata explain` predicted. Under Wine
+ * every process is elevated: the system scope (HKLM) reaches applications, the user scope (HKCU)
+ * does not, and Strata must say so.
+ */
+
+const skip = windowsLaneSkip('windows-override-vs-loader');
+let lane: WindowsLane;
+let probe = '';
+const LAYERS = ['VK_LAYER_STRATA_a', 'VK_LAYER_STRATA_b', 'VK_LAYER_STRATA_c'] as const;
+const HKLM_IMPLICIT = 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers';
+const HKLM_EXPLICIT = 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers';
+const SYSTEM_FILE = 'C:\\ProgramData\\Strata\\override\\VkLayer_override.json';
+const FOREIGN = 'C:\\vkconfig\\override\\VkLayer_override.json';
+
+before(() => {
+  if (skip) return;
+  lane = openWindowsLane();
+  const src = join(APP_ROOT, 'tests', 'fixtures', 'layers');
+  probe = mingwBuild([join(src, 'chain-probe.c')], 'chain-probe.exe', [], { vulkan: true });
+  const dir = join(lane.driveC, 'layers');
+  mkdirSync(dir, { recursive: true });
+  for (const name of LAYERS) {
+    const dll = mingwBuild([join(src, 'recording-layer.c')], `${name}.dll`, [`-DLAYER_NAME="${name}"`], { vulkan: true });
+    copyFileSync(dll, join(dir, `${name}.dll`));
+    writeFileSync(
+      join(dir, `${name}.json`),
+      JSON.stringify({ file_format_version: '1.1.2', layer: { name, type: 'GLOBAL', library_path: `.\\${name}.dll`, api_version: '1.3.0', implementation_version: '1', description: 'recording layer' } }),
+    );
+  }
+});
+after(() => lane?.close());
+
+const explicitLayers = (): RegValue[] => LAYERS.map((n) => ({ name: `C:\\layers\\${n}.json`, data: 0 }));
+
+/** A fresh registry (the three explicit layers, winevulkan) and no Strata state. */
+function reset(extra: Record<string, RegValue[]> = {}) {
+  lane.setKhronosRegistry({ [HKLM_EXPLICIT]: explicitLayers(), ...extra });
+  for (const d of ['ProgramData/Strata', 'vkconfig']) rmSync(join(lane.driveC, d), { recursive: true, force: true });
+  for (const user of readdirSync(join(lane.driveC, 'users'))) rmSync(join(lane.driveC, 'users', user, 'AppData', 'Local', 'Strata'), { recursive: true, force: true });
+}
+
+function writeConfig(config: unknown): string {
+  const file = join(lane.home.dir, `config-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(config));
+  return winPath(file);
+}
+
+/** The chain the real loader built: the recording layers in call order (application side first). */
+function loaderChain(): string[] {
+  const log = join(lane.driveC, 'chain.log');
+  rmSync(log, { force: true });
+  const r = lane.run(probe, ['1.3'], { STRATA_LAYER_LOG: 'C:\\chain.log' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^loader 1\.4\.359$/m);
+  return existsSync(log) ? readFileSync(log, 'utf8').trim().split(/\r?\n/).filter(Boolean).map((l) => l.split(' ')[0]!) : [];
+}
+
+/** What `strata explain` predicts for the probe (no layers requested), the recording layers only. */
+function predictedChain(): string[] {
+  const r = lane.strata(['explain', '--api-version', '1.3', '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const chain = LayerChainSchema.parse(JSON.parse(r.stdout));
+  return chain.chain.map((e) => e.name).filter((n) => (LAYERS as readonly string[]).includes(n));
+}
+
+const json = (r: WineRun) => {
+  assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  return JSON.parse(r.stdout) as unknown;
+};
+
+test('without an override the loader runs no recording layer, and strata explain predicts none', { skip }, () => {
+  reset();
+  assert.deepEqual(loaderChain(), []);
+  assert.deepEqual(predictedChain(), []);
+});
+
+test('override apply --system: the file in ProgramData\\Strata, registered in HKLM; the loader builds the chain strata explain predicted', { skip }, () => {
+  reset();
+  const config = writeConfig({ layers: [{ name: 'VK_LAYER_STRATA_c', state: 'on' }, { name: 'VK_LAYER_STRATA_a', state: 'on' }, { name: 'VK_LAYER_STRATA_b', state: 'off' }] });
+  const applied = OverrideApplyResultSchema.parse(json(lane.strata(['override', 'apply', '--system', '--config', config, '--json'])));
+  assert.equal(applied.path, SYSTEM_FILE);
+  assert.deepEqual([applied.registration?.key, applied.registration?.value, applied.registration?.action], [HKLM_IMPLICIT, SYSTEM_FILE, 'added']);
+  assert.match(lane.regQuery(HKLM_IMPLICIT), /C:\\ProgramData\\Strata\\override\\VkLayer_override\.json\s+REG_DWORD\s+0x0/);
+
+  const predicted = predictedChain();
+  assert.deepEqual(predicted, ['VK_LAYER_STRATA_c', 'VK_LAYER_STRATA_a']);
+  assert.deepEqual(loaderChain(), predicted);
+
+  // Applying the same configuration again changes nothing, the value included.
+  const again = OverrideApplyResultSchema.parse(json(lane.strata(['override', 'apply', '--system', '--config', config, '--json'])));
+  assert.deepEqual([again.action, again.registration?.action], ['unchanged', 'unchanged']);
+
+  // Surrender: the file and the value go, the loader is back to no layers.
+  const removed = OverrideRemoveResultSchema.parse(json(lane.strata(['override', 'remove', '--system', '--json'])));
+  assert.deepEqual([removed.action, removed.registration?.action], ['deleted', 'removed']);
+  assert.doesNotMatch(lane.regQuery(HKLM_IMPLICIT), /Strata/);
+  assert.equal(existsSync(join(lane.driveC, 'ProgramData', 'Strata', 'override', 'VkLayer_override.json')), false);
+  assert.deepEqual(loaderChain(), []);
+  assert.deepEqual(predictedChain(), []);
+});
+
+test("override apply (user scope): registered in HKCU, which the elevated loader skips; Strata says so and predicts what the loader does", { skip }, () => {
+  reset();
+  const config = writeConfig({ layers: [{ name: 'VK_LAYER_STRATA_b', state: 'on' }] });
+  const r = lane.strata(['override', 'apply', '--config', config]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /HKCU\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers/);
+  assert.match(r.stdout, /skip HKEY_CURRENT_USER.*Strata itself runs elevated/s);
+  assert.match(lane.regQuery('HKCU\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers'), /\\Strata\\override\\VkLayer_override\.json\s+REG_DWORD\s+0x0/);
+  // Elevated, the loader never reads HKCU: no chain; and Strata, elevated too, predicts exactly that.
+  assert.deepEqual(loaderChain(), []);
+  assert.deepEqual(predictedChain(), []);
+  const status = OverrideStatusSchema.parse(json(lane.strata(['override', 'status', '--json'])));
+  assert.equal(status.registration?.registered, true);
+  assert.match(status.registration?.note ?? '', /elevated/);
+  const removed = OverrideRemoveResultSchema.parse(json(lane.strata(['override', 'remove', '--json'])));
+  assert.equal(removed.registration?.action, 'removed');
+  assert.doesNotMatch(lane.regQuery('HKCU\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers'), /Strata/);
+});
+
+test("another tool's override registered in HKLM: refused without --force; forced, it is disabled and remove enables it again", { skip }, () => {
+  reset({ [HKLM_IMPLICIT]: [{ name: FOREIGN, data: 0 }] });
+  mkdirSync(join(lane.driveC, 'vkconfig', 'override'), { recursive: true });
+  writeFileSync(
+    join(lane.driveC, 'vkconfig', 'override', 'VkLayer_override.json'),
+    JSON.stringify({ file_format_version: '1.1.2', layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'vkconfig', component_layers: ['VK_LAYER_STRATA_b'], disable_environment: { DISABLE_VKCONFIG_OVERRIDE: '1' } } }),
+  );
+  assert.deepEqual(loaderChain(), ['VK_LAYER_STRATA_b'], "the other tool's override is what the loader obeys before Strata writes");
+  assert.deepEqual(predictedChain(), ['VK_LAYER_STRATA_b']);
+
+  const config = writeConfig({ layers: [{ name: 'VK_LAYER_STRATA_a', state: 'on' }, { name: 'VK_LAYER_STRATA_c', state: 'on' }] });
+  const refused = lane.strata(['override', 'apply', '--system', '--config', config]);
+  assert.equal(refused.status, 1, refused.stdout);
+  assert.match(refused.stderr, /Another override layer is registered.*vkconfig/);
+  assert.equal(existsSync(join(lane.driveC, 'ProgramData', 'Strata', 'override', 'VkLayer_override.json')), false, 'a refused apply wrote the file');
+
+  const forced = OverrideApplyResultSchema.parse(json(lane.strata(['override', 'apply', '--system', '--force', '--config', config, '--json'])));
+  assert.deepEqual(forced.registration?.disabled, [FOREIGN]);
+  assert.match(lane.regQuery(HKLM_IMPLICIT), /C:\\vkconfig\\override\\VkLayer_override\.json\s+REG_DWORD\s+0x1/);
+  assert.deepEqual(loaderChain(), ['VK_LAYER_STRATA_a', 'VK_LAYER_STRATA_c']);
+  assert.deepEqual(predictedChain(), ['VK_LAYER_STRATA_a', 'VK_LAYER_STRATA_c']);
+
+  json(lane.strata(['override', 'remove', '--system', '--json']));
+  const after = lane.regQuery(HKLM_IMPLICIT);
+  assert.match(after, /C:\\vkconfig\\override\\VkLayer_override\.json\s+REG_DWORD\s+0x0/);
+  assert.doesNotMatch(after, /Strata/);
+  assert.deepEqual(loaderChain(), ['VK_LAYER_STRATA_b']);
+});

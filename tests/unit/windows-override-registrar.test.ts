@@ -1,0 +1,118 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { withTempHome } from '../helpers/temp-home';
+import { windowsOverrideApply, windowsOverrideLocation, windowsOverrideRemove, windowsOverrideStatus, type OverrideRegistry } from '../../main/override/windows-override';
+import type { OverrideLocation } from '../../main/override/override-writer';
+import type { RegistryValue } from '../../shared/discovery/registry-output';
+import { StrataRequestError } from '../../shared/errors/strata-error';
+
+/**
+ * The registrar's bookkeeping (what it records and restores) with an in-memory registry; that the
+ * real Windows loader obeys what it writes is tests/integration/windows-override-vs-loader.test.ts
+ * (under Wine). Value names compare case-insensitively, as the registry's do.
+ */
+class MemoryRegistry implements OverrideRegistry {
+  readonly keys = new Map<string, RegistryValue[]>();
+  async values(key: string) {
+    return [...(this.keys.get(key) ?? [])];
+  }
+  async setDword(key: string, name: string, data: number) {
+    const values = this.keys.get(key) ?? [];
+    const at = values.findIndex((v) => v.name.toLowerCase() === name.toLowerCase());
+    const value: RegistryValue = { name, type: 'REG_DWORD', data };
+    if (at >= 0) values[at] = value;
+    else values.push(value);
+    this.keys.set(key, values);
+  }
+  async deleteValue(key: string, name: string) {
+    const values = this.keys.get(key) ?? [];
+    const at = values.findIndex((v) => v.name.toLowerCase() === name.toLowerCase());
+    if (at >= 0) values.splice(at, 1);
+    return at >= 0;
+  }
+  dword(key: string, name: string) {
+    const v = this.keys.get(key)?.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    return v ? v.data : undefined;
+  }
+}
+
+const HKCU = 'HKCU\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers';
+const FOREIGN = 'C:\\Users\\me\\AppData\\Local\\LunarG\\vkconfig\\override\\VkLayer_override.json';
+const TEXT = JSON.stringify({ file_format_version: '1.1.2', layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'x', component_layers: ['VK_LAYER_X'], disable_environment: { DISABLE: '1' } } });
+
+/** The user-scope location, moved into the temp home (the Windows one has C:\ paths). */
+function location(dir: string): OverrideLocation {
+  const stateDir = join(dir, 'state');
+  return {
+    scope: 'user',
+    dir: join(dir, 'override'),
+    file: join(dir, 'override', 'VkLayer_override.json'),
+    stateDir,
+    recordFile: join(stateDir, 'override-record.json'),
+    originalFile: join(stateDir, 'override-original.json'),
+    previousFile: join(stateDir, 'override-previous.json'),
+    lockFile: join(stateDir, 'override.lock'),
+  };
+}
+
+const refusal = (e: unknown) => (e instanceof StrataRequestError ? e.error.code : String(e));
+
+test('windowsOverrideLocation: %LOCALAPPDATA%\\Strata for the user, %ProgramData%\\Strata for the system', () => {
+  const env = { LOCALAPPDATA: 'C:\\Users\\Zoë\\AppData\\Local', ProgramData: 'D:\\ProgramData' };
+  assert.equal(windowsOverrideLocation('user', env).file, 'C:\\Users\\Zoë\\AppData\\Local\\Strata\\override\\VkLayer_override.json');
+  assert.equal(windowsOverrideLocation('system', env).file, 'D:\\ProgramData\\Strata\\override\\VkLayer_override.json');
+  assert.equal(windowsOverrideLocation('user', { USERPROFILE: 'C:\\Users\\x' }).stateDir, 'C:\\Users\\x\\AppData\\Local\\Strata\\state');
+});
+
+test('apply registers the file (DWORD 0); remove deletes the value it added', withTempHome(async (home) => {
+  const reg = new MemoryRegistry();
+  const locs = { override: location(home.dir), settings: null };
+  const applied = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg });
+  assert.deepEqual([applied.action, applied.registration?.action, applied.registration?.registered], ['created', 'added', true]);
+  assert.equal(reg.dword(HKCU, locs.override.file), 0);
+  assert.match(applied.registration?.note ?? '', /skip HKEY_CURRENT_USER/);
+  const status = await windowsOverrideStatus(locs, home.env, { registry: reg });
+  assert.equal(status.registration?.registered, true);
+  const removed = await windowsOverrideRemove(locs, home.env, { registry: reg });
+  assert.deepEqual([removed.action, removed.registration?.action], ['deleted', 'removed']);
+  assert.equal(reg.dword(HKCU, locs.override.file), undefined);
+  assert.equal(existsSync(join(locs.override.stateDir, 'override-registration.json')), false);
+}));
+
+test("a value for Strata's file that someone disabled is refused without force; forced, remove puts the old DWORD back", withTempHome(async (home) => {
+  const reg = new MemoryRegistry();
+  const locs = { override: location(home.dir), settings: null };
+  await reg.setDword(HKCU, locs.override.file.toUpperCase(), 7);
+  await assert.rejects(windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }), (e) => refusal(e) === 'override/foreign-registration');
+  assert.equal(existsSync(locs.override.file), false, 'a refused apply wrote the file');
+  const forced = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg, force: true });
+  assert.equal(forced.registration?.action, 'enabled');
+  assert.equal(reg.dword(HKCU, locs.override.file), 0);
+  const removed = await windowsOverrideRemove(locs, home.env, { registry: reg });
+  assert.equal(removed.registration?.action, 'restored');
+  assert.equal(reg.dword(HKCU, locs.override.file), 7);
+}));
+
+test("another tool's enabled override is refused; forced, it is disabled and remove enables it again; a disabled one is no conflict", withTempHome(async (home) => {
+  const reg = new MemoryRegistry();
+  const locs = { override: location(home.dir), settings: null };
+  await reg.setDword(HKCU, FOREIGN, 0);
+  await assert.rejects(windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }), (e) => refusal(e) === 'override/foreign-registration');
+  const forced = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg, force: true });
+  assert.deepEqual(forced.registration?.disabled, [FOREIGN]);
+  assert.equal(reg.dword(HKCU, FOREIGN), 1);
+  // Applying again (the other one is disabled now) needs no force and keeps the record of it.
+  const again = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg });
+  assert.deepEqual([again.registration?.action, again.registration?.disabled], ['unchanged', [FOREIGN]]);
+  await windowsOverrideRemove(locs, home.env, { registry: reg });
+  assert.equal(reg.dword(HKCU, FOREIGN), 0);
+  assert.equal(reg.dword(HKCU, locs.override.file), undefined);
+}));
+
+test('the system scope needs an elevated Strata (off Windows there is none)', withTempHome(async (home) => {
+  const reg = new MemoryRegistry();
+  const locs = { override: { ...location(home.dir), scope: 'system' as const }, settings: null };
+  await assert.rejects(windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }), (e) => refusal(e) === 'override/needs-elevation');
+}));
