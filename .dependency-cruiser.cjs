@@ -1,5 +1,5 @@
 // @ts-check
-// The layering table of DESIGN.md "Folders", enforced: who may import whom among shared/,
+// The layering table of docs/architecture.md ("The layers"), enforced: who may import whom among shared/,
 // main/, preload/, renderer/ and native-bridge/. Checked by `npm run layering` and by
 // tests/unit/layering.test.ts (which also runs these rules against tests/fixtures/layering/).
 //
@@ -16,8 +16,10 @@ const path = require('node:path');
 /** npm packages with no Node built-ins and no DOM: safe in every layer, shared/ included. Add a
  * package here only after checking that (its own imports, not its README). */
 const PLATFORM_FREE_PACKAGES = ['zod', 'jsonc-parser', 'vscode-languageserver-types'];
-/** What renderer/ may use for its UI on top of the platform-free packages. */
-const REACT_PACKAGES = ['react', 'react-dom', 'zustand', '@dnd-kit/[^/]+'];
+/** What renderer/ may use for its UI on top of the platform-free packages. fflate: its browser
+ * build (package.json "module"/"browser", what Vite bundles) imports nothing; only its Node build
+ * reaches for worker_threads, so it is the renderer's, not shared/'s (the diagnostics zip). */
+const REACT_PACKAGES = ['react', 'react-dom', 'zustand', '@dnd-kit/[^/]+', 'fflate'];
 
 /** Matches an import that resolved into node_modules/ (from any base directory). */
 const NPM = '(^|/)node_modules/';
@@ -108,7 +110,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Bad layering: no electron (use window.strata), koffi or Node-only packages in renderer/. ' +
-        'Allowed npm packages in renderer/: React libraries (react, react-dom, zustand, @dnd-kit/*) ' +
+        'Allowed npm packages in renderer/: React libraries (react, react-dom, zustand, @dnd-kit/*), fflate (zip, browser build) ' +
         `and platform-free packages (${PLATFORM_FREE_PACKAGES.join(', ')}).`,
       from: { path: '^renderer/' },
       to: { path: NPM, pathNot: npmPackages([...REACT_PACKAGES, ...PLATFORM_FREE_PACKAGES]) },

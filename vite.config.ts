@@ -10,7 +10,8 @@ export default defineConfig({
   plugins: [react()],
   build: {
     outDir: fileURLToPath(new URL('./out/renderer', import.meta.url)),
-    emptyOutDir: true,
+    // Not emptied: a page opened before a rebuild still loads its panels' chunks (scripts/build.mjs prunes old ones).
+    emptyOutDir: false,
     sourcemap: true,
     target: 'es2022',
   },

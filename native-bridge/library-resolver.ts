@@ -7,6 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { expectedElf, parseElfIdentity } from '../shared/vulkan/elf-header';
+import { expectedPeMachine, parsePeHeader } from '../shared/vulkan/pe-header';
+import { windowsLibraryFile } from '../shared/vulkan/windows-library-path';
 import {
   parseLdconfigCache,
   parseLdsoDiagnostics,
@@ -102,6 +104,35 @@ export function librarySearchSystem(env: NodeJS.ProcessEnv, cwd: string = proces
  * where the loader's rules differ and Strata does not model them yet.
  */
 export function resolveManifestLibrary(manifestPath: string, libraryPath: string, env: NodeJS.ProcessEnv = process.env): LibraryResolution | null {
+  if (process.platform === 'win32') return resolveWindowsLibrary(manifestPath, libraryPath);
   if (process.platform !== 'linux' && process.platform !== 'freebsd') return null;
   return resolveLibrary(manifestPath, libraryPath, librarySearchSystem(env));
+}
+
+/** What a DLL is to this process: loadable (its PE machine type is this process's), absent, or not a PE file ('not-elf'). */
+export function checkDllFile(path: string): CandidateOutcome {
+  let fd: number | null = null;
+  // The headers (MS-DOS stub, PE signature, COFF and optional header) sit in the first 4 KiB of any DLL a linker writes.
+  const head = Buffer.alloc(4096);
+  let read = 0;
+  try {
+    fd = openSync(path, 'r');
+    read = readSync(fd, head, 0, head.length, 0);
+  } catch {
+    return 'missing';
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  const pe = parsePeHeader(head.subarray(0, read));
+  if (!pe) return 'not-elf';
+  const want = expectedPeMachine(process.arch);
+  return want !== null && pe.machine !== want ? 'wrong-arch' : 'ok';
+}
+
+/** Windows: an absolute or manifest-relative library_path checked before LoadLibrary; null for a bare name (LoadLibrary's search is not modelled). */
+function resolveWindowsLibrary(manifestPath: string, libraryPath: string): LibraryResolution | null {
+  const file = windowsLibraryFile(manifestPath, libraryPath);
+  if (!file) return null;
+  const outcome = checkDllFile(file.path);
+  return { libraryPath, path: file.path, via: file.via, outcome, tried: [{ path: file.path, via: file.via, outcome }] };
 }

@@ -94,6 +94,22 @@ function pruneChunks(result) {
   }
 }
 
+/**
+ * out/renderer/assets is kept like out/main/chunks (vite.config.ts: emptyOutDir false): a page
+ * opened before this build loads each panel's chunk when the panel is first opened (issue #19,
+ * renderer split per panel), so the chunks it names must outlive a rebuild under a running server.
+ * Assets this build did not produce are pruned once an hour old.
+ */
+function pruneRendererAssets(result) {
+  const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => ('output' in r ? r.output : []));
+  const produced = new Set(outputs.map((o) => o.fileName.replace(/^assets\//, '')));
+  const dir = join(root, 'out', 'renderer', 'assets');
+  for (const entry of existsSync(dir) ? readdirSync(dir) : []) {
+    const file = join(dir, entry);
+    if (!produced.has(entry) && Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
+  }
+}
+
 export async function buildAll() {
   const started = Date.now();
   // out/main/chunks is kept: a CLI started before this build may still import its chunks (their
@@ -110,7 +126,7 @@ export async function buildAll() {
     // A sandboxed preload cannot require anything but 'electron': bundle the rest into one CommonJS file.
     esbuild({ ...node, plugins: [zodWithoutLocales], external: ['electron'], format: 'cjs', entryPoints: ['preload/electron-preload.ts'], outfile: 'out/preload/electron-preload.cjs' }),
     esbuild({ ...node, plugins: [zodWithoutLocales], platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['preload/browser-preload.ts'], outfile: 'out/preload/browser.js' }),
-    viteBuild({ configFile: `${root}/vite.config.ts` }),
+    viteBuild({ configFile: `${root}/vite.config.ts` }).then(pruneRendererAssets),
   ]);
   writeHelpPages();
   writeFileSync(STAMP, new Date().toISOString());

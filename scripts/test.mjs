@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: install what is missing, build, then run every test under node's test runner, so the
 // run ends with its summary. `npm test -- tests/unit` runs a subset (files or folders).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,41 @@ import { ensureSetup } from './ensure-setup.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 if (!ensureSetup('test')) process.exit(1);
+
+/**
+ * ESLint (eslint.config.mjs) and Prettier's check (.prettierrc.json) over the whole tree, before the
+ * build and the tests, so a lint error or an unformatted file fails the run in seconds, not after it.
+ */
+const LINT_IN_TEST = false; // the lead turns this on in the commit that formats the tree (issue #16)
+
+/** Runs one tool's own bin script with this node; true when it exits 0. */
+function runTool(name, script, args) {
+  console.error(`strata: ${name}`);
+  const run = spawnSync(process.execPath, [join(root, 'node_modules', script), ...args], { cwd: root, stdio: 'inherit' });
+  if (run.error) console.error(`strata: ${name} did not start: ${run.error.message}`);
+  return run.status === 0;
+}
+
+function lintAndFormatCheck() {
+  // Both run even when the first fails, so one run lists every problem.
+  // Warnings (react-hooks/exhaustive-deps) are shown and do not fail the run; errors do.
+  const lint = runTool('eslint .', 'eslint/bin/eslint.js', ['.']);
+  const format = runTool('prettier --check .', 'prettier/bin/prettier.cjs', ['--check', '--log-level', 'warn', '.']);
+  if (!lint) console.error('strata: ESLint found problems (above, file:line rule). Fix them; `npm run lint -- --fix` fixes the mechanical ones.');
+  if (!format) console.error('strata: these files are not formatted as Prettier formats them. Fix: `npx prettier --write .` (or `npm run format`).');
+  return lint && format;
+}
+
+if (LINT_IN_TEST) {
+  // STRATA_SKIP_LINT=1 is for iterating on one test locally; CI always runs the check.
+  const ci = process.env.CI === 'true';
+  if (process.env.STRATA_SKIP_LINT === '1' && !ci) console.error('strata: lint and format check skipped (STRATA_SKIP_LINT=1); CI runs them.');
+  else {
+    if (process.env.STRATA_SKIP_LINT === '1') console.error('strata: STRATA_SKIP_LINT=1 is ignored under CI=true.');
+    if (!lintAndFormatCheck()) process.exit(1);
+  }
+}
+
 const { buildAll } = await import('./build.mjs');
 await buildAll();
 

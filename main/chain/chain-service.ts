@@ -2,6 +2,9 @@ import { applyEnvOverrides, computeLayerChain, overridePathsFor, type ChainAppli
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { discoveryManifests, type DiscoveryContext } from '../discovery/discovery-service';
 import type { LoaderVersionAnswer, LoaderVersionLookup } from './loader-version';
+import { existsSync } from 'node:fs';
+import { settingsFileSearch } from '../../shared/loader/settings-file-locations';
+import { RULES_VERSION } from '../../shared/loader/loader-rules';
 import { compareChainsAcrossVersions, explainRequestFor, type ChainCompareRequest, type ChainComparison } from '../../shared/loader/chain-compare';
 
 export interface ExplainChainRequest {
@@ -27,6 +30,14 @@ export async function explainChain(ctx: DiscoveryContext, req: ExplainChainReque
   }
   const chain = computeLayerChain({ implicit: first.manifests.implicit_layer, explicit, env: ctx.env, app: req.app, loaderVersion: loader.version });
   if (loader.version === null) chain.notes.unshift(`why the loader's version is unknown: ${loader.why}`);
+  // A settings file (another tool's, e.g. vkconfig 3's, or Strata's own per-application bindings)
+  // takes the chain over on loaders that read it: name it, and say the answer does not follow it.
+  const settingsFile = settingsFileSearch({ env: ctx.env, loaderVersion: loader.version ?? RULES_VERSION }).find((p) => existsSync(p)) ?? null;
+  chain.settingsFile = settingsFile;
+  if (settingsFile)
+    chain.notes.unshift(
+      `loader ${loader.version ?? RULES_VERSION} reads the loader settings file ${settingsFile}: its "layers" decide which layers this application gets (on, off, and where the others go); Strata does not model that file yet, so this chain may differ from the loader's. Move the file away to see the chain without it.`,
+    );
   return chain;
 }
 

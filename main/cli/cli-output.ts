@@ -1,6 +1,6 @@
 import { formatStrataError, type StrataError } from '../../shared/errors/strata-error';
 
-/** Exit codes of every strata command (DESIGN.md, "CLI"). */
+/** Exit codes of every strata command (README.md, "The CLI"). */
 export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
 
 /** Errors go to stderr as one line: what, where, how to fix. */

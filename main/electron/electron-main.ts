@@ -1,5 +1,5 @@
 /**
- * The Electron host, kept thin (docs/DESIGN.md "What the Electron shell must do"): one hardened
+ * The Electron host, kept thin (docs/architecture.md, "The picture"): one hardened
  * window on the `strata://app` origin, the IPC bridge into the shared router, a menu, a
  * single-instance lock. Every decision that can be data lives in the pure modules beside this one.
  */

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 
 /**
  * The browser host's gate, decided before any body is read or any handler runs, so a refused
- * request has no side effect (DESIGN.md, "Browser host"). Order: Host (DNS rebinding), Origin
+ * request has no side effect (docs/security.md, "The browser host's token"). Order: Host (DNS rebinding), Origin
  * (cross-site requests), then the token.
  */
 export interface GuardPolicy {

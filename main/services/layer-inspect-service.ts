@@ -111,7 +111,7 @@ function withoutProbe(t: LayerTarget, resolution: LibraryResolution | null): Lay
       );
     case 'not-elf':
       return fail(
-        strataError('layer/not-elf', `Layer ${label}: ${file} is not an ELF shared object`, {
+        strataError('layer/not-elf', `Layer ${label}: ${file} is not ${process.platform === 'win32' ? 'a DLL (no PE header)' : 'an ELF shared object'}`, {
           where: file,
           fix: '"library_path" points at something that is not a layer library (a text file, a linker script, a truncated download); reinstall the layer',
         }),

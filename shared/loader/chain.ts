@@ -102,6 +102,12 @@ export const LayerChainSchema = z.object({
   metaLayers: z.array(MetaLayerUseSchema),
   excluded: z.array(ExcludedLayerSchema),
   notes: z.array(z.string()),
+  /**
+   * The vk_loader_settings.json this loader reads, when one is there (settings-file-locations.ts).
+   * Its layer configuration decides the chain on loaders that read it; the model does not follow it
+   * yet, and the answer says so.
+   */
+  settingsFile: z.string().nullable().optional(),
 });
 export type LayerChain = z.infer<typeof LayerChainSchema>;
 

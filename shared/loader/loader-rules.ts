@@ -36,11 +36,14 @@ export const LoaderRuleIdSchema = z.enum([
   'implicit-layer-path',
   'meta-recursion-check',
   'settings-drivers',
+  'settings-search-xdg',
   'instance-layers-order-implicit',
   'settings-layer-configurations',
   'remove-duplicate-layers',
   'meta-expansion-cycle-break',
   'filter-whole-wildcards',
+  'log-column-19',
+  'log-prefix',
   'json-helpers',
   'invalid-json-skips-file',
   'strict-manifest-types',
@@ -126,6 +129,13 @@ export const LOADER_RULES: readonly LoaderRule[] = [
   },
   { id: 'settings-drivers', since: '1.4.323', source: 'settings.c', summary: 'additional_drivers, additional_drivers_use_exclusively and device_configurations in the settings file', modeled: false },
   {
+    id: 'settings-search-xdg',
+    since: '1.4.324',
+    source: '508795c7f "loader settings unix search path follows driver/layer searching"',
+    summary: 'vk_loader_settings.json is searched in XDG_CONFIG_HOME, XDG_DATA_HOME, HOME/.config, HOME/.local/share, XDG_CONFIG_DIRS, /etc, XDG_DATA_DIRS (before: HOME/.local/share, XDG_DATA_HOME, /etc)',
+    modeled: true,
+  },
+  {
     id: 'instance-layers-order-implicit',
     since: '1.4.326',
     source: '5c5cfd4f2 "Allow VK_INSTANCE_LAYERS to order implicit layers"',
@@ -148,6 +158,9 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary: 'in the layer filters "*" and "**" mean every layer and a two-character "v*" is a prefix (before: "**" matched nothing and "v*" was a full name)',
     modeled: true,
   },
+  // The VK_LOADER_DEBUG log layout (the session parser: shared/sessions/loader-log-line.ts).
+  { id: 'log-column-19', since: '1.3.251', source: 'f94b5f48b "Refactor loader_log for clarity and performance"', summary: 'log messages start at column 19 (18 before)', modeled: true },
+  { id: 'log-prefix', since: '1.4.309', source: '9d963994e "Prepend [Vulkan Loader] to stderr log output"', summary: 'every log line starts with "[Vulkan Loader] ", and the message at column 16 after it', modeled: true },
   // Manifest reading (the lint's verdicts: tests/fixtures/manifests/bad/expected.json "loaderSince").
   {
     id: 'json-helpers',

@@ -50,7 +50,6 @@ export function windowsLaneMissing(): string[] {
   if (!has('ninja')) missing.push('ninja (Debian package ninja-build)');
   if (spawnSync('Xvfb', ['-help'], { stdio: 'ignore' }).error) missing.push('Xvfb (Debian package xvfb)');
   if (!existsSync(join(LOADER_SOURCES, `vulkan-loader-${LOADER_VERSION}.tar.xz`))) missing.push(`the loader sources ${join(LOADER_SOURCES, `vulkan-loader-${LOADER_VERSION}.tar.xz`)} (STRATA_LOADER_SOURCES)`);
-  if (!existsSync(join(APP_ROOT, 'out', 'main', 'cli.mjs'))) missing.push('the built CLI out/main/cli.mjs (run `node scripts/build.mjs`)');
   return missing;
 }
 
@@ -62,7 +61,7 @@ export function windowsLaneMissing(): string[] {
 export function windowsLaneSkip(suite: string): false | string {
   const missing = windowsLaneMissing();
   if (missing.length === 0) return false;
-  const why = `${suite}: the Windows lane cannot run; missing: ${missing.join('; ')}. Fix: \`apt-get install -y wine wine64 mingw-w64 cmake ninja-build\` (npm test installs them).`;
+  const why = `${suite}: the Windows lane cannot run; missing: ${missing.join('; ')}. Fix: \`apt-get install -y wine wine64 mingw-w64 xvfb cmake ninja-build\` (npm test installs them).`;
   if (process.env['CI'] === 'true') throw new Error(why);
   process.stderr.write(`${why}\n`);
   return why;
@@ -218,6 +217,8 @@ function snapshotApp(into: string): string {
     } catch {
       // out/ changed under the copy: try again.
     }
+    // Not built at all (after 10 s: not someone's build in progress): build it, as bin/strata would.
+    if (attempt === 5 && !existsSync(join(APP_ROOT, 'out', 'main', 'cli.mjs'))) run(process.execPath, [join(APP_ROOT, 'scripts', 'build.mjs'), '--quiet'], { cwd: APP_ROOT });
     spawnSync('sleep', ['2']);
   }
   throw new Error(`could not copy a complete build of ${join(APP_ROOT, 'out')} (is someone rebuilding it?). Fix: run \`node scripts/build.mjs\` and try again`);

@@ -169,3 +169,19 @@ test('strata explain --loader PATH asks that loader for its version; --loader-ve
     home.cleanup();
   }
 });
+
+test('strata explain names a loader settings file another tool wrote, for the loaders that read it', () => {
+  const home = homeWithImplicitLayer();
+  try {
+    const file = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'loader_settings.d', 'vk_loader_settings.json');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers: [{ control: 'unordered_layer_location' }] }] }));
+    const modern = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--loader-version', '1.4.341', '--json'], home.env).stdout));
+    assert.equal(modern.settingsFile, file);
+    assert.match(modern.notes.join('\n'), /loader 1\.4\.341 reads the loader settings file .*vk_loader_settings\.json: its "layers" decide/);
+    const old = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--loader-version', '1.3.239', '--json'], home.env).stdout));
+    assert.equal(old.settingsFile, null, 'loader 1.3.239 reads no settings file');
+  } finally {
+    home.cleanup();
+  }
+});

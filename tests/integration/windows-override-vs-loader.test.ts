@@ -1,10 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { mingwBuild, openWindowsLane, windowsLaneSkip, winPath, type RegValue, type WindowsLane, type WineRun } from '../helpers/windows-lane';
 import { LayerChainSchema } from '../../shared/loader/chain';
+import { LayersInspectReportSchema } from '../../shared/vulkan/layer-inspection';
 import { OverrideApplyResultSchema, OverrideRemoveResultSchema, OverrideStatusSchema } from '../../shared/override/override-status';
 
 /**
@@ -159,4 +161,24 @@ test("another tool's override registered in HKLM: refused without --force; force
   assert.match(after, /C:\\vkconfig\\override\\VkLayer_override\.json\s+REG_DWORD\s+0x0/);
   assert.doesNotMatch(after, /Strata/);
   assert.deepEqual(loaderChain(), ['VK_LAYER_STRATA_b']);
+});
+
+test('layers inspect reads a DLL before loading it: a 32-bit (i686) DLL is the wrong architecture, a missing one is named', { skip }, () => {
+  const dir = join(lane.driveC, 'layers');
+  execFileSync('i686-w64-mingw32-gcc-posix', ['-shared', '-O1', `-I${lane.loader.include}`, '-DLAYER_NAME="VK_LAYER_STRATA_wrong"', join(APP_ROOT, 'tests', 'fixtures', 'layers', 'recording-layer.c'), '-o', join(dir, 'wrong32.dll')], { stdio: 'pipe' });
+  const manifest = (name: string, library: string) =>
+    JSON.stringify({ file_format_version: '1.1.2', layer: { name, type: 'GLOBAL', library_path: library, api_version: '1.3.0', implementation_version: '1', description: 'inspect test' } });
+  writeFileSync(join(dir, 'wrong.json'), manifest('VK_LAYER_STRATA_wrong', '.\\wrong32.dll'));
+  writeFileSync(join(dir, 'gone.json'), manifest('VK_LAYER_STRATA_gone', 'C:\\layers\\not_there.dll'));
+  reset({ [HKLM_EXPLICIT]: [...explicitLayers(), { name: 'C:\\layers\\wrong.json', data: 0 }, { name: 'C:\\layers\\gone.json', data: 0 }] });
+  const r = lane.strata(['layers', 'inspect', '--json', 'VK_LAYER_STRATA_wrong', 'VK_LAYER_STRATA_gone'], {}, { timeoutMs: 90_000 });
+  assert.equal(r.status, 1, r.stderr);
+  const report = LayersInspectReportSchema.parse(JSON.parse(r.stdout));
+  const byName = new Map(report.layers.map((l) => [l.name, l]));
+  assert.equal(byName.get('VK_LAYER_STRATA_wrong')?.error?.code, 'layer/wrong-architecture');
+  assert.equal(byName.get('VK_LAYER_STRATA_wrong')?.resolution?.path, 'C:\\layers\\.\\wrong32.dll');
+  assert.equal(byName.get('VK_LAYER_STRATA_gone')?.error?.code, 'layer/library-not-found');
+  // The real loader agrees that the 32-bit DLL cannot be loaded: enabling it fails.
+  const app = lane.run(probe, ['1.3', 'VK_LAYER_STRATA_wrong'], { VK_LOADER_DEBUG: 'error' });
+  assert.match(app.stdout, /^create -6$/m, `${app.stdout}\n${app.stderr}`); // VK_ERROR_LAYER_NOT_PRESENT
 });

@@ -1,4 +1,4 @@
-// The layering table (.dependency-cruiser.cjs, DESIGN.md "Folders") holds for the real tree, and
+// The layering table (.dependency-cruiser.cjs, docs/architecture.md "The layers") holds for the real tree, and
 // the rules really fire: each on the fixture file written to break it, with the message that says
 // what is allowed. depcruise runs as a child process, exactly as `npm run layering` runs it; a
 // fixture is checked by running in the fixture's root, so the rules' '^shared/'-style paths apply.
