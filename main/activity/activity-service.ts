@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import { settingsFileSearch } from '../../shared/loader/settings-file-locations';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import {
   loaderSettingsCandidates,
-  loaderSettingsRead,
   loadersReadingFolder,
   type ActiveBinding,
   type ActiveFile,
@@ -118,7 +118,9 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
   }
 
   const existing = loaderSettingsCandidates(o.env, home).filter((c) => existsSync(c.path));
-  const read = loaderSettingsRead(existing, loaderVersion);
+  // The file this loader reads: the first that exists in its own search order (proven per version:
+  // tests/integration/settings-file-search-vs-loader.test.ts).
+  const read = loaderVersion ? (settingsFileSearch({ env: { ...o.env, HOME: home }, loaderVersion }).find((p) => existsSync(p)) ?? null) : null;
   for (const c of existing) {
     let text = '';
     try {
@@ -149,7 +151,7 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
   const names = appOverrideFileNames([...bindingsByProfile({ schemaVersion: 1, applications })].map(([p]) => p));
   const bindings: ActiveBinding[] = [];
   for (const [i, a] of bound.entries()) {
-    const file = settingsMechanism ? loaderSettingsPath(home, loaderVersion!) : `${appDir}/${names.get(a.profile) ?? ''}`;
+    const file = settingsMechanism ? loaderSettingsPath(home, loaderVersion!, o.env) : `${appDir}/${names.get(a.profile) ?? ''}`;
     const present = files.find((f) => f.path === file);
     if (i >= MAX_BINDINGS_CHECKED) {
       bindings.push({ app: a.path, label: a.label ?? null, profile: a.profile, file: present ? file : null, gets: [], ok: false, message: `not checked (only the first ${MAX_BINDINGS_CHECKED} bindings are)` });

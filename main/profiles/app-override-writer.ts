@@ -179,7 +179,7 @@ export async function syncBindings(options: BindingsSyncOptions): Promise<Bindin
 }
 
 async function syncLoaderSettings(options: BindingsSyncOptions, ops: FileOps, loc: ReturnType<typeof appOverrideLocation>): Promise<BindingsSyncResult> {
-  const path = loaderSettingsPath(options.home, options.loaderVersion);
+  const path = loaderSettingsPath(options.home, options.loaderVersion, options.env);
   // No application bound: the file would name no one, so Strata's file goes (a file of another tool stays).
   if (!options.groups.some((g) => g.apps.length)) {
     const removed: string[] = [];

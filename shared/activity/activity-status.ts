@@ -137,12 +137,6 @@ export function loadersReadingFolder(folder: LoaderSettingsCandidate['folder']):
   return folder === 'settings.d' ? `loaders ${LOADER_FEATURES.settingsFile}–1.3.252 (settings.d)` : `loader ${LOADER_FEATURES.settingsFolderRenamed} and later (loader_settings.d)`;
 }
 
-/** Which of the existing files the loader reads: the first found in the folder its version reads. */
-export function loaderSettingsRead(existing: readonly LoaderSettingsCandidate[], loaderVersion: string | null): string | null {
-  if (!loaderVersion) return null;
-  const folder = settingsFolderRead(loaderVersion);
-  return folder ? (existing.find((c) => c.folder === folder)?.path ?? null) : null;
-}
 
 /** The status strip's one line: "Global: on A, off B · 2 applications bound · 1 file of another tool". */
 export function activityHeadline(s: ActivityStatus): string {

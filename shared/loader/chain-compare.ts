@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChainExplainRequestSchema, LayerChainSchema, LoaderVersionTextSchema, type LayerChain } from './chain';
-import { compareLoaderVersions, LOADER_RULES, type LoaderRuleId } from './loader-rules';
+import { CHAIN_RULE_IDS, compareLoaderVersions, LOADER_RULES, type LoaderRuleId } from './loader-rules';
 
 /**
  * "Will this configuration behave the same on Ubuntu 24.04 and Fedora 43?": the chain the model
@@ -50,7 +50,7 @@ export const ChainComparisonSchema = z.object({
 export type ChainComparison = z.infer<typeof ChainComparisonSchema>;
 
 /** What a user sees of a chain: the result and the layers (each with the manifest it came from). */
-function signature(c: LayerChain): string {
+export function chainSignature(c: LayerChain): string {
   return JSON.stringify([c.result, c.chain.map((e) => [e.name, e.manifest])]);
 }
 
@@ -82,24 +82,36 @@ export async function compareChainsAcrossVersions(versions: readonly string[], c
   for (let i = 1; i < versions.length; i++) {
     const from = versions[i - 1]!;
     const to = versions[i]!;
-    if (signature(await at(from)) === signature(await at(to))) continue;
+    if (chainSignature(await at(from)) === chainSignature(await at(to))) continue;
     const ascending = compareLoaderVersions(from, to) <= 0;
     const lo = ascending ? from : to;
     let previous = { version: lo, chain: await at(lo) };
     for (const boundary of ruleBoundaries(from, to)) {
       const chain = await at(boundary);
-      if (signature(chain) !== signature(previous.chain)) {
+      if (chainSignature(chain) !== chainSignature(previous.chain)) {
         const rules = LOADER_RULES.filter((r) => r.modeled && r.since === boundary).map((r) => ({ id: r.id as LoaderRuleId, since: r.since, summary: r.summary }));
         changes.push({ from, to, at: boundary, rules, before: outcomeOf(previous.chain), after: outcomeOf(chain) });
       }
       previous = { version: boundary, chain };
     }
   }
-  return { chains, same: chains.every((c) => signature(c.chain) === signature(chains[0]!.chain)), changes };
+  return { chains, same: chains.every((c) => chainSignature(c.chain) === chainSignature(chains[0]!.chain)), changes };
 }
 
 /** The explain request for one version of a compare request. */
 export function explainRequestFor(req: ChainCompareRequest, version: string): z.infer<typeof ChainExplainRequestSchema> {
   const { versions: _versions, ...rest } = req;
   return { ...rest, loaderVersion: version };
+}
+
+/**
+ * The versions among `others` whose chain differs from `base`, each with the rules that arrive
+ * between the two versions (the Chain view's "differs on" badge; the model is cheap, so the renderer
+ * computes every version itself).
+ */
+export function differingVersions(base: { version: string; chain: LayerChain }, others: readonly { version: string; chain: LayerChain }[]): { version: string; rules: string[] }[] {
+  const sig = chainSignature(base.chain);
+  return others
+    .filter((o) => o.version !== base.version && chainSignature(o.chain) !== sig)
+    .map((o) => ({ version: o.version, rules: ruleBoundaries(base.version, o.version).flatMap((at) => LOADER_RULES.filter((r) => r.since === at && CHAIN_RULE_IDS.includes(r.id)).map((r) => r.id)) }));
 }

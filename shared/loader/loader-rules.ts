@@ -18,8 +18,16 @@ export const RULES_VERSION = '1.3.239';
 /** The oldest and newest loaders the model is proven against. */
 export const OLDEST_PROVEN = '1.3.239';
 export const NEWEST_PROVEN = '1.4.359';
-/** The loaders of the matrix (who runs them: Debian 12, Ubuntu 24.04, Debian 13 / Fedora 41, Ubuntu 25.10 / Fedora 43, Arch / Fedora 44, newest). */
-export const PROVEN_VERSIONS = ['1.3.239', '1.3.275', '1.4.309', '1.4.321', '1.4.341', '1.4.359'] as const;
+/** The loaders of the matrix, and who runs them (the UI's loader selector shows both). */
+export const PROVEN_LOADERS = [
+  { version: '1.3.239', who: 'Debian 12' },
+  { version: '1.3.275', who: 'Ubuntu 24.04' },
+  { version: '1.4.309', who: 'Debian 13, Fedora 41' },
+  { version: '1.4.321', who: 'Ubuntu 25.10, Fedora 43' },
+  { version: '1.4.341', who: 'Arch, Fedora 44' },
+  { version: '1.4.359', who: 'newest release' },
+] as const;
+export const PROVEN_VERSIONS = PROVEN_LOADERS.map((l) => l.version);
 
 export const LoaderRuleIdSchema = z.enum([
   'layer-chain',
@@ -221,6 +229,9 @@ export function compareLoaderVersions(a: string, b: string): number {
   const y = parts(b);
   return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 }
+
+/** The rules the chain model reads (chain.ts, layer-filters.ts): a change of chain between two versions is one of these. */
+export const CHAIN_RULE_IDS: readonly LoaderRuleId[] = ['layer-filters', 'first-occurrence-wins', 'instance-layers-ordered', 'meta-no-duplicates', 'override-paths-first', 'layers-allow', 'instance-layers-order-implicit', 'remove-duplicate-layers', 'filter-whole-wildcards'];
 
 // Mutation tests flip one rule's version to prove some real-loader scenario depends on it.
 const sinceOverrides = new Map<LoaderRuleId, string>();

@@ -4,6 +4,8 @@ import { inventoryDrivers, inventoryLayers } from './inventory-layers';
 import { LOADER_FEATURES, loaderAtLeast } from './loader-features';
 import { chooseDrivers } from './loader-filters';
 import type { Profile } from './profile-schema';
+import { settingsFileSearch } from '../loader/settings-file-locations';
+import type { Environment } from '../loader/xdg-directories';
 import { OVERRIDE_LAYER_NAME } from '../override/override-names';
 
 /**
@@ -40,9 +42,14 @@ export function loaderSettingsFolder(loaderVersion: string): string {
   return loaderAtLeast(loaderVersion, LOADER_FEATURES.settingsFolderRenamed) ? 'loader_settings.d' : 'settings.d';
 }
 
-/** Where a user's file goes: the first place the loader looks ($HOME/.local/share/vulkan/…). */
-export function loaderSettingsPath(home: string, loaderVersion: string): string {
-  return `${home.replace(/\/+$/, '')}/.local/share/vulkan/${loaderSettingsFolder(loaderVersion)}/${LOADER_SETTINGS_FILE_NAME}`;
+/**
+ * Where a user's file goes: the first place this loader version looks (settings-file-locations.ts):
+ * $HOME/.local/share/vulkan/… before 1.4.324; $XDG_CONFIG_HOME (else ~/.config)/vulkan/… from 1.4.324,
+ * which does not look in ~/.local/share when XDG_DATA_HOME is set.
+ */
+export function loaderSettingsPath(home: string, loaderVersion: string, env: Environment = {}): string {
+  const first = settingsFileSearch({ env: { ...env, HOME: home }, loaderVersion })[0];
+  return first ?? `${home.replace(/\/+$/, '')}/.local/share/vulkan/${loaderSettingsFolder(loaderVersion)}/${LOADER_SETTINGS_FILE_NAME}`;
 }
 
 function entryObject(entry: LoaderSettingsEntry, context: LoaderSettingsContext, notes: string[]): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { LoaderCategory, Severity } from './session-records';
 import { loaderHas } from '../loader/loader-rules';
+import { LOADER_DEBUG_WORDS } from './record-words';
 
 /**
  * One line of the loader's VK_LOADER_DEBUG output (loader_log in log.c): the message's type bits as
@@ -66,8 +67,8 @@ export function parseLoaderLogLine(line: string, column?: number): LoaderLogLine
   return { level: LEVEL_ORDER.find((l) => levels.has(l)) ?? null, categories, message: text.slice(start) };
 }
 
-/** VK_LOADER_DEBUG's words in loader 1.3.239 (loader.c, "VK_LOADER_DEBUG"): a comma-separated list of these. */
-export const LOADER_DEBUG_WORDS = ['error', 'warn', 'info', 'debug', 'perf', 'layer', 'driver', 'implem', 'validation', 'all'] as const;
+// In record-words.ts (with no zod behind it), so the CLI's option help names them without loading the loader's rules.
+export { LOADER_DEBUG_WORDS };
 
 /** The value to set, or why it is wrong: the loader silently ignores words it does not know, so Strata says so up front. */
 export function checkLoaderDebugLevel(value: string): { ok: true; value: string } | { ok: false; unknown: string[] } {

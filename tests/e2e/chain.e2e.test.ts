@@ -129,3 +129,19 @@ test('a layer that does not exist gives the VK_ERROR_LAYER_NOT_PRESENT badge and
 test('no console errors, uncaught exceptions or CSP violations', () => {
   assert.deepEqual(problems, []);
 });
+
+test('the loader selector models another loader, and "differs on" names the loaders that would give another chain', async () => {
+  await page.keyboard.press('Alt+2');
+  await page.getByTestId('chain-view').waitFor();
+  await explain('VK_LAYER_KHRONOS_validation');
+  const select = page.getByTestId('chain-loader-select');
+  assert.match((await select.locator('option').allTextContents()).join('\n'), /1\.3\.275 — Ubuntu 24\.04\n[\s\S]*1\.4\.359 — newest release/);
+  // Debian's layers alone give the same chain on every loader of the matrix.
+  const differs = page.locator('[data-testid="chain-differs"]:visible');
+  await differs.waitFor();
+  assert.match(await differs.innerText(), /Same chain on every loader/);
+  await select.selectOption('1.4.359');
+  await page.waitForFunction(() => /loader 1\.4\.359/i.test(String((globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText)));
+  await page.screenshot({ path: artifact('chain-loader-selector.png') });
+  await select.selectOption('');
+});

@@ -13,7 +13,9 @@ import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from
  * ~/.config/vulkan/explicit_layer.d), so the watch on its nearest existing parent is exercised too.
  * Only the layer's name in the Layers panel and the notice are relied on.
  */
-declare const window: { strataE2eMarker?: number; EventSource: new (url: string) => { onopen: (() => void) | null; onerror: (() => void) | null } };
+declare const window: { strataE2eMarker?: number; strataE2eStream?: unknown };
+declare const sessionStorage: { getItem(key: string): string | null };
+declare function fetch(url: string, init: { headers: Record<string, string> }): Promise<{ ok: boolean; status: number; body: { getReader(): { read(): Promise<unknown> } } | null }>;
 
 const NAME = 'VK_LAYER_STRATA_e2e_watched';
 const manifest = JSON.stringify({
@@ -50,14 +52,14 @@ test('a manifest written to disk while the page is open appears in the Layers li
   await page.evaluate(() => (window.strataE2eMarker = 42));
   // One more event stream, opened from the page: when it is open the server has a UI client, so its
   // watches are armed (they are armed synchronously when a client attaches). No clock involved.
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve, reject) => {
-        const source = new window.EventSource('./api/events');
-        source.onopen = () => resolve();
-        source.onerror = () => reject(new Error('the event stream did not open'));
-      }),
-  );
+  // Read as the browser preload reads it: fetch with the token header (no cookie, and EventSource cannot send one).
+  await page.evaluate(async () => {
+    const response = await fetch('./api/events', { headers: { 'X-Strata-Token': sessionStorage.getItem('strata.token') ?? '' } });
+    if (!response.ok || !response.body) throw new Error(`the event stream did not open: HTTP ${response.status}`);
+    const reader = response.body.getReader();
+    await reader.read(); // ": connected"
+    window.strataE2eStream = reader; // kept open
+  });
 
   const dir = join(home.env['XDG_CONFIG_HOME']!, 'vulkan', 'explicit_layer.d');
   mkdirSync(dir, { recursive: true });

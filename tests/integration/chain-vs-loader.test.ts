@@ -10,7 +10,7 @@ import { APP_ROOT } from '../helpers/strata-cli';
 import { mapConcurrently } from '../helpers/concurrent-map';
 import { describeScenario, FOLDERS, makeScenario, pinnedScenarios, RECORDING_LAYERS, type Scenario } from '../helpers/chain-scenarios';
 import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
-import { LOADER_RULES, loaderHas, setRuleSinceForTest, type LoaderRuleId } from '../../shared/loader/loader-rules';
+import { CHAIN_RULE_IDS, LOADER_RULES, loaderHas, setRuleSinceForTest, type LoaderRuleId } from '../../shared/loader/loader-rules';
 
 /**
  * Six real loaders (tests/helpers/loader-builds.ts: 1.3.239 … 1.4.359, built from the unmodified
@@ -136,7 +136,7 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>, libD
 const NEEDED = ['result 0', 'result -6', 'chain of 3 or more', 'implicit/enabled', 'implicit/not-enabled', 'implicit/disabled-by-env', 'implicit/enabled-by-override', 'explicit/requested-by-app', 'explicit/vk-instance-layers', 'explicit/not-requested', 'meta/expanded', 'meta/component-missing', 'meta/component-too-old', 'override/active', 'override/component', 'override/blacklisted', 'override/app-keys-mismatch', 'duplicate/shadowed', 'api-version/older-than-app', 'filter/disabled', 'filter/enabled', 'filter/disable-overridden'];
 
 /** The version-keyed rules the chain model reads; flipping any of them must make some scenario fail. */
-const CHAIN_RULES: LoaderRuleId[] = ['layer-filters', 'first-occurrence-wins', 'instance-layers-ordered', 'meta-no-duplicates', 'override-paths-first', 'layers-allow', 'instance-layers-order-implicit', 'remove-duplicate-layers', 'filter-whole-wildcards'];
+const CHAIN_RULES = CHAIN_RULE_IDS;
 /** Rules whose mutation some matrix version caught. */
 const killed = new Set<LoaderRuleId>();
 

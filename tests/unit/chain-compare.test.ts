@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeLayerChain, type ChainManifest } from '../../shared/loader/chain';
-import { compareChainsAcrossVersions, ruleBoundaries } from '../../shared/loader/chain-compare';
+import { compareChainsAcrossVersions, differingVersions, ruleBoundaries } from '../../shared/loader/chain-compare';
 
 const layer = (kind: 'implicit_layer' | 'explicit_layer', name: string, extra: Record<string, unknown> = {}): ChainManifest => ({
   path: `/${kind}/${name}.json`,
@@ -16,9 +16,10 @@ const explicit = [layer('explicit_layer', 'A')];
 const chainAt = (env: Record<string, string>) => async (version: string) => computeLayerChain({ implicit, explicit, env, app: { path: '/app', requestedLayers: [] }, loaderVersion: version });
 
 test('rule boundaries between two versions are the releases where a modeled rule arrives', () => {
-  assert.deepEqual(ruleBoundaries('1.3.275', '1.4.359'), ['1.4.326', '1.4.340', '1.4.359']);
-  assert.deepEqual(ruleBoundaries('1.4.359', '1.3.275'), ['1.4.326', '1.4.340', '1.4.359'], 'order of the pair does not matter');
-  assert.deepEqual(ruleBoundaries('1.4.341', '1.4.358'), []);
+  // Every modeled rule is a boundary (the chain is computed there; only a change is reported).
+  assert.deepEqual(ruleBoundaries('1.3.275', '1.4.359'), ['1.3.302', '1.4.303', '1.4.309', '1.4.324', '1.4.326', '1.4.333', '1.4.340', '1.4.357', '1.4.359']);
+  assert.deepEqual(ruleBoundaries('1.4.359', '1.3.275'), ruleBoundaries('1.3.275', '1.4.359'), 'order of the pair does not matter');
+  assert.deepEqual(ruleBoundaries('1.4.341', '1.4.356'), []);
 });
 
 test('a difference is pinned to the release and the rule that make it', async () => {
@@ -36,4 +37,13 @@ test('the same chain on every version: no changes', async () => {
   const c = await compareChainsAcrossVersions(['1.3.239', '1.3.275', '1.4.359'], chainAt({}));
   assert.equal(c.same, true);
   assert.deepEqual(c.changes, []);
+});
+
+test('differingVersions: the versions whose chain differs from the one shown, with the rules in between', async () => {
+  const at = chainAt({ VK_INSTANCE_LAYERS: 'A:I' });
+  const shown = { version: '1.4.359', chain: await at('1.4.359') };
+  const others = await Promise.all(['1.3.239', '1.3.275', '1.4.341', '1.4.359'].map(async (version) => ({ version, chain: await at(version) })));
+  const d = differingVersions(shown, others);
+  assert.deepEqual(d.map((x) => x.version), ['1.3.239', '1.3.275']);
+  assert.ok(d[1]!.rules.includes('instance-layers-order-implicit'), JSON.stringify(d));
 });

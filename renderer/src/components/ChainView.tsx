@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { apiVersionProblem, deviceLabels, driverLabels, explicitLayerNames, parseRequestedLayers } from '../chain/chain-layout';
-import { useDraftChain, useDraftLoaded, useDraftView } from '../configurator/draft-view';
+import { useDraftChain, useDraftDifferences, useDraftLoaded, useDraftView } from '../configurator/draft-view';
+import { PROVEN_LOADERS } from '../../../shared/loader/loader-rules';
 import { useActivity } from '../stores/activity-store';
 import { useChain } from '../stores/chain-store';
 import { useChainContext } from '../stores/chain-context-store';
@@ -88,6 +89,7 @@ function ChainForm({ names }: { names: readonly string[] }) {
             onChange={(e) => setApiVersion(e.target.value)}
           />
         </div>
+        <LoaderSelect />
         <button type="submit" className="chain-explain-button" disabled={apiProblem !== null} data-testid="chain-explain">
           Explain
         </button>
@@ -118,6 +120,48 @@ function ChainForm({ names }: { names: readonly string[] }) {
   );
 }
 
+/** Which loader the chain is modeled for: the installed one, or any loader of the matrix (`strata explain --loader-version`). */
+function LoaderSelect() {
+  const loaderVersion = useChain((s) => s.explained.loaderVersion);
+  const setLoaderVersion = useChain((s) => s.setLoaderVersion);
+  const installed = useChainContext((s) => (s.context.status === 'ready' ? s.context.value.loaderVersion : null));
+  return (
+    <div className="chain-field chain-field-loader">
+      <label htmlFor="chain-loader">Loader</label>
+      <select id="chain-loader" className="chain-input" data-testid="chain-loader-select" value={loaderVersion ?? ''} onChange={(e) => setLoaderVersion(e.target.value || null)}>
+        <option value="">Installed ({installed ?? 'version unknown'})</option>
+        {PROVEN_LOADERS.map((l) => (
+          <option key={l.version} value={l.version}>
+            {l.version} — {l.who}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** "Differs on": the loaders of the matrix that would give this application another chain, and the rules why. */
+function DiffersOn({ differences, shown }: { differences: { version: string; rules: string[] }[]; shown: string }) {
+  if (differences.length === 0)
+    return (
+      <p className="chain-differs chain-differs-same" data-testid="chain-differs" role="status">
+        Same chain on every loader Strata is checked against ({PROVEN_LOADERS.map((l) => l.version).join(', ')}).
+      </p>
+    );
+  return (
+    <p className="chain-differs" data-testid="chain-differs" role="status">
+      <span className="chain-differs-badge">Differs on {differences.map((d) => d.version).join(', ')}</span>{' '}
+      {differences.map((d) => (
+        <span key={d.version} className="chain-differs-detail" title={d.rules.join(', ')}>
+          {d.version} vs {shown}: {d.rules.length ? d.rules.join(', ') : 'a loader rule between the two'}
+          {'. '}
+        </span>
+      ))}
+      <span className="chain-hint">Compare in a terminal: <code>strata explain --compare {[shown, ...differences.map((d) => d.version)].join(',')}</code></span>
+    </p>
+  );
+}
+
 /** The physical devices, once the Drivers & Devices probe has answered (asked for here if nobody has yet). */
 export function useChainDevices(drivers: ReturnType<typeof driverLabels>, ask: boolean) {
   const devices = useDriversDevices((s) => s.devices);
@@ -140,6 +184,7 @@ export function ChainView() {
   const explained = useChain((s) => s.explained);
   const view = useDraftView();
   const chain = useDraftChain(view);
+  const differences = useDraftDifferences(view, chain);
 
   const names = useMemo(() => (manifests.status === 'ready' ? explicitLayerNames(manifests.value.manifests.explicit_layer) : []), [manifests]);
   const drivers = useMemo(() => (manifests.status === 'ready' ? driverLabels(manifests.value.manifests.driver) : []), [manifests]);
@@ -155,7 +200,10 @@ export function ChainView() {
       ) : !chain ? (
         <LoadingLine text="Working out the layer chain…" />
       ) : (
-        <ChainCard chain={chain} drivers={drivers} devices={devices} apiVersion={explained.apiVersion} draft={view.dirty} />
+        <>
+          <DiffersOn differences={differences} shown={chain.loaderVersion ?? chain.rulesVersion} />
+          <ChainCard chain={chain} drivers={drivers} devices={devices} apiVersion={explained.apiVersion} draft={view.dirty} />
+        </>
       )}
     </div>
   );

@@ -4,6 +4,8 @@ import { computeDraftChain, inventoryWithOverride, type DraftInventory } from '.
 import { draftConfig, isDraftDirty, type LayerDraft } from '../../../shared/configurator/layer-draft';
 import type { ManifestInventory } from '../../../shared/discovery/manifest-inventory';
 import type { LayerChain } from '../../../shared/loader/chain';
+import { differingVersions } from '../../../shared/loader/chain-compare';
+import { PROVEN_VERSIONS } from '../../../shared/loader/loader-rules';
 import type { OverrideConfig } from '../../../shared/override/override-config';
 import { useDiscoveryLoaded } from '../discovery/use-discovery-loaded';
 import { useChain, type ChainRequest } from '../stores/chain-store';
@@ -64,9 +66,15 @@ export function useDraftView(): DraftView {
   return draftView(manifests.status === 'ready' ? manifests.value : null, context.status === 'ready' ? context.value : null, draft, installed, statusReady);
 }
 
+/** The draft's chain for one loader version (null: the installed loader's). */
+function chainFor(view: DraftView & { inventory: ManifestInventory; context: ChainContext }, request: ChainRequest, loaderVersion: string | null): LayerChain {
+  const context = loaderVersion ? { ...view.context, loaderVersion } : view.context;
+  return computeDraftChain(view.inventory, context, { path: request.appPath, requestedLayers: request.requestedLayers, apiVersion: request.apiVersion }, view.dirty ? view.config : null);
+}
+
 const draftChain = memoLast((view: DraftView, request: ChainRequest): LayerChain | null => {
   if (!view.ready || !view.inventory || !view.context) return null;
-  const chain = computeDraftChain(view.inventory, view.context, { path: request.appPath, requestedLayers: request.requestedLayers, apiVersion: request.apiVersion }, view.dirty ? view.config : null);
+  const chain = chainFor({ ...view, inventory: view.inventory, context: view.context }, request, request.loaderVersion);
   if (view.dirty && !view.visible)
     chain.notes.push(`Strata's override file (${view.context.overrideFile}) is not in a folder the loader searches for implicit layers, so applying this draft would change nothing`);
   return chain;
@@ -91,4 +99,21 @@ export function useDraftLoaded() {
   useEffect(() => {
     if (discovered && statusIdle) void useDraft.getState().loadStatus();
   }, [discovered, statusIdle]);
+}
+
+/**
+ * The loaders of the matrix whose chain for the same request differs from the one shown, each with
+ * the rules that arrive between the two versions ("differs on" in the Chain view). The model is a
+ * fraction of a millisecond per version, so every version is worked out here.
+ */
+const draftDifferences = memoLast((view: DraftView, request: ChainRequest, shown: LayerChain | null): { version: string; rules: string[] }[] => {
+  if (!shown || !view.ready || !view.inventory || !view.context) return [];
+  const v = { ...view, inventory: view.inventory, context: view.context };
+  const base = { version: shown.loaderVersion ?? shown.rulesVersion, chain: shown };
+  return differingVersions(base, PROVEN_VERSIONS.map((version) => ({ version, chain: chainFor(v, request, version) })));
+});
+
+export function useDraftDifferences(view: DraftView, shown: LayerChain | null): { version: string; rules: string[] }[] {
+  const request = useChain((s) => s.explained);
+  return draftDifferences(view, request, shown);
 }

@@ -22,21 +22,36 @@ const loaders: Record<Exclude<PanelId, 'layers' | 'chain'>, () => Promise<Compon
   about: () => import('../components/AboutView').then((m) => m.AboutView),
 };
 
+type LazyPanel = keyof typeof loaders;
 type PanelComponent = ComponentType | LazyExoticComponent<ComponentType>;
 
+/** Views whose chunk has loaded (by prefetchPanels or a first opening). */
+const loaded = new Map<PanelId, ComponentType>();
+
+function load(id: LazyPanel): Promise<ComponentType> {
+  return loaders[id]().then((component) => {
+    loaded.set(id, component);
+    return component;
+  });
+}
+
+/** What panelView handed out for each panel: kept, so a panel's component never changes under it. */
 const views = new Map<PanelId, PanelComponent>([
   ['layers', LayersView],
   ['chain', ChainView],
 ]);
 
-/** The component that renders a panel, the same one every time (a lazy one: render it inside <Suspense>). */
+/**
+ * The component that renders a panel, the same one every time. Once its chunk is loaded (prefetched)
+ * the view itself, which renders at once; before that a lazy one (render it inside <Suspense>):
+ * React.lazy suspends on its first render even when the module is already there, and React then
+ * holds the fallback for its reveal throttle (~300 ms), which is what opening a panel cost before
+ * this check.
+ */
 export function panelView(id: PanelId): PanelComponent {
-  let view = views.get(id);
-  if (!view) {
-    const load = loaders[id as keyof typeof loaders];
-    view = lazy(() => load().then((component) => ({ default: component })));
-    views.set(id, view);
-  }
+  let view = views.get(id) ?? loaded.get(id);
+  if (!view) view = lazy(() => load(id as LazyPanel).then((component) => ({ default: component })));
+  views.set(id, view);
   return view;
 }
 
@@ -51,7 +66,7 @@ export function prefetchPanels(): void {
   if (prefetched) return;
   prefetched = true;
   for (const { id } of PANELS) {
-    if (id !== 'layers' && id !== 'chain') loaders[id]().catch(() => undefined);
+    if (id !== 'layers' && id !== 'chain') load(id).catch(() => undefined);
   }
 }
 

@@ -12,6 +12,8 @@ export interface ChainRequest {
   requestedLayers: string[];
   /** "MAJOR.MINOR"; 1.0 when the field is empty (VkApplicationInfo's default). */
   apiVersion: string;
+  /** The loader to model (strata explain --loader-version); null: the installed one. */
+  loaderVersion: string | null;
 }
 
 interface ChainState {
@@ -26,6 +28,8 @@ interface ChainState {
   /** Adds or removes a layer in the field and commits the form. */
   toggleLayer(name: string): void;
   setApiVersion(text: string): void;
+  /** Models another loader version (null: the installed loader); applies at once. */
+  setLoaderVersion(version: string | null): void;
   /** Commits the form (unless the API version is malformed). */
   explain(): void;
 }
@@ -34,13 +38,13 @@ export const useChain = create<ChainState>()((set, get) => {
   const commit = (requestedText: string, apiVersion: string) => {
     if (apiVersionProblem(apiVersion)) return;
     const appPath = get().appPathText.trim();
-    set({ explained: { appPath: appPath || null, requestedLayers: parseRequestedLayers(requestedText), apiVersion: apiVersion.trim() || '1.0' } });
+    set({ explained: { appPath: appPath || null, requestedLayers: parseRequestedLayers(requestedText), apiVersion: apiVersion.trim() || '1.0', loaderVersion: get().explained.loaderVersion } });
   };
   return {
     appPathText: '',
     requestedText: '',
     apiVersion: '1.3',
-    explained: { appPath: null, requestedLayers: [], apiVersion: '1.3' },
+    explained: { appPath: null, requestedLayers: [], apiVersion: '1.3', loaderVersion: null },
     setRequestedText: (requestedText) => set({ requestedText }),
     setAppPathText: (appPathText) => set({ appPathText }),
     explainApp: (path) => {
@@ -53,6 +57,7 @@ export const useChain = create<ChainState>()((set, get) => {
       commit(requestedText, get().apiVersion);
     },
     setApiVersion: (apiVersion) => set({ apiVersion }),
+    setLoaderVersion: (loaderVersion) => set({ explained: { ...get().explained, loaderVersion } }),
     explain: () => commit(get().requestedText, get().apiVersion),
   };
 });
