@@ -21,6 +21,10 @@ export const DEBIAN_PACKAGES = {
     // The Windows lane (tests/helpers/windows-lane.ts): the real Windows loader built with mingw-w64, run under Wine.
     // Xvfb: DXGI (and so the loader's HKLM Drivers key) needs a display under Wine.
     'wine', 'wine64', 'mingw-w64', 'xvfb',
+    // The loader matrix (tests/helpers/loader-builds.ts): six Khronos loaders built from source.
+    'cmake', 'ninja-build', 'xz-utils',
+    // The token test reads Chromium's History database.
+    'sqlite3',
   ],
 };
 
