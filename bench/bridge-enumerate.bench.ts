@@ -49,7 +49,9 @@ export const bridgeEnumerateBench: Bench = {
     const context = createAppContext({ root, env });
     try {
       const exe = join(dir, 'enumerate-devices');
-      execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', join(root, 'bench', 'native', 'enumerate-devices.c'), '-o', exe, '-lvulkan'], { stdio: 'pipe' });
+      execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', join(root, 'bench', 'native', 'enumerate-devices.c'), '-o', exe, '-lvulkan'], {
+        stdio: 'pipe',
+      });
       const runC = (): CResult => JSON.parse(execFileSync(exe, [String(ITERATIONS)], { env, encoding: 'utf8' })) as CResult;
 
       // Cold start of the probe as shipped (out/native-bridge/probe.mjs; `npm run bench` builds it):

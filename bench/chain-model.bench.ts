@@ -73,13 +73,20 @@ function writeTree(home: string, lib: string, exe: string): App[] {
       copyFileSync(lib, copy);
       layer['library_path'] = copy;
     }
-    writeFileSync(join(dir, `${name}.json`), JSON.stringify({ file_format_version: '1.2.0', layer: { name, type: 'GLOBAL', api_version: pick(['1.0.0', '1.3.0']), implementation_version: '1', description: 'bench', ...layer } }));
+    writeFileSync(
+      join(dir, `${name}.json`),
+      JSON.stringify({
+        file_format_version: '1.2.0',
+        layer: { name, type: 'GLOBAL', api_version: pick(['1.0.0', '1.3.0']), implementation_version: '1', description: 'bench', ...layer },
+      }),
+    );
   };
   for (let i = 0; i < IMPLICIT; i++)
     // A handful on by default; the rest wait for their enable variable.
     write(implicitDir, imp(i), { disable_environment: { [`DISABLE_IMP_${i}`]: '1' }, ...(i < 6 ? {} : { enable_environment: { [`ENABLE_IMP_${i}`]: '1' } }) });
   for (let i = 0; i < EXPLICIT; i++) write(explicitDir, exp(i), {});
-  for (let i = 0; i < METAS; i++) write(explicitDir, meta(i), { api_version: '1.0.0', component_layers: [exp(20 * i + 1), exp(20 * i + 2), ...(i % 3 ? [] : [exp(20 * i + 3)])] });
+  for (let i = 0; i < METAS; i++)
+    write(explicitDir, meta(i), { api_version: '1.0.0', component_layers: [exp(20 * i + 1), exp(20 * i + 2), ...(i % 3 ? [] : [exp(20 * i + 3)])] });
 
   const apps: App[] = Array.from({ length: APPS }, (_, i) => {
     const env: Record<string, string> = {};
@@ -88,7 +95,8 @@ function writeTree(home: string, lib: string, exe: string): App[] {
     if (rnd() < 0.2) env['VK_INSTANCE_LAYERS'] = [exp(Math.floor(rnd() * EXPLICIT)), meta(Math.floor(rnd() * METAS))].join(':');
     const f = rnd();
     if (f < 0.1) env['VK_LOADER_LAYERS_DISABLE'] = pick(['~implicit~', `*imp_${Math.floor(rnd() * 6)}`, 'VK_LAYER_BENCH_imp_1*']);
-    else if (f < 0.2) env['VK_LOADER_LAYERS_ENABLE'] = pick([`*exp_${Math.floor(rnd() * EXPLICIT)}`, imp(6 + Math.floor(rnd() * 50)), `${meta(Math.floor(rnd() * METAS))}`]);
+    else if (f < 0.2)
+      env['VK_LOADER_LAYERS_ENABLE'] = pick([`*exp_${Math.floor(rnd() * EXPLICIT)}`, imp(6 + Math.floor(rnd() * 50)), `${meta(Math.floor(rnd() * METAS))}`]);
     const requested = Array.from({ length: Math.floor(rnd() * 5) }, () => (rnd() < 0.25 ? meta(Math.floor(rnd() * METAS)) : exp(Math.floor(rnd() * EXPLICIT))));
     return { path: join(home, 'apps', `app-${i}`), requested, apiVersion: pick(['1.0', '1.1', '1.3']), env };
   });
@@ -100,7 +108,17 @@ function writeTree(home: string, lib: string, exe: string): App[] {
     join(implicitDir, 'VkLayer_override.json'),
     JSON.stringify({
       file_format_version: '1.2.0',
-      layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.0.0', implementation_version: '1', description: 'override', disable_environment: { DISABLE_OVERRIDE: '1' }, component_layers: [exp(7), imp(9)], blacklisted_layers: [exp(8), imp(2)], app_keys: keys },
+      layer: {
+        name: 'VK_LAYER_LUNARG_override',
+        type: 'GLOBAL',
+        api_version: '1.0.0',
+        implementation_version: '1',
+        description: 'override',
+        disable_environment: { DISABLE_OVERRIDE: '1' },
+        component_layers: [exp(7), imp(9)],
+        blacklisted_layers: [exp(8), imp(2)],
+        app_keys: keys,
+      },
     }),
   );
   return apps.map((a) => ({ ...a, path: realpathSync(a.path) }));
@@ -114,12 +132,23 @@ interface LoaderRun {
 
 function runLoader(app: App, env: NodeJS.ProcessEnv, log: string): Promise<LoaderRun> {
   return new Promise((resolve, reject) => {
-    execFile(app.path, [String(REPS), app.apiVersion, ...app.requested], { env: { ...env, ...app.env, STRATA_LAYER_LOG: log }, encoding: 'utf8', timeout: 60_000 }, (error, stdout) => {
-      if (error) return reject(new Error(`${app.path}: ${error.message}`));
-      const out = JSON.parse(stdout) as { result: number; createMs: number[] };
-      const chain = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.slice(l.indexOf(' ') + 1)) : [];
-      resolve({ ...out, chain });
-    });
+    execFile(
+      app.path,
+      [String(REPS), app.apiVersion, ...app.requested],
+      { env: { ...env, ...app.env, STRATA_LAYER_LOG: log }, encoding: 'utf8', timeout: 60_000 },
+      (error, stdout) => {
+        if (error) return reject(new Error(`${app.path}: ${error.message}`));
+        const out = JSON.parse(stdout) as { result: number; createMs: number[] };
+        const chain = existsSync(log)
+          ? readFileSync(log, 'utf8')
+              .trim()
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => l.slice(l.indexOf(' ') + 1))
+          : [];
+        resolve({ ...out, chain });
+      },
+    );
   });
 }
 
@@ -131,8 +160,14 @@ export const chainModelBench: Bench = {
     try {
       const lib = join(home.dir, 'librecording.so');
       const exe = join(home.dir, 'create-instance-timing');
-      execFileSync('gcc', ['-O2', '-Wall', '-shared', '-fPIC', '-DLAYER_NAME="bench"', '-o', lib, join(root, 'tests', 'fixtures', 'layers', 'recording-layer.c'), '-ldl'], { stdio: 'pipe' });
-      execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', exe, join(root, 'bench', 'native', 'create-instance-timing.c'), '-lvulkan'], { stdio: 'pipe' });
+      execFileSync(
+        'gcc',
+        ['-O2', '-Wall', '-shared', '-fPIC', '-DLAYER_NAME="bench"', '-o', lib, join(root, 'tests', 'fixtures', 'layers', 'recording-layer.c'), '-ldl'],
+        { stdio: 'pipe' },
+      );
+      execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', exe, join(root, 'bench', 'native', 'create-instance-timing.c'), '-lvulkan'], {
+        stdio: 'pipe',
+      });
       const apps = writeTree(home.dir, lib, exe);
       const env: NodeJS.ProcessEnv = {
         ...home.env,
@@ -145,9 +180,16 @@ export const chainModelBench: Bench = {
       // The model's inputs: the tree as discovery finds it, once; each app its own environment.
       const discovered = (await discoveryManifests({ env })).manifests;
       const inputs = (implicit: readonly ChainManifest[], explicit: readonly ChainManifest[]): ChainInput[] =>
-        apps.map((a) => ({ implicit, explicit, env: { ...env, ...a.env }, app: { path: a.path, requestedLayers: a.requested, apiVersion: a.apiVersion }, loaderVersion: '1.3.239' }));
+        apps.map((a) => ({
+          implicit,
+          explicit,
+          env: { ...env, ...a.env },
+          app: { path: a.path, requestedLayers: a.requested, apiVersion: a.apiVersion },
+          loaderVersion: '1.3.239',
+        }));
       const layerCount = discovered.implicit_layer.length + discovered.explicit_layer.length;
-      if (layerCount !== IMPLICIT + EXPLICIT + METAS + 1) throw new Error(`discovery found ${layerCount} manifests, expected ${IMPLICIT + EXPLICIT + METAS + 1}`);
+      if (layerCount !== IMPLICIT + EXPLICIT + METAS + 1)
+        throw new Error(`discovery found ${layerCount} manifests, expected ${IMPLICIT + EXPLICIT + METAS + 1}`);
 
       // Cold: fresh manifest objects, so the first app parses all 1,001 of them.
       const fresh = (ms: readonly ChainManifest[]) => ms.map((m) => ({ ...m }));
@@ -185,7 +227,8 @@ export const chainModelBench: Bench = {
       const disagree = apps.flatMap((a, i) => {
         const model = answers[i]!;
         const real = runs[i]!;
-        const same = (model.result === 'VK_SUCCESS' ? 0 : -6) === real.result && JSON.stringify(model.chain.map((e) => e.libraryPath)) === JSON.stringify(real.chain);
+        const same =
+          (model.result === 'VK_SUCCESS' ? 0 : -6) === real.result && JSON.stringify(model.chain.map((e) => e.libraryPath)) === JSON.stringify(real.chain);
         return same ? [] : [`app ${i}`];
       });
       if (disagree.length) throw new Error(`the model and the loader disagree on ${disagree.length} of ${APPS} apps: ${disagree.slice(0, 5).join(', ')}`);
@@ -212,7 +255,10 @@ export const chainModelBench: Bench = {
           for (const i of picked) real.push(await runLoader(apps[i]!, { ...env, LD_LIBRARY_PATH: build.libDir }, join(home.dir, `log-${v}-${i}`)));
           const differ = picked.filter((i, k) => {
             const model = modelAnswers[i]!;
-            return !((model.result === 'VK_SUCCESS' ? 0 : -6) === real[k]!.result && JSON.stringify(model.chain.map((e) => e.libraryPath)) === JSON.stringify(real[k]!.chain));
+            return !(
+              (model.result === 'VK_SUCCESS' ? 0 : -6) === real[k]!.result &&
+              JSON.stringify(model.chain.map((e) => e.libraryPath)) === JSON.stringify(real[k]!.chain)
+            );
           });
           const modelMs = median(perApp);
           const loaderMs = median(real.map((r) => median(r.createMs)));

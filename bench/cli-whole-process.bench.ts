@@ -21,7 +21,15 @@ import { buildTree, PROBE_C } from './discovery-10k.bench';
 const round = (n: number, d = 3) => Number(n.toFixed(d));
 
 function row(r: PairedResult, reference: string) {
-  return { ratio: round(r.ratio), strataMs: round(r.aMs, 1), referenceMs: round(r.bMs, 1), strataPeakRssMB: round(r.aMaxRssKb / 1024, 1), referencePeakRssMB: round(r.bMaxRssKb / 1024, 1), reference, runs: r.runs };
+  return {
+    ratio: round(r.ratio),
+    strataMs: round(r.aMs, 1),
+    referenceMs: round(r.bMs, 1),
+    strataPeakRssMB: round(r.aMaxRssKb / 1024, 1),
+    referencePeakRssMB: round(r.bMaxRssKb / 1024, 1),
+    reference,
+    runs: r.runs,
+  };
 }
 
 export const cliWholeProcessBench: Bench = {
@@ -52,7 +60,11 @@ export const cliWholeProcessBench: Bench = {
       execFileSync('gcc', ['-O2', probeSource, '-o', probe, '-lvulkan'], { stdio: 'pipe' });
       const check = runProcess(node, [strata, 'layers', 'list', '--json'], tree.env);
       if (check.status !== 0) throw new Error(`strata layers list --json exited ${check.status} on the 10k tree`);
-      const layersList10k = pairedProcesses({ command: node, args: [strata, 'layers', 'list', '--json'], env: tree.env }, { command: probe, args: ['1'], env: tree.env }, 5);
+      const layersList10k = pairedProcesses(
+        { command: node, args: [strata, 'layers', 'list', '--json'], env: tree.env },
+        { command: probe, args: ['1'], env: tree.env },
+        5,
+      );
 
       return {
         ratio: round(help.ratio),
@@ -61,7 +73,10 @@ export const cliWholeProcessBench: Bench = {
         info: row(info, 'vulkaninfo --summary'),
         loader: row(loader, 'vulkaninfo --summary'),
         explain: row(explain, 'vkCreateInstance in a C program (create-instance-timing 0 1.3), whole process'),
-        layersList10k: { ...row(layersList10k, 'vkEnumerateInstanceLayerProperties count + fill in a C program, whole process'), rssRatio: round(layersList10k.aMaxRssKb / layersList10k.bMaxRssKb) },
+        layersList10k: {
+          ...row(layersList10k, 'vkEnumerateInstanceLayerProperties count + fill in a C program, whole process'),
+          rssRatio: round(layersList10k.aMaxRssKb / layersList10k.bMaxRssKb),
+        },
       };
     } finally {
       home.cleanup();

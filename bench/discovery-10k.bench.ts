@@ -92,7 +92,11 @@ export function buildTree(home: TempHome): Tree {
   const implicitFolders = standard.map((d) => join(d, 'vulkan', 'implicit_layer.d'));
   for (const d of [...explicitFolders, ...implicitFolders]) mkdirSync(d, { recursive: true });
 
-  const extension = (name: string, entrypoints: boolean) => ({ name, spec_version: String(1 + Math.floor(random() * 9)), ...(entrypoints ? { entrypoints: [`vk${name.slice(3)}Cmd`, `vk${name.slice(3)}Query`] } : {}) });
+  const extension = (name: string, entrypoints: boolean) => ({
+    name,
+    spec_version: String(1 + Math.floor(random() * 9)),
+    ...(entrypoints ? { entrypoints: [`vk${name.slice(3)}Cmd`, `vk${name.slice(3)}Query`] } : {}),
+  });
   let seq = 0;
   let layers = 0;
   const explicitNames: string[] = [];
@@ -162,7 +166,12 @@ function strataCold(root: string, env: NodeJS.ProcessEnv): { ms: number; importM
     const t2 = performance.now();
     if (inv.manifests.explicit_layer.length < ${FILES / 2}) throw new Error('too few manifests');
     console.log(JSON.stringify({ ms: t2 - t1, importMs: t1 - t0, rssBeforeKb, maxRssKb: process.resourceUsage().maxRSS }));`;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
@@ -189,7 +198,10 @@ export const discovery10kBench: Bench = {
 
       // Strata, in this process: one warm-up, then the median of 5.
       const first = await discoveryManifests({ env });
-      const strataLayers = [...first.manifests.implicit_layer, ...first.manifests.explicit_layer].reduce((n, m) => n + (m.duplicateOf === null ? m.layers.length : 0), 0);
+      const strataLayers = [...first.manifests.implicit_layer, ...first.manifests.explicit_layer].reduce(
+        (n, m) => n + (m.duplicateOf === null ? m.layers.length : 0),
+        0,
+      );
       const strataFiles = first.manifests.implicit_layer.length + first.manifests.explicit_layer.length;
       const warm = await medianMs(5, () => discoveryManifests({ env }).then(() => undefined));
 
@@ -199,8 +211,7 @@ export const discovery10kBench: Bench = {
       // The loader: 3 fresh processes of 6 count+fill rounds each; the first round of each is cold.
       const probes = [0, 1, 2].map(() => runProbe(probe, env, home.dir, 6));
       for (const pr of probes)
-        for (const r of pr.runs)
-          if (r.r1 !== 0 || r.r2 !== 0) throw new Error(`vkEnumerateInstanceLayerProperties returned ${r.r1}/${r.r2}`);
+        for (const r of pr.runs) if (r.r1 !== 0 || r.r2 !== 0) throw new Error(`vkEnumerateInstanceLayerProperties returned ${r.r1}/${r.r2}`);
       const loaderCount = probes[0]!.runs[0]!.count;
       // Sanity: the loader saw the whole tree (every generated layer plus the system ones), so we compare like with like.
       if (loaderCount < tree.layers) throw new Error(`the loader enumerated ${loaderCount} layers, fewer than the ${tree.layers} generated`);

@@ -81,7 +81,11 @@ export interface PairedResult {
 const medianOf = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A and B started in turn (one warm-up each, then A B A B …), whole processes; `check` sees each A run. */
-export function pairedProcesses(a: { command: string; args: readonly string[]; env?: NodeJS.ProcessEnv }, b: { command: string; args: readonly string[]; env?: NodeJS.ProcessEnv }, runs: number): PairedResult {
+export function pairedProcesses(
+  a: { command: string; args: readonly string[]; env?: NodeJS.ProcessEnv },
+  b: { command: string; args: readonly string[]; env?: NodeJS.ProcessEnv },
+  runs: number,
+): PairedResult {
   runProcess(a.command, a.args, a.env);
   runProcess(b.command, b.args, b.env);
   const as: ProcessRun[] = [];

@@ -71,8 +71,20 @@ export const hugeManifestRssBench: Bench = {
       return {
         ratio: strataMillion.maxRssKb / baseline.maxRssKb,
         baseline: { peakRssMB: mb(baseline.maxRssKb), ms: Math.round(baseline.ms) },
-        million: { layers: million.layers, fileMB: +(million.bytes / 1e6).toFixed(1), peakRssMB: mb(strataMillion.maxRssKb), ms: Math.round(strataMillion.ms), note: 'over the manifest cap: refused from fstat, that file gets a diagnostic' },
-        underCap: { layers: under.layers, fileMB: +(under.bytes / 1e6).toFixed(1), peakRssMB: mb(strataUnder.maxRssKb), ms: Math.round(strataUnder.ms), rssRatio: +(strataUnder.maxRssKb / baseline.maxRssKb).toFixed(2) },
+        million: {
+          layers: million.layers,
+          fileMB: +(million.bytes / 1e6).toFixed(1),
+          peakRssMB: mb(strataMillion.maxRssKb),
+          ms: Math.round(strataMillion.ms),
+          note: 'over the manifest cap: refused from fstat, that file gets a diagnostic',
+        },
+        underCap: {
+          layers: under.layers,
+          fileMB: +(under.bytes / 1e6).toFixed(1),
+          peakRssMB: mb(strataUnder.maxRssKb),
+          ms: Math.round(strataUnder.ms),
+          rssRatio: +(strataUnder.maxRssKb / baseline.maxRssKb).toFixed(2),
+        },
       };
     } finally {
       home.cleanup();

@@ -21,7 +21,19 @@ import { targetTable } from './targets';
 const cache = mkdtempSync(join(tmpdir(), 'strata-bench-cache-'));
 process.env['XDG_CACHE_HOME'] = cache;
 const { failures, results } = await runBenches(
-  [cliWholeProcessBench, loaderInfoBench, spirvDisBench, spirvReflectBench, bridgeEnumerateBench, discovery10kBench, ui1kLayersBench, sessionCaptureBench, chainModelBench, hugeManifestRssBench, loaderMatrixBench],
+  [
+    cliWholeProcessBench,
+    loaderInfoBench,
+    spirvDisBench,
+    spirvReflectBench,
+    bridgeEnumerateBench,
+    discovery10kBench,
+    ui1kLayersBench,
+    sessionCaptureBench,
+    chainModelBench,
+    hugeManifestRssBench,
+    loaderMatrixBench,
+  ],
   process.argv.slice(2),
 );
 // The issue #19 table: whole commands against the tools they replace, with targets. A miss is

@@ -60,7 +60,11 @@ function drainChild(writer: string, bytes: number): Promise<number> {
 
 function runChild(writer: string, bytes: number): ChildResult {
   const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', self, CHILD_FLAG, writer, String(bytes)], { cwd: findAppRoot(), encoding: 'utf8', maxBuffer: 1 << 20 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', self, CHILD_FLAG, writer, String(bytes)], {
+    cwd: findAppRoot(),
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   if (r.status !== 0) throw new Error(`capture child failed (${r.status}): ${r.stderr.slice(-2000)}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
 }

@@ -44,7 +44,10 @@ export const spirvDisBench: Bench = {
       const spirvDisRaw = await medianMs(5, () => void execFileSync('spirv-dis', ['--raw-id', large.path], pipe));
       const spirvDisFriendly = await medianMs(3, () => void execFileSync('spirv-dis', [large.path], pipe));
       const nodeStart = await medianMs(5, () => void execFileSync(process.execPath, ['-e', '0']));
-      const cli = await medianMs(5, () => void execFileSync(process.execPath, [STRATA_BIN, 'shader', 'dis', '--raw-id', large.path], { ...pipe, env: home.env }));
+      const cli = await medianMs(
+        5,
+        () => void execFileSync(process.execPath, [STRATA_BIN, 'shader', 'dis', '--raw-id', large.path], { ...pipe, env: home.env }),
+      );
       const round = (n: number) => Number(n.toFixed(1));
       return {
         ratio: strataRaw / spirvDisRaw,

@@ -71,7 +71,9 @@ function buildTree(home: TempHome): string[] {
       implementation_version: String(1 + (i % 9)),
       description: `Strata UI benchmark layer ${i}`,
       // Half of the implicit layers need a variable the server's environment does not set.
-      ...(isImplicit ? { disable_environment: { [`DISABLE_BENCH_${i}`]: '1' }, ...(i % 40 === 7 ? { enable_environment: { [`ENABLE_BENCH_${i}`]: '1' } } : {}) } : {}),
+      ...(isImplicit
+        ? { disable_environment: { [`DISABLE_BENCH_${i}`]: '1' }, ...(i % 40 === 7 ? { enable_environment: { [`ENABLE_BENCH_${i}`]: '1' } } : {}) }
+        : {}),
     };
     const folder = isImplicit ? implicit : explicit[i % explicit.length]!;
     writeFileSync(join(folder, `bench_${String(i).padStart(4, '0')}.json`), `${JSON.stringify({ file_format_version: '1.2.0', layer }, null, 2)}\n`);
@@ -124,7 +126,10 @@ async function timeSwitch(page: Page, panel: string): Promise<number> {
         const timeout = setTimeout(() => reject(new Error(`${panel} did not show within 10 s`)), 10_000);
         const observer = new MutationObserver(() => {
           // (Inline, not a named helper: tsx's helper for names does not exist in the page.)
-          const body = document.querySelector(`section.panel[data-panel="${panel}"] .panel-body`) as unknown as { childElementCount: number; querySelector(s: string): unknown } | null;
+          const body = document.querySelector(`section.panel[data-panel="${panel}"] .panel-body`) as unknown as {
+            childElementCount: number;
+            querySelector(s: string): unknown;
+          } | null;
           if (body === null || body.childElementCount === 0 || body.querySelector(':scope > [role="status"]') !== null) return;
           observer.disconnect();
           clearTimeout(timeout);
@@ -198,9 +203,17 @@ export const ui1kLayersBench: Bench = {
               new Promise<{ totalMs: number; afterDiscoveryMs: number; discoveryRequestMs: number; discoveryResponseMs: number }>((resolve) =>
                 requestAnimationFrame(() => {
                   const mark = performance.getEntriesByName('strata:layers-rendered')[0]!.startTime;
-                  const discovery = performance.getEntriesByName(new URL('./api/discovery.manifests', location.href).href) as unknown as { requestStart: number; responseEnd: number }[];
+                  const discovery = performance.getEntriesByName(new URL('./api/discovery.manifests', location.href).href) as unknown as {
+                    requestStart: number;
+                    responseEnd: number;
+                  }[];
                   // The mark is taken when React has put the list in the DOM; the browser paints it in the next frame.
-                  resolve({ totalMs: mark, afterDiscoveryMs: mark - (discovery[0]?.responseEnd ?? 0), discoveryRequestMs: discovery[0]?.requestStart ?? 0, discoveryResponseMs: discovery[0]?.responseEnd ?? 0 });
+                  resolve({
+                    totalMs: mark,
+                    afterDiscoveryMs: mark - (discovery[0]?.responseEnd ?? 0),
+                    discoveryRequestMs: discovery[0]?.requestStart ?? 0,
+                    discoveryResponseMs: discovery[0]?.responseEnd ?? 0,
+                  });
                 }),
               ),
           ),
@@ -237,11 +250,16 @@ export const ui1kLayersBench: Bench = {
         discoveryAnsweredMs: round(median(firsts.map((f) => f.discoveryResponseMs))),
         reorderToDiagramMs: { median: round(median(reorders)), max: round(Math.max(...reorders)) },
         stateChangeToDiagramMs: { median: round(median(states)), max: round(Math.max(...states)) },
-        switchToUnopenedViewMs: { median: round(median(Object.values(switches))), max: round(Math.max(...Object.values(switches))), ...Object.fromEntries(Object.entries(switches).map(([k, v]) => [k, round(v)])) },
+        switchToUnopenedViewMs: {
+          median: round(median(Object.values(switches))),
+          max: round(Math.max(...Object.values(switches))),
+          ...Object.fromEntries(Object.entries(switches).map(([k, v]) => [k, round(v)])),
+        },
         targetsMet: firstMs < 1000 && Math.max(...reorders, ...states) < 100,
         referenceFirstRenderMs: round(ref.firstMs),
         referenceMoveMs: round(ref.moveMs),
-        reference: 'the same Chromium opening a static page with a plain 1,000-row <ol> of the same names (navigation → DOMContentLoaded), and moving one row (→ next frame)',
+        reference:
+          'the same Chromium opening a static page with a plain 1,000-row <ol> of the same names (navigation → DOMContentLoaded), and moving one row (→ next frame)',
         layers: LAYERS,
         rowsInList: rows,
         layersInChain: chainLayers,

@@ -66,7 +66,11 @@ export class BridgeClient {
    * `params` travels with the request when given; `timeoutMs` overrides the client's limit for this
    * request; `captureStderr` returns what the probe wrote to stderr meanwhile (the loader's log).
    */
-  request<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number; captureStderr?: boolean } = {}): Promise<IpcResult<T> & { stderr?: string }> {
+  request<T = unknown>(
+    method: string,
+    params?: unknown,
+    options: { timeoutMs?: number; captureStderr?: boolean } = {},
+  ): Promise<IpcResult<T> & { stderr?: string }> {
     if (method === 'loader.version' && this.options.loaderVersionInProcess && !this.child) return this.loaderVersion(params, options);
     return this.requestProbe(method, params, options);
   }
@@ -77,14 +81,20 @@ export class BridgeClient {
     return value ? { ok: true, value: value as T, ...(options.captureStderr ? { stderr: '' } : {}) } : this.requestProbe('loader.version', params, options);
   }
 
-  private requestProbe<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number; captureStderr?: boolean } = {}): Promise<IpcResult<T> & { stderr?: string }> {
+  private requestProbe<T = unknown>(
+    method: string,
+    params?: unknown,
+    options: { timeoutMs?: number; captureStderr?: boolean } = {},
+  ): Promise<IpcResult<T> & { stderr?: string }> {
     let child: ProbeProcess;
     try {
       child = this.ensureChild();
     } catch (e) {
       return Promise.resolve({
         ok: false,
-        error: strataError('bridge/spawn-failed', `Could not start the Vulkan probe: ${e instanceof Error ? e.message : String(e)}`, { where: this.options.probe.file }),
+        error: strataError('bridge/spawn-failed', `Could not start the Vulkan probe: ${e instanceof Error ? e.message : String(e)}`, {
+          where: this.options.probe.file,
+        }),
       });
     }
     const id = this.nextId++;
@@ -142,10 +152,12 @@ export class BridgeClient {
     const message = parseProbeReply(line);
     if (!message) {
       if (this.child === child) {
-        this.fail(strataError('bridge/garbage', `The Vulkan probe printed something that is not a reply: ${line.slice(0, 200)}`, {
-          where: 'native-bridge probe',
-          fix: 'a layer or driver writes to stdout while loading; report it to its vendor',
-        }));
+        this.fail(
+          strataError('bridge/garbage', `The Vulkan probe printed something that is not a reply: ${line.slice(0, 200)}`, {
+            where: 'native-bridge probe',
+            fix: 'a layer or driver writes to stdout while loading; report it to its vendor',
+          }),
+        );
       }
       return;
     }

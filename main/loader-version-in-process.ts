@@ -35,7 +35,9 @@ export function inProcessBlocker(env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
     if (loc.entry === 'file') files = [loc.path];
     else if (loc.entry === 'folder') {
       try {
-        files = readdirSync(loc.path).filter((f) => f.toLowerCase().endsWith('.json')).map((f) => join(loc.path, f));
+        files = readdirSync(loc.path)
+          .filter((f) => f.toLowerCase().endsWith('.json'))
+          .map((f) => join(loc.path, f));
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') continue;
         return `${loc.path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;

@@ -86,10 +86,14 @@ function checkElf(manifest: string, file: string): StrataError | null {
     fd = openSync(file, 'r');
     readSync(fd, head, 0, 20, 0);
   } catch (e) {
-    return strataError('driver/library-unreadable', `Driver ${driverLabel(manifest, file)}: the library cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`, {
-      where: file,
-      fix: 'check the file permissions',
-    });
+    return strataError(
+      'driver/library-unreadable',
+      `Driver ${driverLabel(manifest, file)}: the library cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+      {
+        where: file,
+        fix: 'check the file permissions',
+      },
+    );
   } finally {
     if (fd !== null) closeSync(fd);
   }
@@ -102,10 +106,14 @@ function checkElf(manifest: string, file: string): StrataError | null {
   }
   const want = expectedElf(process.arch);
   if (want && (id.bits !== want.bits || id.machine !== want.machine)) {
-    return strataError('driver/wrong-architecture', `Driver ${driverLabel(manifest, file)} is built for ${describeElf(id)}, but this process is ${describeElf(want)}`, {
-      where: file,
-      fix: `install the ${describeElf(want)} build of the driver; a manifest for another architecture belongs in a manifest named for it (the loader skips it too)`,
-    });
+    return strataError(
+      'driver/wrong-architecture',
+      `Driver ${driverLabel(manifest, file)} is built for ${describeElf(id)}, but this process is ${describeElf(want)}`,
+      {
+        where: file,
+        fix: `install the ${describeElf(want)} build of the driver; a manifest for another architecture belongs in a manifest named for it (the loader skips it too)`,
+      },
+    );
   }
   return null;
 }
@@ -134,7 +142,7 @@ export function negotiateDriver(manifest: string, requestedVersion = LOADER_ICD_
       return done(
         strataError('driver/library-not-found', `Driver ${driverLabel(manifest, file)}: the library does not exist`, {
           where: manifest,
-          fix: `reinstall the driver, or correct "library_path" in ${manifest}${isAbsolute(m.libraryPath) ? '' : ' (a relative path is relative to the manifest\'s folder)'}`,
+          fix: `reinstall the driver, or correct "library_path" in ${manifest}${isAbsolute(m.libraryPath) ? '' : " (a relative path is relative to the manifest's folder)"}`,
         }),
       );
     }
@@ -150,14 +158,18 @@ export function negotiateDriver(manifest: string, requestedVersion = LOADER_ICD_
     const message = e instanceof Error ? e.message : String(e);
     const missing = /No such file|cannot open shared object/i.test(message);
     return done(
-      strataError(missing ? 'driver/library-not-found' : 'driver/load-failed', `Driver ${driverLabel(manifest, partial.library)} cannot be loaded: ${message}`, {
-        where: manifest,
-        fix: missing
-          ? file
-            ? 'install the libraries the driver depends on (see `ldd` on the library)'
-            : `the bare library name is searched by the dynamic linker (LD_LIBRARY_PATH, ld.so.cache, default folders${partial.resolution?.tried.length ? `; looked at ${partial.resolution.tried.map((t) => t.path).join(', ')}` : ''}); install the driver, run ldconfig, or give a full path in "library_path"`
-          : 'install the libraries the driver depends on (see `ldd` on the library), or reinstall the driver',
-      }),
+      strataError(
+        missing ? 'driver/library-not-found' : 'driver/load-failed',
+        `Driver ${driverLabel(manifest, partial.library)} cannot be loaded: ${message}`,
+        {
+          where: manifest,
+          fix: missing
+            ? file
+              ? 'install the libraries the driver depends on (see `ldd` on the library)'
+              : `the bare library name is searched by the dynamic linker (LD_LIBRARY_PATH, ld.so.cache, default folders${partial.resolution?.tried.length ? `; looked at ${partial.resolution.tried.map((t) => t.path).join(', ')}` : ''}); install the driver, run ldconfig, or give a full path in "library_path"`
+            : 'install the libraries the driver depends on (see `ldd` on the library), or reinstall the driver',
+        },
+      ),
     );
   }
   if (!file) partial.library = mappedPath(m.libraryPath) ?? m.libraryPath;
@@ -202,10 +214,14 @@ export function negotiateDriver(manifest: string, requestedVersion = LOADER_ICD_
         if (result !== VK_SUCCESS) {
           return done(
             result === VK_ERROR_INCOMPATIBLE_DRIVER
-              ? strataError('driver/unsupported-interface', `Driver ${label} refuses loader–driver interface version ${requestedVersion} (VK_ERROR_INCOMPATIBLE_DRIVER): it needs a newer Vulkan loader`, {
-                  where: partial.library ?? manifest,
-                  fix: 'update the Vulkan loader (libvulkan1), or install a build of the driver that supports this loader; the loader skips this driver',
-                })
+              ? strataError(
+                  'driver/unsupported-interface',
+                  `Driver ${label} refuses loader–driver interface version ${requestedVersion} (VK_ERROR_INCOMPATIBLE_DRIVER): it needs a newer Vulkan loader`,
+                  {
+                    where: partial.library ?? manifest,
+                    fix: 'update the Vulkan loader (libvulkan1), or install a build of the driver that supports this loader; the loader skips this driver',
+                  },
+                )
               : strataError('driver/negotiation-failed', `Driver ${label}: vk_icdNegotiateLoaderICDInterfaceVersion returned ${resultName(result)}`, {
                   where: partial.library ?? manifest,
                   fix: 'the loader skips this driver; reinstall or update it',

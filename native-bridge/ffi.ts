@@ -38,7 +38,11 @@ export function openLibrary(name: string): NativeLibrary {
     func(symbol, result, args) {
       let fn: (...a: unknown[]) => unknown;
       try {
-        fn = lib.func(symbol, KOFFI_TYPE[result], args.map((a) => KOFFI_TYPE[a]));
+        fn = lib.func(
+          symbol,
+          KOFFI_TYPE[result],
+          args.map((a) => KOFFI_TYPE[a]),
+        );
       } catch {
         return null;
       }
@@ -50,7 +54,10 @@ export function openLibrary(name: string): NativeLibrary {
 
 /** Calls the C function at `address` (a pointer a C function returned) with the given signature. */
 export function callPointer<R extends CType>(address: bigint, result: R, args: readonly CType[], values: (number | bigint)[]): Js<R> {
-  const proto = koffi.proto(KOFFI_TYPE[result], args.map((a) => KOFFI_TYPE[a]));
+  const proto = koffi.proto(
+    KOFFI_TYPE[result],
+    args.map((a) => KOFFI_TYPE[a]),
+  );
   const value = koffi.call(address, proto, ...values) as unknown;
   return (result === 'u64' ? BigInt(value as number | bigint) : value) as Js<R>;
 }

@@ -31,7 +31,14 @@ const resultName = (r: number) => RESULT_NAMES[r] ?? `VkResult ${r}`;
 
 function isJob(value: unknown): value is LayerInspectJob {
   const j = value as Partial<LayerInspectJob> | null;
-  return !!j && typeof j.manifest === 'string' && typeof j.open === 'string' && typeof j.libraryPath === 'string' && Array.isArray(j.symbols) && typeof j.offeredVersion === 'number';
+  return (
+    !!j &&
+    typeof j.manifest === 'string' &&
+    typeof j.open === 'string' &&
+    typeof j.libraryPath === 'string' &&
+    Array.isArray(j.symbols) &&
+    typeof j.offeredVersion === 'number'
+  );
 }
 
 /**
@@ -106,14 +113,19 @@ export function inspectLayerLibrary(job: LayerInspectJob): LayerInspection {
     const n = negotiate(lib, negotiateSymbol.symbol, job.offeredVersion);
     report.negotiation = n;
     if (n.interfaceVersion === null) negotiationFailed = `${negotiateSymbol.symbol} returned ${n.result} for interface version ${job.offeredVersion}`;
-    else if (n.interfaceVersion < MIN_LAYER_INTERFACE_VERSION) negotiationFailed = `${negotiateSymbol.symbol} answered interface version ${n.interfaceVersion}, below the ${MIN_LAYER_INTERFACE_VERSION} the loader still supports`;
+    else if (n.interfaceVersion < MIN_LAYER_INTERFACE_VERSION)
+      negotiationFailed = `${negotiateSymbol.symbol} answered interface version ${n.interfaceVersion}, below the ${MIN_LAYER_INTERFACE_VERSION} the loader still supports`;
     else {
       if (n.interfaceVersion > job.offeredVersion) {
         report.warnings.push(
-          strataError('layer/bad-negotiation', `Layer ${label} answered interface version ${n.interfaceVersion}, above the ${job.offeredVersion} the loader offered`, {
-            where,
-            fix: 'the layer must answer at most the loader\'s version (LoaderLayerInterface, "Layer Version Negotiation"); report it to its authors',
-          }),
+          strataError(
+            'layer/bad-negotiation',
+            `Layer ${label} answered interface version ${n.interfaceVersion}, above the ${job.offeredVersion} the loader offered`,
+            {
+              where,
+              fix: 'the layer must answer at most the loader\'s version (LoaderLayerInterface, "Layer Version Negotiation"); report it to its authors',
+            },
+          ),
         );
       }
       usesInterfaceFunctions = n.interfaceVersion > 1 && n.getInstanceProcAddr;
@@ -121,10 +133,14 @@ export function inspectLayerLibrary(job: LayerInspectJob): LayerInspection {
     }
   } else {
     report.warnings.push(
-      strataError('layer/no-negotiate', `Layer ${label} does not export ${negotiateSymbol?.symbol ?? 'vkNegotiateLoaderLayerInterfaceVersion'}: the loader falls back to interface version 1 (exported vkGetInstanceProcAddr)`, {
-        where,
-        fix: 'a layer should export vkNegotiateLoaderLayerInterfaceVersion (LLP_LAYER_4); fine for old layers, report it to its authors',
-      }),
+      strataError(
+        'layer/no-negotiate',
+        `Layer ${label} does not export ${negotiateSymbol?.symbol ?? 'vkNegotiateLoaderLayerInterfaceVersion'}: the loader falls back to interface version 1 (exported vkGetInstanceProcAddr)`,
+        {
+          where,
+          fix: 'a layer should export vkNegotiateLoaderLayerInterfaceVersion (LLP_LAYER_4); fine for old layers, report it to its authors',
+        },
+      ),
     );
   }
 
@@ -133,25 +149,37 @@ export function inspectLayerLibrary(job: LayerInspectJob): LayerInspection {
       report.interfaceVersion = null;
       const renamed = gipa && gipa.symbol !== gipa.function;
       report.error = negotiationFailed
-        ? strataError('layer/negotiation-failed', `Layer ${label}: ${negotiationFailed}, and it exports no ${gipa?.symbol ?? 'vkGetInstanceProcAddr'} to fall back to: the loader skips it`, {
-            where,
-            fix: 'install a build of the layer that supports this loader (loader–layer interface 2), or a newer loader',
-          })
-        : strataError('layer/missing-symbol', `Layer ${label} exports no ${gipa?.symbol ?? 'vkGetInstanceProcAddr'}${report.negotiation ? ' and its negotiation gave none' : ''}: the loader cannot call into it and skips it`, {
-            where,
-            fix: renamed
-              ? `the manifest's "functions" renames vkGetInstanceProcAddr to "${gipa.symbol}", which the library does not export; correct the name or reinstall the layer`
-              : 'this library is not a Vulkan layer, or it was built without default visibility for its entry points; reinstall the layer',
-          });
+        ? strataError(
+            'layer/negotiation-failed',
+            `Layer ${label}: ${negotiationFailed}, and it exports no ${gipa?.symbol ?? 'vkGetInstanceProcAddr'} to fall back to: the loader skips it`,
+            {
+              where,
+              fix: 'install a build of the layer that supports this loader (loader–layer interface 2), or a newer loader',
+            },
+          )
+        : strataError(
+            'layer/missing-symbol',
+            `Layer ${label} exports no ${gipa?.symbol ?? 'vkGetInstanceProcAddr'}${report.negotiation ? ' and its negotiation gave none' : ''}: the loader cannot call into it and skips it`,
+            {
+              where,
+              fix: renamed
+                ? `the manifest's "functions" renames vkGetInstanceProcAddr to "${gipa.symbol}", which the library does not export; correct the name or reinstall the layer`
+                : 'this library is not a Vulkan layer, or it was built without default visibility for its entry points; reinstall the layer',
+            },
+          );
       return done();
     }
     report.interfaceVersion = negotiationFailed || !report.negotiation ? 1 : report.interfaceVersion;
     if (negotiationFailed) {
       report.warnings.push(
-        strataError('layer/negotiation-failed', `Layer ${label}: ${negotiationFailed}; loader 1.3.239 still loads it through its exported ${gipa.symbol} (interface 1), though the specification says to skip it`, {
-          where,
-          fix: 'install a build of the layer that supports this loader (LLP_LAYER_5); newer loaders may refuse it',
-        }),
+        strataError(
+          'layer/negotiation-failed',
+          `Layer ${label}: ${negotiationFailed}; loader 1.3.239 still loads it through its exported ${gipa.symbol} (interface 1), though the specification says to skip it`,
+          {
+            where,
+            fix: 'install a build of the layer that supports this loader (LLP_LAYER_5); newer loaders may refuse it',
+          },
+        ),
       );
     }
   }
@@ -159,10 +187,14 @@ export function inspectLayerLibrary(job: LayerInspectJob): LayerInspection {
   for (const s of report.symbols.filter((x) => x.role === 'pre-instance' && !x.exported)) {
     // LoaderLayerInterface, "Pre-Instance Functions": the layer must export each intercepted function.
     report.warnings.push(
-      strataError('layer/missing-pre-instance-function', `Layer ${label}: pre_instance_functions names "${s.symbol}" for ${s.function}, but the library does not export it; the loader does not intercept ${s.function} through this layer`, {
-        where: job.manifest,
-        fix: `export ${s.symbol} from the layer, or remove it from "pre_instance_functions"`,
-      }),
+      strataError(
+        'layer/missing-pre-instance-function',
+        `Layer ${label}: pre_instance_functions names "${s.symbol}" for ${s.function}, but the library does not export it; the loader does not intercept ${s.function} through this layer`,
+        {
+          where: job.manifest,
+          fix: `export ${s.symbol} from the layer, or remove it from "pre_instance_functions"`,
+        },
+      ),
     );
   }
   // The library stays mapped: the probe exits after this request, and unloading at exit is a known way to crash.

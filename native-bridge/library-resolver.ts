@@ -93,7 +93,10 @@ export function checkLibraryFile(path: string): CandidateOutcome {
 export function librarySearchSystem(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): LibrarySearchSystem {
   const { cache, ldso } = linkerFacts();
   const secure =
-    typeof process.getuid === 'function' && typeof process.geteuid === 'function' && typeof process.getgid === 'function' && typeof process.getegid === 'function'
+    typeof process.getuid === 'function' &&
+    typeof process.geteuid === 'function' &&
+    typeof process.getgid === 'function' &&
+    typeof process.getegid === 'function'
       ? process.getuid() !== process.geteuid() || process.getgid() !== process.getegid()
       : false;
   return { ldLibraryPath: env['LD_LIBRARY_PATH'], secure, cwd, arch: process.arch, cache, ldso, check: checkLibraryFile };

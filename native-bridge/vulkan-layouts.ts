@@ -72,5 +72,13 @@ export function readFixedString(bytes: Buffer, offset: number, max: number): str
  */
 export const LAYER_NEGOTIATE_INTERFACE_STRUCT = 1;
 export const LAYER_LAYOUT = {
-  VkNegotiateLayerInterface: { sizeof: 48, sType: 0, pNext: 8, loaderLayerInterfaceVersion: 16, pfnGetInstanceProcAddr: 24, pfnGetDeviceProcAddr: 32, pfnGetPhysicalDeviceProcAddr: 40 },
+  VkNegotiateLayerInterface: {
+    sizeof: 48,
+    sType: 0,
+    pNext: 8,
+    loaderLayerInterfaceVersion: 16,
+    pfnGetInstanceProcAddr: 24,
+    pfnGetDeviceProcAddr: 32,
+    pfnGetPhysicalDeviceProcAddr: 40,
+  },
 } as const;

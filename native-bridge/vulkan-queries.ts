@@ -31,7 +31,10 @@ export class VkError extends Error {
   constructor(call: string, result: number) {
     const name = VK_RESULT_NAMES[result] ?? `VkResult ${result}`;
     super(`${call} returned ${name}${VK_RESULT_NAMES[result] ? ` (${result})` : ''}`);
-    this.code = `vulkan/${name.replace(/^VK_(ERROR_)?/, '').toLowerCase().replace(/_/g, '-')}`;
+    this.code = `vulkan/${name
+      .replace(/^VK_(ERROR_)?/, '')
+      .toLowerCase()
+      .replace(/_/g, '-')}`;
     this.fix =
       result === -9
         ? 'no Vulkan driver could be loaded in this environment; run with VK_LOADER_DEBUG=driver to see why (check VK_DRIVER_FILES and the driver manifests)'
@@ -48,7 +51,12 @@ function check(call: string, result: number): void {
  * count, allocate, fill; repeat while the answer is VK_INCOMPLETE (the set grew in between).
  * `call(countPtr, arrayPtr)` returns a VkResult, or undefined for the void-returning enumerators.
  */
-function enumerate(arena: NativeArena, name: string, elementSize: number, call: (count: bigint, array: bigint) => number | void): { block: NativeBlock; count: number } {
+function enumerate(
+  arena: NativeArena,
+  name: string,
+  elementSize: number,
+  call: (count: bigint, array: bigint) => number | void,
+): { block: NativeBlock; count: number } {
   const countBlock = arena.alloc(4);
   for (let attempt = 0; attempt < 5; attempt++) {
     const first = call(countBlock.address, 0n);

@@ -168,7 +168,7 @@ export function readRegistryKey(key: string): NativeRegistryKey {
     const type = arena.alloc(4);
     const dataLen = arena.alloc(4);
     let data = arena.alloc(4096);
-    for (let index = 0; ; ) {
+    for (let index = 0; ;) {
       nameLen.bytes.writeUInt32LE(16384, 0);
       dataLen.bytes.writeUInt32LE(data.bytes.length, 0);
       const rc = a.RegEnumValueW(handle, index, name.address, nameLen.address, 0n, type.address, data.address, dataLen.address);
@@ -179,7 +179,11 @@ export function readRegistryKey(key: string): NativeRegistryKey {
       }
       if (rc !== ERROR_SUCCESS) throw new RegistryError(rc, `RegEnumValueW(${key}, ${index})`);
       const t = TYPE_NAMES[type.bytes.readUInt32LE(0)] ?? 'REG_NONE';
-      values.push({ name: name.bytes.toString('utf16le', 0, 2 * nameLen.bytes.readUInt32LE(0)), type: t, data: Buffer.from(data.bytes.subarray(0, dataLen.bytes.readUInt32LE(0))) });
+      values.push({
+        name: name.bytes.toString('utf16le', 0, 2 * nameLen.bytes.readUInt32LE(0)),
+        type: t,
+        data: Buffer.from(data.bytes.subarray(0, dataLen.bytes.readUInt32LE(0))),
+      });
       index++;
     }
     const subkeys: string[] = [];

@@ -20,7 +20,9 @@ const quiet = process.argv.includes('--quiet');
 const zodWithoutLocales = {
   name: 'zod-without-locales',
   setup(b) {
-    b.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (a) => (/[\\/]node_modules[\\/]zod[\\/]/.test(a.importer) ? { path: 'zod-locales', namespace: 'strata-empty' } : undefined));
+    b.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (a) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(a.importer) ? { path: 'zod-locales', namespace: 'strata-empty' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'strata-empty' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };
@@ -29,7 +31,9 @@ const zodWithoutLocales = {
 const externalPackagesButZod = {
   name: 'external-packages-but-zod',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (a) => (a.kind === 'entry-point' || a.path === 'zod' || a.path.startsWith('zod/') ? undefined : { path: a.path, external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (a) =>
+      a.kind === 'entry-point' || a.path === 'zod' || a.path.startsWith('zod/') ? undefined : { path: a.path, external: true },
+    );
   },
 };
 
@@ -121,11 +125,39 @@ export async function buildAll() {
     // The CLI is split (ESM chunks): each command's action is a dynamic import(), so `strata --help`
     // or `strata shader dis` loads only what it uses (issue #19: start-up). Its own call keeps the
     // Electron main and the probe single files.
-    esbuild({ ...node, splitting: true, metafile: true, entryPoints: { 'main/cli': 'main/cli/cli.ts' }, outdir: 'out', chunkNames: 'main/chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }).then(pruneChunks),
-    esbuild({ ...node, entryPoints: { 'main/electron': 'main/electron/electron-main.ts', 'native-bridge/probe': 'native-bridge/probe.ts' }, outdir: 'out', outExtension: { '.js': '.mjs' } }),
+    esbuild({
+      ...node,
+      splitting: true,
+      metafile: true,
+      entryPoints: { 'main/cli': 'main/cli/cli.ts' },
+      outdir: 'out',
+      chunkNames: 'main/chunks/[name]-[hash]',
+      outExtension: { '.js': '.mjs' },
+    }).then(pruneChunks),
+    esbuild({
+      ...node,
+      entryPoints: { 'main/electron': 'main/electron/electron-main.ts', 'native-bridge/probe': 'native-bridge/probe.ts' },
+      outdir: 'out',
+      outExtension: { '.js': '.mjs' },
+    }),
     // A sandboxed preload cannot require anything but 'electron': bundle the rest into one CommonJS file.
-    esbuild({ ...node, plugins: [zodWithoutLocales], external: ['electron'], format: 'cjs', entryPoints: ['preload/electron-preload.ts'], outfile: 'out/preload/electron-preload.cjs' }),
-    esbuild({ ...node, plugins: [zodWithoutLocales], platform: 'browser', target: 'es2022', format: 'iife', entryPoints: ['preload/browser-preload.ts'], outfile: 'out/preload/browser.js' }),
+    esbuild({
+      ...node,
+      plugins: [zodWithoutLocales],
+      external: ['electron'],
+      format: 'cjs',
+      entryPoints: ['preload/electron-preload.ts'],
+      outfile: 'out/preload/electron-preload.cjs',
+    }),
+    esbuild({
+      ...node,
+      plugins: [zodWithoutLocales],
+      platform: 'browser',
+      target: 'es2022',
+      format: 'iife',
+      entryPoints: ['preload/browser-preload.ts'],
+      outfile: 'out/preload/browser.js',
+    }),
     viteBuild({ configFile: `${root}/vite.config.ts` }).then(pruneRendererAssets),
   ]);
   writeHelpPages();

@@ -14,15 +14,30 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const DEBIAN_PACKAGES = {
   start: ['libvulkan1', 'mesa-vulkan-drivers', 'vulkan-tools'],
   test: [
-    'libvulkan1', 'libvulkan-dev', 'mesa-vulkan-drivers', 'vulkan-tools', 'vulkan-validationlayers',
-    'spirv-tools', 'spirv-headers', 'spirv-cross', 'glslang-tools', 'gcc', 'chromium',
+    'libvulkan1',
+    'libvulkan-dev',
+    'mesa-vulkan-drivers',
+    'vulkan-tools',
+    'vulkan-validationlayers',
+    'spirv-tools',
+    'spirv-headers',
+    'spirv-cross',
+    'glslang-tools',
+    'gcc',
+    'chromium',
     // Third-party implicit layers whose real manifests the lint must accept (MangoHud, vkBasalt).
-    'mangohud', 'vkbasalt',
+    'mangohud',
+    'vkbasalt',
     // The Windows lane (tests/helpers/windows-lane.ts): the real Windows loader built with mingw-w64, run under Wine.
     // Xvfb: DXGI (and so the loader's HKLM Drivers key) needs a display under Wine.
-    'wine', 'wine64', 'mingw-w64', 'xvfb',
+    'wine',
+    'wine64',
+    'mingw-w64',
+    'xvfb',
     // The loader matrix (tests/helpers/loader-builds.ts): six Khronos loaders built from source.
-    'cmake', 'ninja-build', 'xz-utils',
+    'cmake',
+    'ninja-build',
+    'xz-utils',
     // The token test reads Chromium's History database.
     'sqlite3',
   ],
@@ -39,7 +54,10 @@ function missingDebianPackages(packages) {
   const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Abbrev}\n', ...packages], { encoding: 'utf8' });
   if (r.error) return null; // not a Debian-like system
   const installed = new Set(
-    r.stdout.split('\n').filter((l) => / ii\s*$/.test(l)).map((l) => l.split(' ')[0].split(':')[0]),
+    r.stdout
+      .split('\n')
+      .filter((l) => / ii\s*$/.test(l))
+      .map((l) => l.split(' ')[0].split(':')[0]),
   );
   return packages.filter((p) => !installed.has(p));
 }

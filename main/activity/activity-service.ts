@@ -94,7 +94,10 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
       owner: settings.ownership === 'foreign' ? 'foreign' : settings.ownership,
       loaders: 'read by the layers, not the loader',
       readByLoader: null,
-      summary: settings.ownership === 'foreign' ? 'A layer settings file Strata did not write: the layers read it for every application.' : 'Strata’s layer settings: the layers read it for every application of this user.',
+      summary:
+        settings.ownership === 'foreign'
+          ? 'A layer settings file Strata did not write: the layers read it for every application.'
+          : 'Strata’s layer settings: the layers read it for every application of this user.',
     });
 
   // Every other override layer the loader finds: Strata's per-application files, or another tool's.
@@ -154,7 +157,15 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
     const file = settingsMechanism ? loaderSettingsPath(home, loaderVersion!, o.env) : `${appDir}/${names.get(a.profile) ?? ''}`;
     const present = files.find((f) => f.path === file);
     if (i >= MAX_BINDINGS_CHECKED) {
-      bindings.push({ app: a.path, label: a.label ?? null, profile: a.profile, file: present ? file : null, gets: [], ok: false, message: `not checked (only the first ${MAX_BINDINGS_CHECKED} bindings are)` });
+      bindings.push({
+        app: a.path,
+        label: a.label ?? null,
+        profile: a.profile,
+        file: present ? file : null,
+        gets: [],
+        ok: false,
+        message: `not checked (only the first ${MAX_BINDINGS_CHECKED} bindings are)`,
+      });
       continue;
     }
     if (settingsMechanism) {
@@ -165,11 +176,18 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
         file: present ? file : null,
         gets: [],
         ok: present?.readByLoader === true,
-        message: present ? (present.readByLoader ? `loader ${loaderVersion} reads ${file}` : `loader ${loaderVersion} reads another settings file first`) : `${file} is missing: run \`strata profile bind\` again`,
+        message: present
+          ? present.readByLoader
+            ? `loader ${loaderVersion} reads ${file}`
+            : `loader ${loaderVersion} reads another settings file first`
+          : `${file} is missing: run \`strata profile bind\` again`,
       });
       continue;
     }
-    const chain = await explainChain({ env: o.env }, { app: { path: a.path, requestedLayers: [] }, ...(loaderVersion ? { loader: { version: loaderVersion } } : {}) });
+    const chain = await explainChain(
+      { env: o.env },
+      { app: { path: a.path, requestedLayers: [] }, ...(loaderVersion ? { loader: { version: loaderVersion } } : {}) },
+    );
     const gets = chain.metaLayers.filter((m) => m.name === OVERRIDE_LAYER_NAME).map((m) => m.manifest);
     const ok = present !== undefined && gets.length === 1 && gets[0] === file;
     bindings.push({
@@ -190,7 +208,13 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
   }
   return {
     loaderVersion,
-    global: { path: global.path, ownership: global.ownership, writtenAt: global.writtenAt, on: global.layers?.componentLayers ?? [], off: global.layers?.blacklistedLayers ?? [] },
+    global: {
+      path: global.path,
+      ownership: global.ownership,
+      writtenAt: global.writtenAt,
+      on: global.layers?.componentLayers ?? [],
+      off: global.layers?.blacklistedLayers ?? [],
+    },
     bindings,
     files,
     notes,
@@ -202,7 +226,11 @@ export async function activityDisable(o: ActivityServiceOptions, req: ActivityDi
   const notes: string[] = [];
   let unbound: string[] = [];
   if (req.apps.length) {
-    const bound = new Set(readApplications(o).applications.filter((a) => a.profile).map((a) => a.path));
+    const bound = new Set(
+      readApplications(o)
+        .applications.filter((a) => a.profile)
+        .map((a) => a.path),
+    );
     unbound = req.apps.filter((a) => bound.has(a));
     const unknown = req.apps.filter((a) => !bound.has(a));
     if (unknown.length) notes.push(`not bound to a profile, nothing to undo: ${unknown.join(', ')}`);
@@ -216,7 +244,7 @@ export async function activityDisable(o: ActivityServiceOptions, req: ActivityDi
     const r = overrideRemove({ env: o.env }, { ...(req.force ? { force: true } : {}) });
     if (r.action !== 'nothing') removed.push(r.path);
     else if (r.reason) notes.push(`global override: ${r.reason}`);
-    if (r.settings && (r.settings.action === 'removed')) removed.push(r.settings.path);
+    if (r.settings && r.settings.action === 'removed') removed.push(r.settings.path);
   }
   return { removed, unbound, notes, status: await activityStatus(o) };
 }

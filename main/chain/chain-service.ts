@@ -1,4 +1,11 @@
-import { applyEnvOverrides, computeLayerChain, overridePathsFor, type ChainApplication, type ChainExplainRequest, type LayerChain } from '../../shared/loader/chain';
+import {
+  applyEnvOverrides,
+  computeLayerChain,
+  overridePathsFor,
+  type ChainApplication,
+  type ChainExplainRequest,
+  type LayerChain,
+} from '../../shared/loader/chain';
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { discoveryManifests, type DiscoveryContext } from '../discovery/discovery-service';
 import type { LoaderVersionAnswer, LoaderVersionLookup } from './loader-version';
@@ -45,7 +52,12 @@ export async function explainChain(ctx: DiscoveryContext, req: ExplainChainReque
  * The `chain.explain` channel: the request's environment overrides on top of `base`; the loader
  * version from `lookupVersion` (the probe), asked while discovery reads the manifests.
  */
-export async function explainChainRequest(base: NodeJS.ProcessEnv, req: ChainExplainRequest, lookupVersion?: LoaderVersionLookup, lookupAt?: (libraryPath: string) => LoaderVersionLookup): Promise<LayerChain> {
+export async function explainChainRequest(
+  base: NodeJS.ProcessEnv,
+  req: ChainExplainRequest,
+  lookupVersion?: LoaderVersionLookup,
+  lookupAt?: (libraryPath: string) => LoaderVersionLookup,
+): Promise<LayerChain> {
   const env = applyEnvOverrides(base, req.env);
   // --loader-version: the model alone; --loader PATH: that library's own answer; else the installed loader.
   const lookup: LoaderVersionLookup | undefined = req.loaderVersion
@@ -56,7 +68,10 @@ export async function explainChainRequest(base: NodeJS.ProcessEnv, req: ChainExp
         : async () => ({ version: null, why: `this host cannot ask another loader library (${req.loaderPath})` })
       : lookupVersion;
   const loader = lookup?.();
-  const chain = await explainChain({ env }, { app: { path: req.appPath ?? null, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion }, ...(loader ? { loader } : {}) });
+  const chain = await explainChain(
+    { env },
+    { app: { path: req.appPath ?? null, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion }, ...(loader ? { loader } : {}) },
+  );
   if (req.loaderVersion) chain.notes.unshift(`modeled for loader ${req.loaderVersion} (asked for by version; the installed loader was not consulted)`);
   else if (req.loaderPath && chain.loaderVersion) chain.notes.unshift(`modeled for the loader at ${req.loaderPath}, which reports ${chain.loaderVersion}`);
   return chain;

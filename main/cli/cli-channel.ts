@@ -4,7 +4,10 @@ import { EXIT } from './cli-output';
 
 /** Ends a command with a one-line error and an exit code (printed by main() in cli.ts). */
 export class CliFailure extends Error {
-  constructor(readonly error: StrataError, readonly exitCode: number) {
+  constructor(
+    readonly error: StrataError,
+    readonly exitCode: number,
+  ) {
     super(error.message);
   }
 }

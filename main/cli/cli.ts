@@ -35,8 +35,6 @@ function layerFilter(o: LayersListOptions): LayerFilter {
   return o.implicit ? 'implicit' : o.explicit ? 'explicit' : 'all';
 }
 
-
-
 interface ReadOptions<C extends ChannelName, O> {
   /** The human form (a promise when its formatter is loaded on first use). */
   format: (value: ResponseOf<C>, opts: O) => string | Promise<string>;
@@ -96,8 +94,15 @@ async function serve(options: { port: number; host?: string; open?: boolean }) {
     ctx.dispose();
     const err = e as NodeJS.ErrnoException;
     const fix =
-      err.code === 'EADDRINUSE' ? 'choose another --port, or --port 0 for any free one' : err.code === 'EADDRNOTAVAIL' ? 'use an address of this machine with --host' : undefined;
-    throw new CliFailure(strataError('serve/listen-failed', `Cannot listen on ${host}:${options.port}: ${err.code ?? err.message}`, fix ? { fix } : {}), EXIT.problems);
+      err.code === 'EADDRINUSE'
+        ? 'choose another --port, or --port 0 for any free one'
+        : err.code === 'EADDRNOTAVAIL'
+          ? 'use an address of this machine with --host'
+          : undefined;
+    throw new CliFailure(
+      strataError('serve/listen-failed', `Cannot listen on ${host}:${options.port}: ${err.code ?? err.message}`, fix ? { fix } : {}),
+      EXIT.problems,
+    );
   }
   if (!isLoopback(host)) {
     process.stderr.write(
@@ -172,7 +177,9 @@ export function buildProgram(version: string): Command {
 
   program
     .command('devices')
-    .description('the physical devices the real Vulkan loader enumerates, with their drivers and the driver manifest each came from (exit 1 when there are none)')
+    .description(
+      'the physical devices the real Vulkan loader enumerates, with their drivers and the driver manifest each came from (exit 1 when there are none)',
+    )
     .option('--json', 'print machine-readable JSON')
     .option(...envOption(PROBE_ENV_WHAT))
     .option(...unsetOption(PROBE_ENV_WHAT))
@@ -204,7 +211,13 @@ export function buildProgram(version: string): Command {
     .description('every driver manifest the loader would find, in its order, with library, API version, origin and problems')
     .option('--json', 'print machine-readable JSON')
     .option('--elevated', ELEVATED_HELP)
-    .action(readCommand('discovery.manifests', { format: async (inv) => (await discoveryFormats()).formatDrivers(inv), json: (inv) => inv.manifests.driver, request: discoveryRequest }));
+    .action(
+      readCommand('discovery.manifests', {
+        format: async (inv) => (await discoveryFormats()).formatDrivers(inv),
+        json: (inv) => inv.manifests.driver,
+        request: discoveryRequest,
+      }),
+    );
 
   program
     .command('lint')
@@ -236,20 +249,26 @@ export function buildProgram(version: string): Command {
   const shader = program.command('shader').description('SPIR-V modules and VBC files: disassemble, inspect (reflection), validate, pack');
   shader
     .command('dis')
-    .description('disassemble a SPIR-V module, text identical to `spirv-dis` (friendly names from OpName, types and constants) or `spirv-dis --raw-id` (exit 1 when the module is corrupt)')
+    .description(
+      'disassemble a SPIR-V module, text identical to `spirv-dis` (friendly names from OpName, types and constants) or `spirv-dis --raw-id` (exit 1 when the module is corrupt)',
+    )
     .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (each stage in turn)')
     .option('--raw-id', 'number ids as %N, like `spirv-dis --raw-id`')
     .option('--json', 'print machine-readable JSON: text, ok, diagnostics')
     .action(shaderDisAction);
   shader
     .command('inspect')
-    .description('summary and reflection of a SPIR-V module: entry points, interface, descriptor bindings, push constants, specialization constants; of a VBC file: header, sections, its reflection cross-checked against each stage (exit 1 when the file has errors)')
+    .description(
+      'summary and reflection of a SPIR-V module: entry points, interface, descriptor bindings, push constants, specialization constants; of a VBC file: header, sections, its reflection cross-checked against each stage (exit 1 when the file has errors)',
+    )
     .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (.vbc, told by its magic)')
     .option('--json', 'print machine-readable JSON: summary, reflection, diagnostics')
     .action(shaderInspectAction);
   shader
     .command('pack')
-    .description('pack SPIR-V stages into a VBC ("Vega ByteCode") file with reflection derived from them (exit 1 when a stage does not validate, the stages do not link, or VBC cannot describe them)')
+    .description(
+      'pack SPIR-V stages into a VBC ("Vega ByteCode") file with reflection derived from them (exit 1 when a stage does not validate, the stages do not link, or VBC cannot describe them)',
+    )
     .option('--vert <file>', 'vertex stage SPIR-V')
     .option('--tesc <file>', 'tessellation control stage SPIR-V')
     .option('--tese <file>', 'tessellation evaluation stage SPIR-V')
@@ -260,7 +279,9 @@ export function buildProgram(version: string): Command {
     .action(shaderPackAction);
   shader
     .command('validate')
-    .description('check a SPIR-V module\'s logical layout and ids (SPIR-V § 2.4), or a VBC file (header, sections, each stage, cross-check); exit 1 on any error')
+    .description(
+      "check a SPIR-V module's logical layout and ids (SPIR-V § 2.4), or a VBC file (header, sections, each stage, cross-check); exit 1 on any error",
+    )
     .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (.vbc, told by its magic)')
     .option('--json', 'print machine-readable JSON: ok, diagnostics')
     .action(shaderValidateAction);

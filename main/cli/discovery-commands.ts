@@ -13,21 +13,37 @@ const SEVERITY: Record<number, string> = {
 function problemsCell(m: DiscoveredManifest): string {
   const errors = m.diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).length;
   const warnings = m.diagnostics.filter((d) => d.severity === DiagnosticSeverity.Warning).length;
-  return [errors ? `${errors} error${errors > 1 ? 's' : ''}` : '', warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : ''].filter(Boolean).join(', ') || 'ok';
+  return (
+    [errors ? `${errors} error${errors > 1 ? 's' : ''}` : '', warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : ''].filter(Boolean).join(', ') ||
+    'ok'
+  );
 }
 
 export type LayerFilter = 'all' | 'implicit' | 'explicit';
 
 /** `strata layers list`: one row per layer, in the loader's order, implicit before explicit. */
 export function formatLayers(inv: ManifestInventory, filter: LayerFilter = 'all'): string {
-  const kinds = filter === 'implicit' ? (['implicit_layer'] as const) : filter === 'explicit' ? (['explicit_layer'] as const) : (['implicit_layer', 'explicit_layer'] as const);
+  const kinds =
+    filter === 'implicit'
+      ? (['implicit_layer'] as const)
+      : filter === 'explicit'
+        ? (['explicit_layer'] as const)
+        : (['implicit_layer', 'explicit_layer'] as const);
   const rows: string[][] = [];
   for (const kind of kinds)
     for (const m of inv.manifests[kind]) {
       const type = kind === 'implicit_layer' ? 'implicit' : 'explicit';
       if (m.layers.length === 0) rows.push(['—', type, '', '', m.origin, problemsCell(m), m.path]);
       for (const l of m.layers)
-        rows.push([l.name ?? '(no name)', l.meta ? `${type} meta` : type, l.apiVersion ?? '', l.implementationVersion ?? '', m.origin, problemsCell(m), m.path]);
+        rows.push([
+          l.name ?? '(no name)',
+          l.meta ? `${type} meta` : type,
+          l.apiVersion ?? '',
+          l.implementationVersion ?? '',
+          m.origin,
+          problemsCell(m),
+          m.path,
+        ]);
     }
   if (rows.length === 0) return 'No layer manifests found. Run `strata paths` to see where the loader looks.';
   return formatTable(['NAME', 'TYPE', 'API', 'VERSION', 'ORIGIN', 'PROBLEMS', 'MANIFEST'], rows);
@@ -35,7 +51,14 @@ export function formatLayers(inv: ManifestInventory, filter: LayerFilter = 'all'
 
 /** `strata drivers list`: one row per driver manifest, in the loader's order. */
 export function formatDrivers(inv: ManifestInventory): string {
-  const rows = inv.manifests.driver.map((m) => [m.driver?.libraryPath ?? '—', m.driver?.apiVersion ?? '', m.driver?.isPortabilityDriver ? 'yes' : '', m.origin, problemsCell(m), m.path]);
+  const rows = inv.manifests.driver.map((m) => [
+    m.driver?.libraryPath ?? '—',
+    m.driver?.apiVersion ?? '',
+    m.driver?.isPortabilityDriver ? 'yes' : '',
+    m.origin,
+    problemsCell(m),
+    m.path,
+  ]);
   if (rows.length === 0) return 'No driver manifests found. Run `strata paths` to see where the loader looks.';
   return formatTable(['LIBRARY', 'API', 'PORTABILITY', 'ORIGIN', 'PROBLEMS', 'MANIFEST'], rows);
 }
@@ -50,9 +73,13 @@ export function formatLint(results: readonly FileDiagnostics[]): string {
       if (d.severity === DiagnosticSeverity.Error) errors++;
       if (d.severity === DiagnosticSeverity.Warning) warnings++;
       const message = typeof d.message === 'string' ? d.message : d.message.value;
-      lines.push(`${r.uri}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? DiagnosticSeverity.Error]} [${String(d.code)}] ${message}`);
+      lines.push(
+        `${r.uri}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? DiagnosticSeverity.Error]} [${String(d.code)}] ${message}`,
+      );
     }
-  lines.push(`${results.length} file${results.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.`);
+  lines.push(
+    `${results.length} file${results.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.`,
+  );
   return lines.join('\n');
 }
 

@@ -14,7 +14,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 function collectSet(value: string, previous: EnvOverrides = {}): EnvOverrides {
   const eq = value.indexOf('=');
   const name = value.slice(0, eq);
-  if (eq <= 0 || !NAME.test(name)) throw new InvalidArgumentError('expected NAME=VALUE with a variable name of letters, digits and _ (NAME= sets it to ""; --unset NAME removes it)');
+  if (eq <= 0 || !NAME.test(name))
+    throw new InvalidArgumentError('expected NAME=VALUE with a variable name of letters, digits and _ (NAME= sets it to ""; --unset NAME removes it)');
   return { ...previous, [name]: value.slice(eq + 1) };
 }
 

@@ -43,14 +43,26 @@ async function readConfig(file: string): Promise<OverrideConfig> {
     json = parseJsonGuarded(text, file);
   } catch (e) {
     if (e instanceof GuardedReadError) throw new CliFailure(strataError('override/config-invalid', e.message, { where: file, fix: e.fix }), EXIT.problems);
-    throw new CliFailure(strataError('override/config-invalid', `The configuration is not valid JSON (${(e as Error).message})`, { where: file, fix: 'correct the JSON; see `strata override apply --help` for the format' }), EXIT.problems);
+    throw new CliFailure(
+      strataError('override/config-invalid', `The configuration is not valid JSON (${(e as Error).message})`, {
+        where: file,
+        fix: 'correct the JSON; see `strata override apply --help` for the format',
+      }),
+      EXIT.problems,
+    );
   }
   // The schema (zod) is loaded here, when a configuration is read, not when the CLI starts.
   const { OverrideConfigSchema } = await import('../../shared/override/override-config');
   const parsed = OverrideConfigSchema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
-    throw new CliFailure(strataError('override/config-invalid', `The configuration does not match the format: ${issues}`, { where: file, fix: 'see `strata override apply --help` for the format' }), EXIT.problems);
+    throw new CliFailure(
+      strataError('override/config-invalid', `The configuration does not match the format: ${issues}`, {
+        where: file,
+        fix: 'see `strata override apply --help` for the format',
+      }),
+      EXIT.problems,
+    );
   }
   return parsed.data;
 }
@@ -92,7 +104,9 @@ const SETTINGS_BEFORE: Record<OverrideOwnership, string> = {
 
 function settingsResultLines(r: SettingsFileResult | undefined): string[] {
   if (!r || (r.action === 'nothing' && r.text === null)) return [];
-  const lines = [`Layer settings: ${SETTINGS_ACTION[r.action]} ${r.path}${r.action === 'created' || r.action === 'replaced' ? ` (${SETTINGS_BEFORE[r.before]})` : ''}.`];
+  const lines = [
+    `Layer settings: ${SETTINGS_ACTION[r.action]} ${r.path}${r.action === 'created' || r.action === 'replaced' ? ` (${SETTINGS_BEFORE[r.before]})` : ''}.`,
+  ];
   if (r.backup) lines.push(`  the file it replaced is kept in ${r.backup}`);
   for (const h of r.hides) lines.push(`  note: ${h.reason}`);
   return lines;
@@ -102,7 +116,12 @@ function settingsStatusLines(s: OverrideStatus['settings']): string[] {
   if (!s) return [];
   const rows: [string, string][] = [
     ['file', s.path],
-    ['state', s.ownership === 'strata' && s.writtenAt ? `${OWNERSHIP[s.ownership]} (written ${s.writtenAt})` : OWNERSHIP[s.ownership].replace('no override file', 'no settings file')],
+    [
+      'state',
+      s.ownership === 'strata' && s.writtenAt
+        ? `${OWNERSHIP[s.ownership]} (written ${s.writtenAt})`
+        : OWNERSHIP[s.ownership].replace('no override file', 'no settings file'),
+    ],
   ];
   if (s.text !== null) rows.push(['settings', String(s.text.split('\n').filter((l) => /^\s*[^#\s][^=]*=/.test(l)).length)]);
   if (s.originalBackup) rows.push(['remove restores', `the earlier settings file, kept in ${s.originalBackup}`]);
@@ -177,7 +196,9 @@ export function formatApplyResult(r: OverrideApplyResult, config: OverrideConfig
 export function formatRemoveResult(r: OverrideRemoveResult): string {
   const lines =
     r.action === 'restored'
-      ? [`Removed Strata's override and restored the override that was at ${r.path} before Strata, as it was (the same bytes; a symbolic link is a link again).`]
+      ? [
+          `Removed Strata's override and restored the override that was at ${r.path} before Strata, as it was (the same bytes; a symbolic link is a link again).`,
+        ]
       : r.action === 'deleted'
         ? [`Removed Strata's override: ${r.path} is gone, and applications choose their layers again.`]
         : r.settings
@@ -264,8 +285,16 @@ export function addOverrideCommands(program: Command): void {
     .addHelpText('after', CONFIG_HELP)
     .action(async (opts: { config?: string; profile?: string; output?: string }) => {
       if (!opts.config === !opts.profile)
-        throw new CliFailure(strataError('override/export-usage', 'Give exactly one of --config and --profile', { where: 'strata override export', fix: 'see `strata override export --help`' }), EXIT.usage);
-      const r = opts.profile ? await callChannel('profiles.overrideExport', { name: opts.profile }) : { ...(await callChannel('override.export', { config: await readConfig(opts.config!) })), notes: [] as string[] };
+        throw new CliFailure(
+          strataError('override/export-usage', 'Give exactly one of --config and --profile', {
+            where: 'strata override export',
+            fix: 'see `strata override export --help`',
+          }),
+          EXIT.usage,
+        );
+      const r = opts.profile
+        ? await callChannel('profiles.overrideExport', { name: opts.profile })
+        : { ...(await callChannel('override.export', { config: await readConfig(opts.config!) })), notes: [] as string[] };
       for (const note of r.notes) process.stderr.write(`strata: note: ${note}\n`);
       if (!opts.output) {
         process.stdout.write(r.text);
@@ -274,8 +303,16 @@ export function addOverrideCommands(program: Command): void {
       try {
         writeFileSync(opts.output, r.text);
       } catch (e) {
-        throw new CliFailure(strataError('override/export-failed', `Cannot write the override: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: opts.output, fix: 'choose a writable path for -o' }), EXIT.problems);
+        throw new CliFailure(
+          strataError('override/export-failed', `Cannot write the override: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
+            where: opts.output,
+            fix: 'choose a writable path for -o',
+          }),
+          EXIT.problems,
+        );
       }
-      process.stdout.write(`Wrote ${opts.output} (not installed; \`${opts.profile ? `strata profile apply ${JSON.stringify(opts.profile)}` : `strata override apply --config ${opts.config}`}\` installs it).\n`);
+      process.stdout.write(
+        `Wrote ${opts.output} (not installed; \`${opts.profile ? `strata profile apply ${JSON.stringify(opts.profile)}` : `strata override apply --config ${opts.config}`}\` installs it).\n`,
+      );
     });
 }

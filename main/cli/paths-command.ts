@@ -23,7 +23,9 @@ export function formatDiscoveryPaths(paths: DiscoveryPaths): string {
       }.`,
       // Windows: is_high_integrity() — an Administrator's elevated process, and every process under Wine.
       ...(paths.platform.os === 'windows'
-        ? ['(On Windows the loader counts a process as elevated when its integrity level is High or above: "Run as administrator", a service, and every process under Wine.)']
+        ? [
+            '(On Windows the loader counts a process as elevated when its integrity level is High or above: "Run as administrator", a service, and every process under Wine.)',
+          ]
         : []),
       '',
     );

@@ -47,7 +47,13 @@ export function formatProfilesList(r: ProfilesList): string {
     );
   for (const p of r.profiles) for (const w of p.warnings) out.push(`  warning: ${p.name}: ${w}`);
   out.push('', 'Presets (read-only; copy one to change it)');
-  out.push(formatTable(['NAME', 'ID', 'HERE'], r.presets.map((p) => [p.profile.name, p.id, p.available ? 'available' : `missing: ${list(p.missing)}`]), '  '));
+  out.push(
+    formatTable(
+      ['NAME', 'ID', 'HERE'],
+      r.presets.map((p) => [p.profile.name, p.id, p.available ? 'available' : `missing: ${list(p.missing)}`]),
+      '  ',
+    ),
+  );
   if (r.problems.length) {
     out.push('', 'Profile files that do not read (left as they are):');
     for (const e of r.problems) out.push(`  ${formatStrataError(e)}`);
@@ -61,7 +67,8 @@ export function formatProfile(p: Profile): string {
   if (p.description) rows.push(['description', p.description]);
   rows.push(['on (in order)', list(layersOf(p, 'on'))], ['off', list(layersOf(p, 'off'))], ['auto', list(layersOf(p, 'auto'))]);
   if (p.applicationLayersAt !== undefined) rows.push(['application layers', `before layer #${p.applicationLayersAt + 1}`]);
-  for (const [layer, values] of Object.entries(p.settings ?? {})) for (const [k, v] of Object.entries(values)) rows.push([`setting`, `${layer}.${k} = ${JSON.stringify(v)}`]);
+  for (const [layer, values] of Object.entries(p.settings ?? {}))
+    for (const [k, v] of Object.entries(values)) rows.push([`setting`, `${layer}.${k} = ${JSON.stringify(v)}`]);
   if (p.loaderMessages?.length) rows.push(['loader messages', p.loaderMessages.join(', ')]);
   if (p.drivers?.select?.length) rows.push(['drivers: only', p.drivers.select.join(', ')]);
   if (p.drivers?.disable?.length) rows.push(['drivers: never', p.drivers.disable.join(', ')]);
@@ -72,7 +79,9 @@ export function formatProfile(p: Profile): string {
 }
 
 export function formatSync(s: BindingsSyncResult): string {
-  const out = [`Per-application profiles (loader ${s.loaderVersion}, ${s.mechanism === 'override-app-keys' ? 'override layers scoped by app_keys' : 'vk_loader_settings.json'}):`];
+  const out = [
+    `Per-application profiles (loader ${s.loaderVersion}, ${s.mechanism === 'override-app-keys' ? 'override layers scoped by app_keys' : 'vk_loader_settings.json'}):`,
+  ];
   if (s.files.length === 0) out.push('  no application is bound to a profile');
   for (const f of s.files) out.push(`  ${f.path}${f.profile ? ` ← "${f.profile}"` : ''}: ${f.apps.join(', ')}${f.written ? '' : ' (unchanged)'}`);
   for (const r of s.removed) out.push(`  removed ${r}`);
@@ -86,7 +95,10 @@ function readFile(file: string, what: string): string {
     return readTextGuardedSync(file, 'profile');
   } catch (e) {
     const message = e instanceof GuardedReadError ? e.message : `Cannot read the ${what}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
-    throw new CliFailure(strataError('profile/file-unreadable', message, { where: file, fix: e instanceof GuardedReadError ? e.fix : 'check the path' }), EXIT.problems);
+    throw new CliFailure(
+      strataError('profile/file-unreadable', message, { where: file, fix: e instanceof GuardedReadError ? e.fix : 'check the path' }),
+      EXIT.problems,
+    );
   }
 }
 
@@ -94,15 +106,24 @@ function writeOut(file: string, text: string) {
   try {
     writeFileSync(file, text);
   } catch (e) {
-    throw new CliFailure(strataError('profile/export-failed', `Cannot write the file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: file, fix: 'choose a writable path for -o' }), EXIT.problems);
+    throw new CliFailure(
+      strataError('profile/export-failed', `Cannot write the file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
+        where: file,
+        fix: 'choose a writable path for -o',
+      }),
+      EXIT.problems,
+    );
   }
 }
 
-
-const loaderVersionOption = ['--loader-version <x.y.z>', 'model this loader version instead of asking the installed loader', (v: string) => {
-  if (!/^\d+\.\d+\.\d+$/.test(v)) throw new InvalidArgumentError('expected MAJOR.MINOR.PATCH, e.g. 1.3.239');
-  return v;
-}] as const;
+const loaderVersionOption = [
+  '--loader-version <x.y.z>',
+  'model this loader version instead of asking the installed loader',
+  (v: string) => {
+    if (!/^\d+\.\d+\.\d+$/.test(v)) throw new InvalidArgumentError('expected MAJOR.MINOR.PATCH, e.g. 1.3.239');
+    return v;
+  },
+] as const;
 
 const out = (json: boolean | undefined, value: unknown, human: () => string) => {
   if (json) printJson(value);
@@ -110,11 +131,16 @@ const out = (json: boolean | undefined, value: unknown, human: () => string) => 
 };
 
 export function addProfileCommands(program: Command): void {
-  const profile = program.command('profile').description('named configurations: presets, your profiles, import/export, and binding applications to them').addHelpText('after', PROFILE_HELP);
+  const profile = program
+    .command('profile')
+    .description('named configurations: presets, your profiles, import/export, and binding applications to them')
+    .addHelpText('after', PROFILE_HELP);
 
   profile
     .command('list')
-    .description('your profiles, the built-in presets (with what is missing here), files that do not read, bound applications (exit 1 when a file does not read)')
+    .description(
+      'your profiles, the built-in presets (with what is missing here), files that do not read, bound applications (exit 1 when a file does not read)',
+    )
     .option('--json', 'print machine-readable JSON')
     .action(async (o: { json?: boolean }) => {
       const r = await callChannel('profiles.list', {});
@@ -141,7 +167,11 @@ export function addProfileCommands(program: Command): void {
     .option('--description <text>', 'what it is for')
     .option('--json', 'print machine-readable JSON')
     .action(async (name: string, o: { from?: string; description?: string; json?: boolean }) => {
-      const r = await callChannel('profiles.create', { name, ...(o.from ? { from: o.from } : {}), ...(o.description !== undefined ? { description: o.description } : {}) });
+      const r = await callChannel('profiles.create', {
+        name,
+        ...(o.from ? { from: o.from } : {}),
+        ...(o.description !== undefined ? { description: o.description } : {}),
+      });
       out(o.json, r, () => `Created "${r.name}" in ${r.file}.`);
     });
 
@@ -189,7 +219,9 @@ export function addProfileCommands(program: Command): void {
       const r = await callChannel('profiles.apply', { name, ...(o.force ? { force: true } : {}), ...(o.system ? { system: true } : {}) });
       out(o.json, r, () =>
         [
-          r.result.action === 'unchanged' ? `The override at ${r.result.path} already has "${name}"; nothing changed.` : `${r.result.action === 'created' ? 'Created' : 'Replaced'} ${r.result.path} with "${name}".`,
+          r.result.action === 'unchanged'
+            ? `The override at ${r.result.path} already has "${name}"; nothing changed.`
+            : `${r.result.action === 'created' ? 'Created' : 'Replaced'} ${r.result.path} with "${name}".`,
           ...(r.result.backup ? [`The file it replaced is kept in ${r.result.backup}.`] : []),
           ...r.notes.map((n) => `note: ${n}`),
         ].join('\n'),
@@ -218,7 +250,12 @@ export function addProfileCommands(program: Command): void {
     .action(async (file: string, o: { name?: string; replace?: boolean; json?: boolean }) => {
       const text = readFile(file, 'profile');
       const r = await callChannel('profiles.import', { text, source: file, ...(o.name ? { name: o.name } : {}), ...(o.replace ? { replace: true } : {}) });
-      out(o.json, r, () => [`Imported "${r.stored.name}" (${r.kind === 'override-layer' ? 'from an override layer file' : 'profile'}) into ${r.stored.file}.`, ...r.warnings.map((w) => `warning: ${w}`)].join('\n'));
+      out(o.json, r, () =>
+        [
+          `Imported "${r.stored.name}" (${r.kind === 'override-layer' ? 'from an override layer file' : 'profile'}) into ${r.stored.file}.`,
+          ...r.warnings.map((w) => `warning: ${w}`),
+        ].join('\n'),
+      );
       if (!o.json) for (const w of r.warnings) process.stderr.write(`strata: warning: ${w}\n`);
     });
 
@@ -230,12 +267,16 @@ export function addProfileCommands(program: Command): void {
     .option('--json', 'print machine-readable JSON')
     .action(async (name: string, o: { loaderVersion?: string; json?: boolean }) => {
       const r = await callChannel('profiles.launchEnvironment', { name, ...(o.loaderVersion ? { loaderVersion: o.loaderVersion } : {}) });
-      out(o.json, r, () => [...Object.entries(r.env).map(([k, v]) => (v === null ? `unset ${k}` : `${k}=${v}`)), ...r.notes.map((n) => `note: ${n}`)].join('\n'));
+      out(o.json, r, () =>
+        [...Object.entries(r.env).map(([k, v]) => (v === null ? `unset ${k}` : `${k}=${v}`)), ...r.notes.map((n) => `note: ${n}`)].join('\n'),
+      );
     });
 
   profile
     .command('bind')
-    .description('bind an application to a profile so it gets it when started anywhere (as far as the loader allows); every bound application is checked (exit 1 when one would not get its profile)')
+    .description(
+      'bind an application to a profile so it gets it when started anywhere (as far as the loader allows); every bound application is checked (exit 1 when one would not get its profile)',
+    )
     .argument('<app-path>', "the application's executable")
     .argument('<profile>', 'a profile name')
     .option('--arg <value>', 'an argument for launches from Strata; repeatable', (v: string, prev: string[]) => [...prev, v], [] as string[])
@@ -245,19 +286,27 @@ export function addProfileCommands(program: Command): void {
     .option('--force', 'replace a per-application override file Strata did not write')
     .option(...loaderVersionOption)
     .option('--json', 'print machine-readable JSON')
-    .action(async (appPath: string, name: string, o: { arg: string[]; cwd?: string; env?: EnvOverrides; unset?: string[]; force?: boolean; loaderVersion?: string; json?: boolean }) => {
-      const r = await callChannel('profiles.bind', {
-        appPath,
-        profile: name,
-        ...(o.arg.length ? { args: o.arg } : {}),
-        ...(o.cwd ? { cwd: o.cwd } : {}),
-        ...envRequest(o),
-        ...(o.force ? { force: true } : {}),
-        ...(o.loaderVersion ? { loaderVersion: o.loaderVersion } : {}),
-      });
-      out(o.json, r, () => [`Bound ${r.application.path} to "${r.application.profile}".`, ...r.notes.map((n) => `note: ${n}`), formatSync(r.sync)].join('\n'));
-      if (r.sync.checks.some((c) => !c.ok)) process.exitCode = EXIT.problems;
-    });
+    .action(
+      async (
+        appPath: string,
+        name: string,
+        o: { arg: string[]; cwd?: string; env?: EnvOverrides; unset?: string[]; force?: boolean; loaderVersion?: string; json?: boolean },
+      ) => {
+        const r = await callChannel('profiles.bind', {
+          appPath,
+          profile: name,
+          ...(o.arg.length ? { args: o.arg } : {}),
+          ...(o.cwd ? { cwd: o.cwd } : {}),
+          ...envRequest(o),
+          ...(o.force ? { force: true } : {}),
+          ...(o.loaderVersion ? { loaderVersion: o.loaderVersion } : {}),
+        });
+        out(o.json, r, () =>
+          [`Bound ${r.application.path} to "${r.application.profile}".`, ...r.notes.map((n) => `note: ${n}`), formatSync(r.sync)].join('\n'),
+        );
+        if (r.sync.checks.some((c) => !c.ok)) process.exitCode = EXIT.problems;
+      },
+    );
 
   profile
     .command('unbind')

@@ -14,7 +14,6 @@ import { EXIT, formatPairs, formatTable, printError, printJson } from './cli-out
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-
 function parseSeconds(value: string): number {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || n <= 0 || n > 7 * 24 * 3600) throw new InvalidArgumentError('expected seconds, more than 0 (up to a week)');
@@ -23,7 +22,10 @@ function parseSeconds(value: string): number {
 
 function parseList<T extends string>(allowed: readonly T[], what: string) {
   return (value: string): T[] => {
-    const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = items.filter((i) => !(allowed as readonly string[]).includes(i));
     if (bad.length || !items.length) throw new InvalidArgumentError(`${what}: one or more of ${allowed.join(', ')}, separated by commas`);
     return items as T[];
@@ -45,7 +47,16 @@ export function formatSessionList(sessions: readonly SessionSummary[], dir: stri
   if (sessions.length === 0) return `No sessions in ${dir}. Start one with \`strata launch -- COMMAND\`.`;
   const rows = sessions.map((s) => {
     const [errors, warnings] = countsText(s.counts);
-    return [s.id, s.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), s.status, exitText(s.exit), errors, warnings, s.profile ?? '—', [s.command, ...s.args].join(' ')];
+    return [
+      s.id,
+      s.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+      s.status,
+      exitText(s.exit),
+      errors,
+      warnings,
+      s.profile ?? '—',
+      [s.command, ...s.args].join(' '),
+    ];
   });
   return `${formatTable(['ID', 'STARTED', 'STATUS', 'EXIT', 'ERRORS', 'WARNINGS', 'PROFILE', 'COMMAND'], rows)}\n(${dir})`;
 }
@@ -103,7 +114,11 @@ export function formatSessionDiff(d: SessionDiff): string {
   const out = [`a: ${d.a.id}  ${d.a.command}  ${exitText(d.a.exit)}`, `b: ${d.b.id}  ${d.b.command}  ${exitText(d.b.exit)}`, ''];
   if (d.chain.same) out.push(`Chain: the same (${(d.chain.a ?? []).join(' → ') || 'no layers'})`);
   else {
-    out.push('Chain:', `  a: ${d.chain.a ? d.chain.a.join(' → ') || '(no layers)' : '(not predicted)'}`, `  b: ${d.chain.b ? d.chain.b.join(' → ') || '(no layers)' : '(not predicted)'}`);
+    out.push(
+      'Chain:',
+      `  a: ${d.chain.a ? d.chain.a.join(' → ') || '(no layers)' : '(not predicted)'}`,
+      `  b: ${d.chain.b ? d.chain.b.join(' → ') || '(no layers)' : '(not predicted)'}`,
+    );
     if (d.chain.added.length) out.push(`  added in b: ${d.chain.added.join(', ')}`);
     if (d.chain.removed.length) out.push(`  gone in b: ${d.chain.removed.join(', ')}`);
     if (d.chain.moved.length) out.push(`  moved: ${d.chain.moved.join(', ')}`);
@@ -122,8 +137,20 @@ export function formatSessionDiff(d: SessionDiff): string {
     formatTable(
       ['', ...sev, 'stdout', 'stderr', 'validation lines'],
       [
-        ['a', ...sev.map((s) => String(d.counts.a.messages[s])), String(d.counts.a.lines.stdout), String(d.counts.a.lines.stderr), String(d.counts.a.lines.validation)],
-        ['b', ...sev.map((s) => String(d.counts.b.messages[s])), String(d.counts.b.lines.stdout), String(d.counts.b.lines.stderr), String(d.counts.b.lines.validation)],
+        [
+          'a',
+          ...sev.map((s) => String(d.counts.a.messages[s])),
+          String(d.counts.a.lines.stdout),
+          String(d.counts.a.lines.stderr),
+          String(d.counts.a.lines.validation),
+        ],
+        [
+          'b',
+          ...sev.map((s) => String(d.counts.b.messages[s])),
+          String(d.counts.b.lines.stdout),
+          String(d.counts.b.lines.stderr),
+          String(d.counts.b.lines.validation),
+        ],
       ],
     ),
   );
@@ -163,7 +190,11 @@ async function resolveId(id: string): Promise<string> {
   if (id !== 'latest') return id;
   const list = await callChannel('sessions.list', {});
   const newest = list.sessions[0];
-  if (!newest) throw new CliFailure(strataError('sessions/not-found', 'There are no sessions yet', { where: list.dir, fix: 'start one with `strata launch -- COMMAND`' }), EXIT.problems);
+  if (!newest)
+    throw new CliFailure(
+      strataError('sessions/not-found', 'There are no sessions yet', { where: list.dir, fix: 'start one with `strata launch -- COMMAND`' }),
+      EXIT.problems,
+    );
   return newest.id;
 }
 
@@ -234,7 +265,12 @@ async function launchAction(command: string, args: string[], o: LaunchOptions): 
   }
   const c = footer.counts;
   if (footer.exit.reason === 'failed-to-start') {
-    printError(strataError('launch/failed-to-start', `Cannot start ${command}: ${footer.exit.error}`, { where: session.header.application.cwd, fix: 'check the command name and that it is executable; the attempt is saved as session ' + session.id }));
+    printError(
+      strataError('launch/failed-to-start', `Cannot start ${command}: ${footer.exit.error}`, {
+        where: session.header.application.cwd,
+        fix: 'check the command name and that it is executable; the attempt is saved as session ' + session.id,
+      }),
+    );
     process.exitCode = EXIT.usage;
     return;
   }
@@ -248,7 +284,9 @@ async function launchAction(command: string, args: string[], o: LaunchOptions): 
 export function addSessionCommands(program: Command): void {
   program
     .command('launch')
-    .description("start an application with loader logging and the validation layer's messages captured into a session; streams its output, prints the session id, exits with the application's code (128+N for signal N)")
+    .description(
+      "start an application with loader logging and the validation layer's messages captured into a session; streams its output, prints the session id, exits with the application's code (128+N for signal N)",
+    )
     .argument('<command>', 'the application (put `--` before it when it has options of its own)')
     .argument('[args...]', "the application's arguments")
     .option('--profile <name>', 'apply this profile to this launch only (through environment variables)')
@@ -298,7 +336,11 @@ export function addSessionCommands(program: Command): void {
     .option('--json', 'print machine-readable JSON')
     .action(async (o: QueryOptions & { id?: string[]; json?: boolean }) => {
       const query = queryOf(o);
-      if (Object.keys(query).length === 0) throw new CliFailure(strataError('usage', 'Nothing to search for', { where: 'strata sessions search', fix: 'give --grep, --vuid, --severity or --source' }), EXIT.usage);
+      if (Object.keys(query).length === 0)
+        throw new CliFailure(
+          strataError('usage', 'Nothing to search for', { where: 'strata sessions search', fix: 'give --grep, --vuid, --severity or --source' }),
+          EXIT.usage,
+        );
       const result = await callChannel('sessions.search', { query, ...(o.id ? { ids: o.id } : {}) });
       if (o.json) printJson(result);
       else if (result.results.length === 0) process.stdout.write('No matches.\n');
@@ -313,10 +355,15 @@ export function addSessionCommands(program: Command): void {
     .command('export')
     .description('a session as JSON, or as an HTML report with no external resources, to a file or stdout')
     .argument('<id>', 'a session id, or "latest"')
-    .option('--format <format>', 'json or html', (v) => {
-      if (v !== 'json' && v !== 'html') throw new InvalidArgumentError('json or html');
-      return v;
-    }, 'json')
+    .option(
+      '--format <format>',
+      'json or html',
+      (v) => {
+        if (v !== 'json' && v !== 'html') throw new InvalidArgumentError('json or html');
+        return v;
+      },
+      'json',
+    )
     .option('-o, --output <file>', 'write here instead of stdout')
     .action(async (id: string, o: { format: 'json' | 'html'; output?: string }) => {
       const result = await callChannel('sessions.export', { id: await resolveId(id), format: o.format });

@@ -47,7 +47,11 @@ export async function describeLayer(layerName: string): Promise<DescribedLayer> 
   const found = findLayerDescription(inventory, layerName);
   if (found) return found;
   const near = closestKey(layerName, discoveredLayerNames(inventory));
-  throw usage(`No layer named ${layerName} was found where the Vulkan loader looks`, '--layer', near ? `did you mean ${near}? (\`strata layers list\` shows every layer found)` : '`strata layers list` shows every layer found');
+  throw usage(
+    `No layer named ${layerName} was found where the Vulkan loader looks`,
+    '--layer',
+    near ? `did you mean ${near}? (\`strata layers list\` shows every layer found)` : '`strata layers list` shows every layer found',
+  );
 }
 
 /** `--set KEY=VALUE`, applied in order; unknown keys and values that do not fit are usage errors. */
@@ -56,7 +60,10 @@ export function applySetOptions(description: LayerSettingsDescription, base: Lay
   for (const item of sets) {
     const eq = item.indexOf('=');
     if (eq <= 0) throw usage(`"${item}" is not KEY=VALUE`, '--set', 'write --set key=value, e.g. --set log_filename=/tmp/vvl.txt');
-    const key = item.slice(0, eq).trim().replace(new RegExp(`^${settingPrefix(description.layerName).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`), '');
+    const key = item
+      .slice(0, eq)
+      .trim()
+      .replace(new RegExp(`^${settingPrefix(description.layerName).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`), '');
     const text = item.slice(eq + 1);
     if (!description.described) {
       if (!/^[A-Za-z0-9_.-]+$/.test(key)) throw usage(`"${key}" is not a usable setting key`, '--set', 'use letters, digits, _ . - in keys');
@@ -69,7 +76,11 @@ export function applySetOptions(description: LayerSettingsDescription, base: Lay
         key,
         [...description.byKey.values()].filter((s) => s.type !== 'GROUP').map((s) => s.key),
       );
-      throw usage(`${description.layerName} has no setting "${key}"`, `--set ${item}`, `${near ? `did you mean ${near}? ` : ''}\`strata settings show --layer ${description.layerName}\` lists its settings`);
+      throw usage(
+        `${description.layerName} has no setting "${key}"`,
+        `--set ${item}`,
+        `${near ? `did you mean ${near}? ` : ''}\`strata settings show --layer ${description.layerName}\` lists its settings`,
+      );
     }
     const parsed = parseSettingText(setting, text);
     const problem = 'error' in parsed ? parsed.error : checkSettingValue(setting, parsed.value);
@@ -103,7 +114,8 @@ const valueText = (s: SettingDescription): string => (s.type === 'GROUP' ? '' : 
 
 function details(s: SettingDescription): string {
   const parts: string[] = [];
-  if ((s.type === 'INT' || s.type === 'FLOAT') && (s.min !== undefined || s.max !== undefined)) parts.push(`${s.min ?? '…'}–${s.max ?? '…'}${s.unit ? ` ${s.unit}` : ''}`);
+  if ((s.type === 'INT' || s.type === 'FLOAT') && (s.min !== undefined || s.max !== undefined))
+    parts.push(`${s.min ?? '…'}–${s.max ?? '…'}${s.unit ? ` ${s.unit}` : ''}`);
   if ('options' in s) parts.push(`values: ${s.options.map((o) => o.key).join(', ')}`);
   if (s.type === 'LIST' && s.list.length) parts.push(`${s.listOnly ? 'only' : 'e.g.'}: ${s.list.join(', ')}`);
   if (s.env) parts.push(`env ${s.env}`);
@@ -129,11 +141,19 @@ export function formatSettingsShow(layer: DescribedLayer, platform: Platform): s
   if (!d.described) {
     out.push('  This layer has no settings description (file_format_version 1.2.0 "features.settings"); any key can be set with --set key=value.');
   } else {
-    out.push(`  ${here.length} settings on ${platformName(platform)}${elsewhere ? ` (${elsewhere} more only on other platforms: --platform)` : ''}; in vk_layer_settings.txt as ${settingPrefix(d.layerName)}.<key> = <value>`, '');
+    out.push(
+      `  ${here.length} settings on ${platformName(platform)}${elsewhere ? ` (${elsewhere} more only on other platforms: --platform)` : ''}; in vk_layer_settings.txt as ${settingPrefix(d.layerName)}.<key> = <value>`,
+      '',
+    );
     out.push(
       formatTable(
         ['KEY', 'TYPE', 'DEFAULT', 'DETAILS'],
-        here.map((s) => [`${'  '.repeat(depthOf(d, s))}${s.key}`, s.type === 'GROUP' ? 'group' : `${s.type} (${typeInWords(s.type)})`, valueText(s), details(s)]),
+        here.map((s) => [
+          `${'  '.repeat(depthOf(d, s))}${s.key}`,
+          s.type === 'GROUP' ? 'group' : `${s.type} (${typeInWords(s.type)})`,
+          valueText(s),
+          details(s),
+        ]),
         '  ',
       ),
     );
@@ -141,7 +161,10 @@ export function formatSettingsShow(layer: DescribedLayer, platform: Platform): s
   if (d.presets.length) out.push('', `  Presets: ${d.presets.map((p) => p.label).join(', ')}`);
   if (d.diagnostics.length) {
     out.push('', '  Problems in the settings description:');
-    for (const x of d.diagnostics) out.push(`    ${layer.manifestPath}:${x.range.start.line + 1}:${x.range.start.character + 1}: ${x.severity === DiagnosticSeverity.Error ? 'error' : 'warning'}: ${typeof x.message === 'string' ? x.message : x.message.value} [${String(x.code)}]`);
+    for (const x of d.diagnostics)
+      out.push(
+        `    ${layer.manifestPath}:${x.range.start.line + 1}:${x.range.start.character + 1}: ${x.severity === DiagnosticSeverity.Error ? 'error' : 'warning'}: ${typeof x.message === 'string' ? x.message : x.message.value} [${String(x.code)}]`,
+      );
   }
   return out.join('\n');
 }
@@ -178,7 +201,13 @@ export async function settingsExportAction(opts: ExportOptions, source: Settings
   try {
     writeFileAtomic(opts.output, exported.text);
   } catch (e) {
-    throw new CliFailure(strataError('settings/export-failed', `Cannot write the export: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: opts.output, fix: 'choose a writable path for -o' }), EXIT.problems);
+    throw new CliFailure(
+      strataError('settings/export-failed', `Cannot write the export: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
+        where: opts.output,
+        fix: 'choose a writable path for -o',
+      }),
+      EXIT.problems,
+    );
   }
   process.stdout.write(`Wrote ${opts.output} (${opts.format}, the settings of ${description.layerName}).\n`);
 }

@@ -30,8 +30,11 @@ const actions = () => import('./settings-actions');
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function addSettingsCommands(program: Command): Command {
-  const settings = program.command('settings').description("layer settings (a layer manifest's file_format_version 1.2.0 settings description): list them, export them");
-  const platformOption = () => new Option('--platform <platform>', 'the platform whose settings to use (default: this one)').choices(Object.keys(PLATFORM_TOKENS));
+  const settings = program
+    .command('settings')
+    .description("layer settings (a layer manifest's file_format_version 1.2.0 settings description): list them, export them");
+  const platformOption = () =>
+    new Option('--platform <platform>', 'the platform whose settings to use (default: this one)').choices(Object.keys(PLATFORM_TOKENS));
 
   settings
     .command('show')
@@ -43,7 +46,9 @@ export function addSettingsCommands(program: Command): Command {
 
   settings
     .command('export')
-    .description("a layer's settings as vk_layer_settings.txt (txt), environment scripts (bash, cmd), a VK_EXT_layer_settings C++ header (hpp), or documentation (html, md)")
+    .description(
+      "a layer's settings as vk_layer_settings.txt (txt), environment scripts (bash, cmd), a VK_EXT_layer_settings C++ header (hpp), or documentation (html, md)",
+    )
     .requiredOption('--layer <name>', 'the layer, e.g. VK_LAYER_KHRONOS_validation')
     .addOption(new Option('--format <format>', 'what to write').choices([...EXPORT_FORMAT_CHOICES]).makeOptionMandatory())
     .option('-o, --output <file>', 'write to this file (atomically) instead of printing')

@@ -34,7 +34,17 @@ const dims = (d: number[]) => d.map((n) => (n ? `[${n}]` : '[]')).join('');
 function memberRows(members: BlockMember[], prefix = ''): string[][] {
   return members.flatMap((m) => {
     const name = `${prefix}${m.name}`;
-    const row = [dash(m.offset), dash(m.size), name, m.type + (m.matrixStride !== undefined ? ` (${m.rowMajor ? 'row' : 'column'}-major, stride ${m.matrixStride})` : m.arrayStride !== undefined ? ` (stride ${m.arrayStride})` : '')];
+    const row = [
+      dash(m.offset),
+      dash(m.size),
+      name,
+      m.type +
+        (m.matrixStride !== undefined
+          ? ` (${m.rowMajor ? 'row' : 'column'}-major, stride ${m.matrixStride})`
+          : m.arrayStride !== undefined
+            ? ` (stride ${m.arrayStride})`
+            : ''),
+    ];
     return [row, ...(m.members ? memberRows(m.members, `${name}${m.arraySize ? '[]' : ''}.`) : [])];
   });
 }
@@ -64,7 +74,9 @@ export function formatShaderInspection(x: ShaderInspection): string {
           [
             ...e.executionModes.map((m) => (m.operands.length ? `${m.mode} ${m.operands.join(' ')}` : m.mode)),
             // The WorkgroupSize built-in or LocalSizeId can make a dimension a specialization constant.
-            ...(e.workgroupSize?.some((d) => d.specId !== undefined) ? [`workgroup size ${e.workgroupSize.map((d) => (d.specId !== undefined ? `${d.value} (SpecId ${d.specId})` : String(d.value))).join(' ')}`] : []),
+            ...(e.workgroupSize?.some((d) => d.specId !== undefined)
+              ? [`workgroup size ${e.workgroupSize.map((d) => (d.specId !== undefined ? `${d.value} (SpecId ${d.specId})` : String(d.value))).join(' ')}`]
+              : []),
           ].join(', ') || '-',
         ]),
         '  ',
@@ -72,13 +84,22 @@ export function formatShaderInspection(x: ShaderInspection): string {
     );
   }
   for (const e of r.entryPoints) {
-    for (const [title, vars] of [['Inputs', e.inputs], ['Outputs', e.outputs]] as const) {
+    for (const [title, vars] of [
+      ['Inputs', e.inputs],
+      ['Outputs', e.outputs],
+    ] as const) {
       if (!vars.length) continue;
       section(
         `${title} of ${e.name} (${e.stage})`,
         formatTable(
           ['LOCATION', 'COMPONENT', 'BUILT-IN', 'NAME', 'TYPE'],
-          vars.map((v) => [dash(v.location), dash(v.component), v.builtIns.join(', ') || '-', v.name || v.blockName || `_${v.id}`, [...v.qualifiers.map((q) => q.toLowerCase()), v.type].join(' ')]),
+          vars.map((v) => [
+            dash(v.location),
+            dash(v.component),
+            v.builtIns.join(', ') || '-',
+            v.name || v.blockName || `_${v.id}`,
+            [...v.qualifiers.map((q) => q.toLowerCase()), v.type].join(' '),
+          ]),
           '  ',
         ),
       );
@@ -92,7 +113,10 @@ export function formatShaderInspection(x: ShaderInspection): string {
         r.descriptorBindings.map((d) => [
           String(d.set),
           String(d.binding),
-          d.kind + (d.inputAttachmentIndex !== undefined ? ` #${d.inputAttachmentIndex}` : '') + (d.imageFormat ? ` (${d.imageFormat})` : '') + (d.access !== 'read-write' && d.kind !== 'uniform buffer' ? `, ${d.access}` : ''),
+          d.kind +
+            (d.inputAttachmentIndex !== undefined ? ` #${d.inputAttachmentIndex}` : '') +
+            (d.imageFormat ? ` (${d.imageFormat})` : '') +
+            (d.access !== 'read-write' && d.kind !== 'uniform buffer' ? `, ${d.access}` : ''),
           d.arraySize.length ? dims(d.arraySize) : '1',
           d.name || d.block?.typeName || `_${d.id}`,
           d.block ? `struct ${d.block.typeName}${dims(d.arraySize)}` : d.type,
@@ -102,14 +126,30 @@ export function formatShaderInspection(x: ShaderInspection): string {
     );
   }
   const blocks = [
-    ...r.pushConstants.map((p) => ({ title: `Push constants ${p.name || p.block.typeName} (struct ${p.block.typeName}, ${p.block.size} bytes)`, block: p.block })),
-    ...r.descriptorBindings.flatMap((d) => (d.block ? [{ title: `Block ${d.block.typeName} (set ${d.set}, binding ${d.binding}, ${d.block.size} bytes${d.block.runtimeArrayStride !== undefined ? ` + ${d.block.runtimeArrayStride} per runtime array element` : ''})`, block: d.block }] : [])),
+    ...r.pushConstants.map((p) => ({
+      title: `Push constants ${p.name || p.block.typeName} (struct ${p.block.typeName}, ${p.block.size} bytes)`,
+      block: p.block,
+    })),
+    ...r.descriptorBindings.flatMap((d) =>
+      d.block
+        ? [
+            {
+              title: `Block ${d.block.typeName} (set ${d.set}, binding ${d.binding}, ${d.block.size} bytes${d.block.runtimeArrayStride !== undefined ? ` + ${d.block.runtimeArrayStride} per runtime array element` : ''})`,
+              block: d.block,
+            },
+          ]
+        : [],
+    ),
   ];
   for (const b of blocks) section(b.title, formatTable(['OFFSET', 'SIZE', 'MEMBER', 'TYPE'], memberRows(b.block.members), '  '));
   if (r.specializationConstants.length) {
     section(
       'Specialization constants',
-      formatTable(['SPEC ID', 'NAME', 'TYPE', 'DEFAULT'], r.specializationConstants.map((c) => [String(c.specId), c.name || `_${c.id}`, c.type, String(c.defaultValue)]), '  '),
+      formatTable(
+        ['SPEC ID', 'NAME', 'TYPE', 'DEFAULT'],
+        r.specializationConstants.map((c) => [String(c.specId), c.name || `_${c.id}`, c.type, String(c.defaultValue)]),
+        '  ',
+      ),
     );
   }
   return `${out.join('\n')}\n`;
@@ -133,7 +173,9 @@ export async function shaderValidateAction(file: string, opts: { json?: boolean 
   if (opts.json) printJson({ path: value.path, ok: value.ok, diagnostics: value.diagnostics });
   else {
     process.stdout.write(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
-    process.stdout.write(errors ? `${value.path}: ${errors} error${errors === 1 ? '' : 's'}\n` : `${value.path}: valid (logical layout and ids; not a full spirv-val)\n`);
+    process.stdout.write(
+      errors ? `${value.path}: ${errors} error${errors === 1 ? '' : 's'}\n` : `${value.path}: valid (logical layout and ids; not a full spirv-val)\n`,
+    );
   }
   if (errors) process.exitCode = EXIT.problems;
 }

@@ -24,11 +24,30 @@ export function formatVbcInspection(x: ShaderInspection): string {
     out.push(`Binding tables: ${BINDING_TABLES.map((t, i) => `${t} ${h.bindingTableSizes[i]}`).join(', ')}`);
   }
   const section = (title: string, body: string) => out.push('', title, body);
-  if (v?.sections.length) section('Sections', formatTable(['OFFSET', 'BYTES', 'SECTION'], v.sections.map((s) => [String(s.byteOffset), String(s.byteLength), s.name]), '  '));
+  if (v?.sections.length)
+    section(
+      'Sections',
+      formatTable(
+        ['OFFSET', 'BYTES', 'SECTION'],
+        v.sections.map((s) => [String(s.byteOffset), String(s.byteLength), s.name]),
+        '  ',
+      ),
+    );
   const r = v?.reflection;
   if (r) {
-    for (const [title, list] of [['Vertex inputs', r.vertexInputs], ['Fragment outputs', r.fragmentOutputs]] as const) {
-      if (list.length) section(title, formatTable(['LOCATION', 'TYPE', 'DIMS'], list.map((i) => [String(i.location), baseTypeName(i.baseType), dims(i.dims, i.arraySize)]), '  '));
+    for (const [title, list] of [
+      ['Vertex inputs', r.vertexInputs],
+      ['Fragment outputs', r.fragmentOutputs],
+    ] as const) {
+      if (list.length)
+        section(
+          title,
+          formatTable(
+            ['LOCATION', 'TYPE', 'DIMS'],
+            list.map((i) => [String(i.location), baseTypeName(i.baseType), dims(i.dims, i.arraySize)]),
+            '  ',
+          ),
+        );
     }
     if (r.bindings.length) {
       section(
@@ -39,7 +58,9 @@ export function formatVbcInspection(x: ShaderInspection): string {
             String(b.slot),
             baseTypeName(b.baseType),
             stageNames(b.stageMask),
-            b.layout === 'buffer' ? `${b.bufferSize} bytes` : `rank ${texelRankName(b.rank)}, ${texelTypeName(b.texelType)} ${b.texelSize}×${b.texelComponents}`,
+            b.layout === 'buffer'
+              ? `${b.bufferSize} bytes`
+              : `rank ${texelRankName(b.rank)}, ${texelTypeName(b.texelType)} ${b.texelSize}×${b.texelComponents}`,
           ]),
           '  ',
         ),
@@ -48,10 +69,22 @@ export function formatVbcInspection(x: ShaderInspection): string {
     if (r.uniform) {
       section(
         `Uniform (${r.uniform.size} bytes, ${stageNames(r.uniform.stageMask)})`,
-        formatTable(['OFFSET', 'MEMBER', 'TYPE', 'DIMS'], r.uniform.members.map((m) => [String(m.offset), m.name, baseTypeName(m.baseType), dims(m.dims, m.arraySize)]), '  '),
+        formatTable(
+          ['OFFSET', 'MEMBER', 'TYPE', 'DIMS'],
+          r.uniform.members.map((m) => [String(m.offset), m.name, baseTypeName(m.baseType), dims(m.dims, m.arraySize)]),
+          '  ',
+        ),
       );
     }
-    if (r.subpassInputs.length) section('Subpass inputs', formatTable(['INDEX', 'TEXEL TYPE', 'COMPONENTS'], r.subpassInputs.map((s, i) => [String(i), texelTypeName(s.texelType), String(s.components)]), '  '));
+    if (r.subpassInputs.length)
+      section(
+        'Subpass inputs',
+        formatTable(
+          ['INDEX', 'TEXEL TYPE', 'COMPONENTS'],
+          r.subpassInputs.map((s, i) => [String(i), texelTypeName(s.texelType), String(s.components)]),
+          '  ',
+        ),
+      );
   }
   for (const s of x.stages ?? []) {
     const e = s.reflection.entryPoints[0];
@@ -61,8 +94,17 @@ export function formatVbcInspection(x: ShaderInspection): string {
       [
         sum ? `  SPIR-V ${sum.version}, ${sum.generator}, bound ${sum.bound}, ${sum.instructionCount} instructions` : '  not a SPIR-V module',
         e ? `  entry point ${e.name} (${e.executionModel})` : '  no entry point',
-        ...(e ? [...e.inputs, ...e.outputs].filter((i) => !i.builtIns.length).map((i) => `  ${e.inputs.includes(i) ? 'in ' : 'out'} ${String(i.location ?? '-').padStart(2)} ${i.type.replace(/ \{.*\}/, '')} ${i.name || i.blockName}`) : []),
-        ...s.reflection.descriptorBindings.map((d) => `  set ${d.set} binding ${d.binding}: ${d.kind} ${d.name || d.block?.typeName} (${d.type.replace(/ \{.*\}/, '')})`),
+        ...(e
+          ? [...e.inputs, ...e.outputs]
+              .filter((i) => !i.builtIns.length)
+              .map(
+                (i) =>
+                  `  ${e.inputs.includes(i) ? 'in ' : 'out'} ${String(i.location ?? '-').padStart(2)} ${i.type.replace(/ \{.*\}/, '')} ${i.name || i.blockName}`,
+              )
+          : []),
+        ...s.reflection.descriptorBindings.map(
+          (d) => `  set ${d.set} binding ${d.binding}: ${d.kind} ${d.name || d.block?.typeName} (${d.type.replace(/ \{.*\}/, '')})`,
+        ),
         `  ${s.ok ? 'valid' : `${s.diagnostics.filter((d) => (d.severity ?? 1) === 1).length} error(s)`}`,
       ].join('\n'),
     );
@@ -80,7 +122,9 @@ export async function shaderPackAction(opts: PackOptions): Promise<void> {
   const stages: Partial<Record<VbcStage, string>> = {};
   for (const s of VBC_STAGES) if (opts[s]) stages[s] = opts[s];
   if (!Object.keys(stages).length) {
-    process.stderr.write('strata: shader pack needs at least one stage (none of --vert, --tesc, --tese, --geom, --frag was given). Fix: add --vert FILE, --frag FILE, …\n');
+    process.stderr.write(
+      'strata: shader pack needs at least one stage (none of --vert, --tesc, --tese, --geom, --frag was given). Fix: add --vert FILE, --frag FILE, …\n',
+    );
     process.exitCode = EXIT.usage;
     return;
   }

@@ -47,43 +47,54 @@ export function formatLoaderInfo(info: LoaderInfo): string {
     );
   }
   lines.push('', `Instance extensions: ${info.extensions.length}`);
-  if (info.extensions.length) lines.push(formatTable(['NAME', 'REVISION'], info.extensions.map((e) => [e.name, String(e.specVersion)])));
+  if (info.extensions.length)
+    lines.push(
+      formatTable(
+        ['NAME', 'REVISION'],
+        info.extensions.map((e) => [e.name, String(e.specVersion)]),
+      ),
+    );
   return lines.join('\n') + formatLoaderLog(info.loaderLog);
 }
 
 export function formatDevices(report: DevicesReport): string {
-  if (report.devices.length === 0) return `The Vulkan loader enumerates no physical devices (no driver loaded, or none has a device).${formatDriverManifests(report)}${formatLoaderLog(report.loaderLog)}`;
-  return report.devices
-    .map((d, i) => {
-      const pairs: [string, string][] = [
-        [`GPU${i}`, d.deviceName],
-        ['  type', d.deviceType],
-        ['  apiVersion', d.apiVersion],
-        ['  driverVersion', d.driverVersion],
-        ['  vendorID', `${hex(d.vendorID, 4)}${d.vendorName ? ` (${d.vendorName})` : ''}`],
-        ['  deviceID', hex(d.deviceID, 4)],
-      ];
-      if (d.origin) {
-        const also = d.origin.candidates.filter((c) => c !== d.origin!.manifest);
-        pairs.push(['  manifest', `${d.origin.manifest}${also.length ? ` (or ${also.join(', ')}: identical devices, told apart by order only)` : ''}`]);
-      } else if (report.driverManifests) {
-        pairs.push(['  manifest', 'none of the driver manifests alone enumerates this device']);
-      }
-      if (d.driver) {
+  if (report.devices.length === 0)
+    return `The Vulkan loader enumerates no physical devices (no driver loaded, or none has a device).${formatDriverManifests(report)}${formatLoaderLog(report.loaderLog)}`;
+  return (
+    report.devices
+      .map((d, i) => {
+        const pairs: [string, string][] = [
+          [`GPU${i}`, d.deviceName],
+          ['  type', d.deviceType],
+          ['  apiVersion', d.apiVersion],
+          ['  driverVersion', d.driverVersion],
+          ['  vendorID', `${hex(d.vendorID, 4)}${d.vendorName ? ` (${d.vendorName})` : ''}`],
+          ['  deviceID', hex(d.deviceID, 4)],
+        ];
+        if (d.origin) {
+          const also = d.origin.candidates.filter((c) => c !== d.origin!.manifest);
+          pairs.push(['  manifest', `${d.origin.manifest}${also.length ? ` (or ${also.join(', ')}: identical devices, told apart by order only)` : ''}`]);
+        } else if (report.driverManifests) {
+          pairs.push(['  manifest', 'none of the driver manifests alone enumerates this device']);
+        }
+        if (d.driver) {
+          pairs.push(
+            ['  driver', `${d.driver.driverName} (${d.driver.driverIDName ?? `id ${d.driver.driverID}`})`],
+            ['  driverInfo', d.driver.driverInfo],
+            ['  conformance', d.driver.conformanceVersion],
+          );
+        }
         pairs.push(
-          ['  driver', `${d.driver.driverName} (${d.driver.driverIDName ?? `id ${d.driver.driverID}`})`],
-          ['  driverInfo', d.driver.driverInfo],
-          ['  conformance', d.driver.conformanceVersion],
+          ['  memory heaps', d.memoryHeaps.map((h) => `${formatBytes(h.size)}${h.flags.length ? ` [${h.flags.join(', ')}]` : ''}`).join('; ')],
+          ['  queue families', d.queueFamilies.map((q) => `${q.count}× ${q.flags.join('+')}`).join('; ')],
+          ['  extensions', String(d.extensions.length)],
         );
-      }
-      pairs.push(
-        ['  memory heaps', d.memoryHeaps.map((h) => `${formatBytes(h.size)}${h.flags.length ? ` [${h.flags.join(', ')}]` : ''}`).join('; ')],
-        ['  queue families', d.queueFamilies.map((q) => `${q.count}× ${q.flags.join('+')}`).join('; ')],
-        ['  extensions', String(d.extensions.length)],
-      );
-      return formatPairs(pairs);
-    })
-    .join('\n\n') + formatDriverManifests(report) + formatLoaderLog(report.loaderLog);
+        return formatPairs(pairs);
+      })
+      .join('\n\n') +
+    formatDriverManifests(report) +
+    formatLoaderLog(report.loaderLog)
+  );
 }
 
 /** Each driver manifest with the devices it accounts for (the loader enumerating with it alone). */
@@ -118,7 +129,9 @@ export function formatDriverNegotiation(report: DriversNegotiateReport): string 
         d.manifest.split('/').pop() ?? d.manifest,
         d.library ?? d.libraryPath ?? '—',
         d.exports === null ? '—' : d.exports.map((e) => ENTRY_POINT_SHORT[e] ?? e).join(',') || 'none',
-        d.interfaceVersion === null ? (d.negotiateResult ?? '—') : `${d.interfaceVersion}${d.negotiateFrom === 'vk_icdGetInstanceProcAddr' ? ' (via GIPA)' : ''}`,
+        d.interfaceVersion === null
+          ? (d.negotiateResult ?? '—')
+          : `${d.interfaceVersion}${d.negotiateFrom === 'vk_icdGetInstanceProcAddr' ? ' (via GIPA)' : ''}`,
         d.ok ? 'ok' : (d.error?.code ?? 'failed'),
         `${Math.round(d.elapsedMs)} ms`,
       ]),

@@ -8,7 +8,10 @@ import type { Environment } from '../../shared/loader/xdg-directories';
  */
 export function currentUser(env: Environment): SearchUser {
   const elevated =
-    typeof process.getuid === 'function' && typeof process.geteuid === 'function' && typeof process.getgid === 'function' && typeof process.getegid === 'function'
+    typeof process.getuid === 'function' &&
+    typeof process.geteuid === 'function' &&
+    typeof process.getgid === 'function' &&
+    typeof process.getegid === 'function'
       ? process.getuid() !== process.geteuid() || process.getgid() !== process.getegid()
       : false;
   return { home: env['HOME'] || (process.platform === 'win32' ? homedir() : null), elevated };

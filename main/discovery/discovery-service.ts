@@ -52,7 +52,11 @@ export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPa
   const registry = registryOf(ctx, platform);
   const paths = computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null });
   const exists = async (loc: (typeof paths)[ManifestKind][number]) =>
-    loc.entry === 'registry-key' ? (registry ? (await registryManifests(loc, registry).catch(() => ({ exists: null }))).exists : null) : locationExists(loc, cwd);
+    loc.entry === 'registry-key'
+      ? registry
+        ? (await registryManifests(loc, registry).catch(() => ({ exists: null }))).exists
+        : null
+      : locationExists(loc, cwd);
   const locations = {} as DiscoveryPaths['locations'];
   await Promise.all(
     MANIFEST_KINDS.map(async (kind) => {

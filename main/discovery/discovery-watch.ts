@@ -68,7 +68,10 @@ export class DiscoveryWatch {
       watcher.start();
     } catch (e) {
       // start() is built not to throw; if it ever does, the host goes on without watching.
-      bus.emit('host.notice', { level: 'warning', message: `Strata cannot watch the manifest folders: ${e instanceof Error ? e.message : String(e)}. Use Refresh to re-read them.` });
+      bus.emit('host.notice', {
+        level: 'warning',
+        message: `Strata cannot watch the manifest folders: ${e instanceof Error ? e.message : String(e)}. Use Refresh to re-read them.`,
+      });
     }
   }
 

@@ -20,9 +20,14 @@ const LOADER_FOLDERS = ['implicit_layer.d', 'explicit_layer.d', 'icd.d'];
  */
 async function manifestsIn(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-  const files = entries.filter((e) => e.name.endsWith('.json') && !e.isDirectory()).map((e) => join(folder, e.name)).sort();
+  const files = entries
+    .filter((e) => e.name.endsWith('.json') && !e.isDirectory())
+    .map((e) => join(folder, e.name))
+    .sort();
   const next = folder.endsWith('/vulkan') || folder === 'vulkan' ? LOADER_FOLDERS : ['vulkan', ...LOADER_FOLDERS];
-  const below = await Promise.all(next.filter((n) => entries.some((e) => e.name === n && (e.isDirectory() || e.isSymbolicLink()))).map((n) => manifestsIn(join(folder, n))));
+  const below = await Promise.all(
+    next.filter((n) => entries.some((e) => e.name === n && (e.isDirectory() || e.isSymbolicLink()))).map((n) => manifestsIn(join(folder, n))),
+  );
   return [...files, ...below.flat()];
 }
 
@@ -69,7 +74,10 @@ export async function lintFiles(request: { paths: string[] }, cwd: string = proc
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
         const message = e instanceof GuardedReadError ? e.message : `Cannot read ${uri}: ${err.code ?? err.message}`;
-        if (named) throw new StrataRequestError(strataError('lint/unreadable', message, { where: uri, fix: e instanceof GuardedReadError ? e.fix : 'check its permissions' }));
+        if (named)
+          throw new StrataRequestError(
+            strataError('lint/unreadable', message, { where: uri, fix: e instanceof GuardedReadError ? e.fix : 'check its permissions' }),
+          );
         return { uri, parsed: null, unreadable: message };
       }
     }),
@@ -78,7 +86,16 @@ export async function lintFiles(request: { paths: string[] }, cwd: string = proc
   const at0 = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const results = read.map(({ uri, parsed: p, unreadable }) => ({
     uri,
-    diagnostics: p ? lintManifest(p, { role: roleOf(uri, p), loaderVersion }) : [strataDiagnostic(diagnosticCodes, 'manifest/unreadable', at0, `${unreadable}; Strata does not lint it. Fix: remove it or point it at a real manifest.`)],
+    diagnostics: p
+      ? lintManifest(p, { role: roleOf(uri, p), loaderVersion })
+      : [
+          strataDiagnostic(
+            diagnosticCodes,
+            'manifest/unreadable',
+            at0,
+            `${unreadable}; Strata does not lint it. Fix: remove it or point it at a real manifest.`,
+          ),
+        ],
   }));
   const byUri = new Map(results.map((r) => [r.uri, r]));
   for (const { uri, diagnostic } of lintManifestSet(parsed)) byUri.get(uri)?.diagnostics.push(diagnostic);

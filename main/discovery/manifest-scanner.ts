@@ -54,7 +54,12 @@ interface Listed {
 const errCode = (e: unknown) => (e as NodeJS.ErrnoException).code ?? String(e);
 
 /** One folder: its `*.json` entries in readdir order. The loader matches ".json" case-sensitively, of any file type. */
-async function listFolder(location: SearchLocation, cwd: string, sep: '/' | '\\' = '/', folder: string = location.path): Promise<{ exists: boolean; error: string | null; files: Listed[] }> {
+async function listFolder(
+  location: SearchLocation,
+  cwd: string,
+  sep: '/' | '\\' = '/',
+  folder: string = location.path,
+): Promise<{ exists: boolean; error: string | null; files: Listed[] }> {
   const files: Listed[] = [];
   try {
     const abs = isAbsolute(folder) ? folder : resolve(cwd, folder);

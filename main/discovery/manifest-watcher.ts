@@ -237,7 +237,12 @@ export class ManifestWatcher {
     const code = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
     // ENOENT: removed between the check and the watch; the next re-arm places it again.
     if (code === 'ENOENT') return;
-    const why = code === 'ENOSPC' ? 'the limit of inotify watches is reached (fs.inotify.max_user_watches)' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code;
+    const why =
+      code === 'ENOSPC'
+        ? 'the limit of inotify watches is reached (fs.inotify.max_user_watches)'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code;
     this.problem(`${dir}\0${code}`, `Strata cannot watch ${dir} for manifest changes (${why}); changes there show after a manual refresh.`);
   }
 

@@ -67,7 +67,13 @@ function fromNative(v: { name: string; type: RegistryValue['type']; data: Buffer
     case 'REG_QWORD':
       return { name: v.name, type: v.type, data: v.data.length >= 8 ? Number(v.data.readBigUInt64LE(0)) : 0 };
     case 'REG_MULTI_SZ':
-      return { name: v.name, type: v.type, data: text(v.data).split('\0').filter((s) => s.length > 0) };
+      return {
+        name: v.name,
+        type: v.type,
+        data: text(v.data)
+          .split('\0')
+          .filter((s) => s.length > 0),
+      };
     case 'REG_SZ':
     case 'REG_EXPAND_SZ':
       return { name: v.name, type: v.type, data: text(v.data) };

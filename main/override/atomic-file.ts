@@ -7,7 +7,17 @@ import { GuardedReadError, readGuardedSync } from '../platform/guarded-read';
 /** The file system calls the override writer makes; tests swap single ones in to inject ENOSPC and friends. */
 export type FileOps = Pick<
   typeof nodeFs,
-  'openSync' | 'writeFileSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'unlinkSync' | 'readFileSync' | 'mkdirSync' | 'linkSync' | 'readdirSync' | 'existsSync'
+  | 'openSync'
+  | 'writeFileSync'
+  | 'fsyncSync'
+  | 'closeSync'
+  | 'renameSync'
+  | 'unlinkSync'
+  | 'readFileSync'
+  | 'mkdirSync'
+  | 'linkSync'
+  | 'readdirSync'
+  | 'existsSync'
 >;
 export const realFileOps: FileOps = nodeFs;
 
@@ -129,7 +139,11 @@ export function readIfExists(path: string, ops: FileOps = realFileOps): Buffer |
  */
 export function fileError(e: unknown, action: string, folder: string, untouched = 'the override file is as it was'): StrataError {
   // A folder is the errno case EISDIR below (GuardedReadError carries that code for it).
-  if (e instanceof GuardedReadError && !e.folder) return strataError('override/unreadable', `Cannot ${action}: ${e.message}; ${untouched}`, { where: e.path, fix: `move ${e.path} away (it is not a file Strata wrote)` });
+  if (e instanceof GuardedReadError && !e.folder)
+    return strataError('override/unreadable', `Cannot ${action}: ${e.message}; ${untouched}`, {
+      where: e.path,
+      fix: `move ${e.path} away (it is not a file Strata wrote)`,
+    });
   const err = e as NodeJS.ErrnoException;
   const where = err.path ?? folder;
   switch (err.code) {
@@ -171,7 +185,8 @@ export function asStrataFailure<T>(action: string, folder: string, fn: () => T, 
   } catch (e) {
     if (e instanceof StrataRequestError) throw e;
     if (e instanceof GuardedReadError) throw new StrataRequestError(fileError(e, action, folder, untouched));
-    if (e && typeof e === 'object' && 'code' in e && typeof (e as NodeJS.ErrnoException).code === 'string') throw new StrataRequestError(fileError(e, action, folder, untouched));
+    if (e && typeof e === 'object' && 'code' in e && typeof (e as NodeJS.ErrnoException).code === 'string')
+      throw new StrataRequestError(fileError(e, action, folder, untouched));
     throw e;
   }
 }

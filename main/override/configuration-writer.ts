@@ -55,7 +55,9 @@ export function settingsFileLocation(env: Environment, home: string): OverrideLo
 }
 
 export function configurationLocations(system: boolean, env: Environment, home: string): ConfigurationLocations {
-  return system ? { override: overrideLocation('system', env, home), settings: null } : { override: overrideLocation('user', env, home), settings: settingsFileLocation(env, home) };
+  return system
+    ? { override: overrideLocation('system', env, home), settings: null }
+    : { override: overrideLocation('user', env, home), settings: settingsFileLocation(env, home) };
 }
 
 const isFolder = (path: string) => {
@@ -84,9 +86,13 @@ const SETTINGS_UNTOUCHED = 'the override and layer settings files are as they we
 
 function settingsNeedUser(): never {
   throw new StrataRequestError(
-    strataError('override/settings-need-user', 'Layer settings cannot be installed system-wide: the layers read vk_layer_settings.txt only from your own ~/.local/share/vulkan/settings.d (or VK_LAYER_SETTINGS_PATH, or the working directory)', {
-      fix: 'apply the settings without --system (a system-wide override can force the layers on, and your own settings file configures them)',
-    }),
+    strataError(
+      'override/settings-need-user',
+      'Layer settings cannot be installed system-wide: the layers read vk_layer_settings.txt only from your own ~/.local/share/vulkan/settings.d (or VK_LAYER_SETTINGS_PATH, or the working directory)',
+      {
+        fix: 'apply the settings without --system (a system-wide override can force the layers on, and your own settings file configures them)',
+      },
+    ),
   );
 }
 
@@ -95,7 +101,15 @@ function settingsChange(loc: OverrideLocation, text: string | null, env: Environ
   const hides = hiddenSettingsFiles(env, loc.file);
   if (text !== null) {
     const r = applyOverrideLocked(loc, text, options);
-    return { path: loc.file, action: r.action === 'removed' ? 'replaced' : r.action, before: r.before, backup: r.backup, originalBackup: r.originalBackup, text, hides };
+    return {
+      path: loc.file,
+      action: r.action === 'removed' ? 'replaced' : r.action,
+      before: r.before,
+      backup: r.backup,
+      originalBackup: r.originalBackup,
+      text,
+      hides,
+    };
   }
   const r = removeOverrideLocked(loc, options);
   const now = readIfExists(loc.file, options.ops ?? realFileOps)?.toString('utf8') ?? null;
@@ -127,7 +141,12 @@ function overrideRemovedByApply(loc: OverrideLocation, options: WriterOptions): 
   };
 }
 
-export function applyConfiguration(locs: ConfigurationLocations, texts: ConfigurationTexts, env: Environment, options: WriterOptions = {}): OverrideApplyResult {
+export function applyConfiguration(
+  locs: ConfigurationLocations,
+  texts: ConfigurationTexts,
+  env: Environment,
+  options: WriterOptions = {},
+): OverrideApplyResult {
   checkOverrideScope(locs.override, options);
   if (texts.settings !== null && !locs.settings) settingsNeedUser();
   const ops = options.ops ?? realFileOps;
@@ -139,24 +158,32 @@ export function applyConfiguration(locs: ConfigurationLocations, texts: Configur
       prepareLocation(locs.override, ops);
       if (locs.settings && texts.settings !== null) prepareLocation(locs.settings, ops);
       // Inside the lock a fault rolls back what it can; one after (releasing the lock) still reports what is on disk.
-      return afterLock('write the override', locs.override.dir, () => snapshots, ops, () => withLock(
-        locs.override.lockFile,
-        () => {
-          assertChangeAllowed(locs.override, texts.override, options);
-          if (locs.settings) assertChangeAllowed(locs.settings, texts.settings, options);
-          // In the order they are written; a fault half-way rolls back or names what changed (fault-truth.ts).
-          snapshots = [...(locs.settings ? [snapshot(locs.settings, ops)] : []), snapshot(locs.override, ops)];
-          try {
-            // Settings first: once the override forces a layer on, its settings are already in place.
-            const settings = locs.settings ? settingsChange(locs.settings, texts.settings, env, options) : undefined;
-            const override = texts.override !== null ? applyOverrideLocked(locs.override, texts.override, options) : overrideRemovedByApply(locs.override, options);
-            return settings ? { ...override, settings } : override;
-          } catch (e) {
-            throw truthAfterFault(e, 'write the override', locs.override.dir, snapshots, ops);
-          }
-        },
-        { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) },
-      ));
+      return afterLock(
+        'write the override',
+        locs.override.dir,
+        () => snapshots,
+        ops,
+        () =>
+          withLock(
+            locs.override.lockFile,
+            () => {
+              assertChangeAllowed(locs.override, texts.override, options);
+              if (locs.settings) assertChangeAllowed(locs.settings, texts.settings, options);
+              // In the order they are written; a fault half-way rolls back or names what changed (fault-truth.ts).
+              snapshots = [...(locs.settings ? [snapshot(locs.settings, ops)] : []), snapshot(locs.override, ops)];
+              try {
+                // Settings first: once the override forces a layer on, its settings are already in place.
+                const settings = locs.settings ? settingsChange(locs.settings, texts.settings, env, options) : undefined;
+                const override =
+                  texts.override !== null ? applyOverrideLocked(locs.override, texts.override, options) : overrideRemovedByApply(locs.override, options);
+                return settings ? { ...override, settings } : override;
+              } catch (e) {
+                throw truthAfterFault(e, 'write the override', locs.override.dir, snapshots, ops);
+              }
+            },
+            { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) },
+          ),
+      );
     },
     SETTINGS_UNTOUCHED,
   );
@@ -194,8 +221,12 @@ export function removeConfiguration(locs: ConfigurationLocations, env: Environme
       const anyRecord = [locs.override.recordFile, locs.settings?.recordFile].some((f) => f !== undefined && ops.existsSync(f));
       // Nothing of Strata's and nobody holding the lock: answer without creating Strata's state folder.
       if (!anyRecord && !ops.existsSync(locs.override.lockFile)) return run();
-      return afterLock('remove the override', locs.override.dir, () => snapshots, ops, () =>
-        withLock(locs.override.lockFile, run, { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) }),
+      return afterLock(
+        'remove the override',
+        locs.override.dir,
+        () => snapshots,
+        ops,
+        () => withLock(locs.override.lockFile, run, { ops, ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}) }),
       );
     },
     SETTINGS_UNTOUCHED,
@@ -222,7 +253,11 @@ export function readConfigurationStatus(locs: ConfigurationLocations, env: Envir
  * What apply (`texts`) or surrender (`texts` null) would do to each file, read with the writer's
  * own ownership rules, without writing anything (override.preview: the Apply dialog's diff).
  */
-export function previewConfiguration(locs: ConfigurationLocations, texts: ConfigurationTexts | null, options: Pick<WriterOptions, 'ops'> = {}): OverridePreview {
+export function previewConfiguration(
+  locs: ConfigurationLocations,
+  texts: ConfigurationTexts | null,
+  options: Pick<WriterOptions, 'ops'> = {},
+): OverridePreview {
   const ops = options.ops ?? realFileOps;
   if (texts?.settings != null && !locs.settings) settingsNeedUser();
   const fileOf = (role: PreviewFile['role'], loc: OverrideLocation, text: string | null, removeOnly: boolean): PreviewFile | null => {
@@ -236,14 +271,35 @@ export function previewConfiguration(locs: ConfigurationLocations, texts: Config
     if (text !== null) {
       const unchanged = s.text === text && s.ownership === 'strata';
       const needsForce = s.ownership === 'foreign' || s.ownership === 'modified';
-      return { role, path: loc.file, before: s.text, after: text, action: unchanged ? 'unchanged' : s.text === null ? 'create' : 'replace', ownership: s.ownership, needsForce, conflict: needsForce ? conflict : null };
+      return {
+        role,
+        path: loc.file,
+        before: s.text,
+        after: text,
+        action: unchanged ? 'unchanged' : s.text === null ? 'create' : 'replace',
+        ownership: s.ownership,
+        needsForce,
+        conflict: needsForce ? conflict : null,
+      };
     }
     // No text: Strata's file goes (the pre-Strata one comes back); anyone else's stays as it is.
     const ours = s.ownership === 'strata' || s.ownership === 'modified';
-    if (!ours) return removeOnly || s.text === null ? null : { role, path: loc.file, before: s.text, after: s.text, action: 'unchanged', ownership: s.ownership, needsForce: false, conflict: null };
-    const original = s.originalBackup ? readIfExists(s.originalBackup, ops)?.toString('utf8') ?? null : null;
+    if (!ours)
+      return removeOnly || s.text === null
+        ? null
+        : { role, path: loc.file, before: s.text, after: s.text, action: 'unchanged', ownership: s.ownership, needsForce: false, conflict: null };
+    const original = s.originalBackup ? (readIfExists(s.originalBackup, ops)?.toString('utf8') ?? null) : null;
     const needsForce = s.ownership === 'modified';
-    return { role, path: loc.file, before: s.text, after: original, action: original !== null ? 'restore' : 'delete', ownership: s.ownership, needsForce, conflict: needsForce ? conflict : null };
+    return {
+      role,
+      path: loc.file,
+      before: s.text,
+      after: original,
+      action: original !== null ? 'restore' : 'delete',
+      ownership: s.ownership,
+      needsForce,
+      conflict: needsForce ? conflict : null,
+    };
   };
   const files = [
     locs.settings ? fileOf('settings', locs.settings, texts?.settings ?? null, true) : null,

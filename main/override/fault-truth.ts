@@ -78,7 +78,10 @@ export function truthAfterFault(e: unknown, action: string, folder: string, snap
 const told = new WeakSet<object>();
 
 function tell(e: unknown, action: string, folder: string, snapshots: readonly Snapshot[], ops: FileOps): unknown {
-  const isFault = e instanceof StrataRequestError || e instanceof GuardedReadError || (typeof (e as NodeJS.ErrnoException | null)?.code === 'string' && !(e as { crash?: boolean }).crash);
+  const isFault =
+    e instanceof StrataRequestError ||
+    e instanceof GuardedReadError ||
+    (typeof (e as NodeJS.ErrnoException | null)?.code === 'string' && !(e as { crash?: boolean }).crash);
   if (!isFault) return e;
   const changed = (s: Snapshot) => {
     const now = readTruth(s.loc.file);

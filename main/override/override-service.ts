@@ -18,7 +18,8 @@ export interface OverrideServiceOptions {
 const onWindows = () => process.platform === 'win32';
 const windows = () => import('./windows-override');
 
-const locations = (options: OverrideServiceOptions, system: boolean | undefined) => configurationLocations(system === true, options.env, options.env['HOME'] || homedir());
+const locations = (options: OverrideServiceOptions, system: boolean | undefined) =>
+  configurationLocations(system === true, options.env, options.env['HOME'] || homedir());
 
 /** The override's files where the loader reads them on Linux and macOS (the Windows status needs the registry: overrideStatusOnAnyPlatform). */
 export function overrideStatus(options: OverrideServiceOptions, request: { system?: boolean | undefined }): OverrideStatus {
@@ -43,27 +44,39 @@ async function settingsFileOf(options: OverrideServiceOptions, config: OverrideC
   const first = installed.problems[0];
   if (first)
     throw new StrataRequestError(
-      strataError('settings/invalid-value', `${first.message}${installed.problems.length > 1 ? ` (and ${installed.problems.length - 1} more problem${installed.problems.length > 2 ? 's' : ''})` : ''}; nothing was written`, {
-        where: `settings.${first.layer}.${first.key}`,
-        fix: `correct the value (\`strata settings show --layer ${first.layer}\` lists the settings, their types and ranges)`,
-        data: { problems: installed.problems },
-      }),
+      strataError(
+        'settings/invalid-value',
+        `${first.message}${installed.problems.length > 1 ? ` (and ${installed.problems.length - 1} more problem${installed.problems.length > 2 ? 's' : ''})` : ''}; nothing was written`,
+        {
+          where: `settings.${first.layer}.${first.key}`,
+          fix: `correct the value (\`strata settings show --layer ${first.layer}\` lists the settings, their types and ranges)`,
+          data: { problems: installed.problems },
+        },
+      ),
     );
   return installed.text;
 }
 
-export async function overrideApply(options: OverrideServiceOptions, request: { config: OverrideConfig; force?: boolean | undefined; system?: boolean | undefined }): Promise<OverrideApplyResult> {
+export async function overrideApply(
+  options: OverrideServiceOptions,
+  request: { config: OverrideConfig; force?: boolean | undefined; system?: boolean | undefined },
+): Promise<OverrideApplyResult> {
   const settings = await settingsFileOf(options, request.config);
   const override = forcesLayers(request.config) ? buildOverrideManifest(request.config) : null;
   if (onWindows()) {
     const w = await windows();
-    return w.windowsOverrideApply(w.windowsConfigurationLocations(request.system === true, options.env), { override, settings }, options.env, { force: request.force === true });
+    return w.windowsOverrideApply(w.windowsConfigurationLocations(request.system === true, options.env), { override, settings }, options.env, {
+      force: request.force === true,
+    });
   }
   return applyConfiguration(locations(options, request.system), { override, settings }, options.env, { force: request.force === true });
 }
 
 /** override.preview: the files an apply (config) or a surrender (config null) would change; the settings file is built and checked as apply builds it. */
-export async function overridePreview(options: OverrideServiceOptions, request: { config: OverrideConfig | null; system?: boolean | undefined }): Promise<OverridePreview> {
+export async function overridePreview(
+  options: OverrideServiceOptions,
+  request: { config: OverrideConfig | null; system?: boolean | undefined },
+): Promise<OverridePreview> {
   const locs = onWindows() ? (await windows()).windowsConfigurationLocations(request.system === true, options.env) : locations(options, request.system);
   if (!request.config) return previewConfiguration(locs, null);
   const settings = await settingsFileOf(options, request.config);
@@ -72,7 +85,10 @@ export async function overridePreview(options: OverrideServiceOptions, request: 
 }
 
 /** `override.remove`: on Windows also the registry values (overrideRemove is the Linux and macOS files only). */
-export async function overrideRemoveOnAnyPlatform(options: OverrideServiceOptions, request: { force?: boolean | undefined; system?: boolean | undefined }): Promise<OverrideRemoveResult> {
+export async function overrideRemoveOnAnyPlatform(
+  options: OverrideServiceOptions,
+  request: { force?: boolean | undefined; system?: boolean | undefined },
+): Promise<OverrideRemoveResult> {
   if (!onWindows()) return overrideRemove(options, request);
   const w = await windows();
   return w.windowsOverrideRemove(w.windowsConfigurationLocations(request.system === true, options.env), options.env, { force: request.force === true });

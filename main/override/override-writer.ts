@@ -110,10 +110,14 @@ function readRecord(loc: OverrideLocation, ops: FileOps): OverrideRecord | null 
   // make `remove` copy that file into the loader's folder and delete it.
   if (!r.success || r.data.path !== loc.file || (r.data.original !== null && r.data.original.backup !== loc.originalFile))
     throw new StrataRequestError(
-      strataError('override/record-unreadable', `Strata's record of the ${labelOf(loc)} it wrote is damaged or is for another file, so Strata cannot tell whether ${loc.file} is its own`, {
-        where: loc.recordFile,
-        fix: `look at ${loc.file}; if it should go, delete it and ${loc.recordFile}, then apply again`,
-      }),
+      strataError(
+        'override/record-unreadable',
+        `Strata's record of the ${labelOf(loc)} it wrote is damaged or is for another file, so Strata cannot tell whether ${loc.file} is its own`,
+        {
+          where: loc.recordFile,
+          fix: `look at ${loc.file}; if it should go, delete it and ${loc.recordFile}, then apply again`,
+        },
+      ),
     );
   return r.data;
 }
@@ -198,7 +202,10 @@ function refuse(loc: OverrideLocation, disk: OnDisk, newText: string | null, ver
       }),
     );
   const diff = foreign
-    ? unifiedDiff(disk.bytes!.toString('utf8'), newText ?? '', { fromLabel: `${loc.file} (on disk, not written by Strata)`, toLabel: newText === null ? '(no file)' : `${loc.file} (what Strata would write)` })
+    ? unifiedDiff(disk.bytes!.toString('utf8'), newText ?? '', {
+        fromLabel: `${loc.file} (on disk, not written by Strata)`,
+        toLabel: newText === null ? '(no file)' : `${loc.file} (what Strata would write)`,
+      })
     : changedSinceDiff(loc, disk);
   const message = foreign
     ? `${loc.file} was not written by Strata (another tool's or a person's ${labelOf(loc)}); Strata will not ${verb} it on its own`
@@ -262,7 +269,7 @@ export function assertChangeAllowed(loc: OverrideLocation, text: string | null, 
   if (text !== null) {
     if (disk.ownership === 'foreign' || disk.ownership === 'modified') refuse(loc, disk, text, 'replace');
   } else if (disk.record && disk.ownership === 'modified') {
-    refuse(loc, disk, disk.record.original ? readIfExists(disk.record.original.backup, ops)?.toString('utf8') ?? null : null, 'remove');
+    refuse(loc, disk, disk.record.original ? (readIfExists(disk.record.original.backup, ops)?.toString('utf8') ?? null) : null, 'remove');
   }
 }
 
@@ -333,8 +340,13 @@ export function removeOverrideLocked(loc: OverrideLocation, options: WriterOptio
   const disk = inspect(loc, ops);
   const nothing = (reason: string): OverrideRemoveResult => ({ scope: loc.scope, path: loc.file, action: 'nothing', backup: null, reason });
   if (!disk.record)
-    return nothing(disk.bytes ? `Strata did not write ${loc.file} (it was there before, or another tool wrote it), so there is nothing of Strata's to remove` : `there is no override at ${loc.file}`);
-  if (disk.ownership === 'modified' && !options.force) refuse(loc, disk, disk.record.original ? readIfExists(disk.record.original.backup, ops)?.toString('utf8') ?? null : null, 'remove');
+    return nothing(
+      disk.bytes
+        ? `Strata did not write ${loc.file} (it was there before, or another tool wrote it), so there is nothing of Strata's to remove`
+        : `there is no override at ${loc.file}`,
+    );
+  if (disk.ownership === 'modified' && !options.force)
+    refuse(loc, disk, disk.record.original ? (readIfExists(disk.record.original.backup, ops)?.toString('utf8') ?? null) : null, 'remove');
   sweepTemps(loc, ops);
   const original = disk.record.original;
   let originalBytes: Buffer | null = null;
@@ -342,10 +354,14 @@ export function removeOverrideLocked(loc: OverrideLocation, options: WriterOptio
     originalBytes = readIfExists(original.backup, ops);
     if (!originalBytes || sha256(originalBytes) !== original.sha256)
       throw new StrataRequestError(
-        strataError('override/backup-missing', `The backup of the ${labelOf(loc)} that was there before Strata is ${originalBytes ? 'damaged' : 'missing'}, so Strata cannot restore it; nothing was changed`, {
-          where: original.backup,
-          fix: `put the pre-Strata file back yourself (or delete ${loc.file}), then delete ${loc.recordFile}`,
-        }),
+        strataError(
+          'override/backup-missing',
+          `The backup of the ${labelOf(loc)} that was there before Strata is ${originalBytes ? 'damaged' : 'missing'}, so Strata cannot restore it; nothing was changed`,
+          {
+            where: original.backup,
+            fix: `put the pre-Strata file back yourself (or delete ${loc.file}), then delete ${loc.recordFile}`,
+          },
+        ),
       );
   }
   const backup = disk.bytes && disk.sha !== original?.sha256 ? loc.previousFile : null;

@@ -111,10 +111,14 @@ function readRecord(loc: OverrideLocation, ops: FileOps): RegistrationRecord | n
   const r = RegistrationRecordSchema.safeParse(json);
   if (!r.success)
     throw new StrataRequestError(
-      strataError('override/record-unreadable', "Strata's record of the override's registry value is damaged, so Strata cannot tell which registry values are its own", {
-        where: recordPath(loc),
-        fix: `look at ${KEY[loc.scope]}; remove Strata's value (${loc.file}) yourself if it should go, then delete ${recordPath(loc)}`,
-      }),
+      strataError(
+        'override/record-unreadable',
+        "Strata's record of the override's registry value is damaged, so Strata cannot tell which registry values are its own",
+        {
+          where: recordPath(loc),
+          fix: `look at ${KEY[loc.scope]}; remove Strata's value (${loc.file}) yourself if it should go, then delete ${recordPath(loc)}`,
+        },
+      ),
     );
   return r.data;
 }
@@ -161,17 +165,25 @@ async function assertRegistrationAllowed(loc: OverrideLocation, reg: OverrideReg
   const state = await keyState(loc, reg);
   if (state.others.length > 0)
     throw new StrataRequestError(
-      strataError('override/foreign-registration', `Another override layer is registered in ${KEY[loc.scope]}: ${state.others.join(', ')}; with Strata's the loader would load two VK_LAYER_LUNARG_override layers`, {
-        fix: 'close the tool that registered it (vkconfig …), or run the command again with --force: Strata then disables that value (DWORD 1) and `strata override remove` enables it again',
-        data: { key: KEY[loc.scope], values: state.others },
-      }),
+      strataError(
+        'override/foreign-registration',
+        `Another override layer is registered in ${KEY[loc.scope]}: ${state.others.join(', ')}; with Strata's the loader would load two VK_LAYER_LUNARG_override layers`,
+        {
+          fix: 'close the tool that registered it (vkconfig …), or run the command again with --force: Strata then disables that value (DWORD 1) and `strata override remove` enables it again',
+          data: { key: KEY[loc.scope], values: state.others },
+        },
+      ),
     );
   if (!record && state.ours && !(state.ours.type === 'REG_DWORD' && state.ours.data === 0))
     throw new StrataRequestError(
-      strataError('override/foreign-registration', `${KEY[loc.scope]} already has a value for ${loc.file} that Strata did not write (${state.ours.type} ${String(state.ours.data)}: someone disabled it)`, {
-        fix: 'run the command again with --force to enable it (`strata override remove` puts the old value back)',
-        data: { key: KEY[loc.scope], values: [loc.file] },
-      }),
+      strataError(
+        'override/foreign-registration',
+        `${KEY[loc.scope]} already has a value for ${loc.file} that Strata did not write (${state.ours.type} ${String(state.ours.data)}: someone disabled it)`,
+        {
+          fix: 'run the command again with --force to enable it (`strata override remove` puts the old value back)',
+          data: { key: KEY[loc.scope], values: [loc.file] },
+        },
+      ),
     );
 }
 
@@ -213,7 +225,12 @@ export interface WindowsOverrideOptions {
 }
 
 /** `override.apply` on Windows: the file (configuration-writer), then its registry value. */
-export async function windowsOverrideApply(locs: ConfigurationLocations, texts: ConfigurationTexts, env: Environment, options: WindowsOverrideOptions = {}): Promise<OverrideApplyResult> {
+export async function windowsOverrideApply(
+  locs: ConfigurationLocations,
+  texts: ConfigurationTexts,
+  env: Environment,
+  options: WindowsOverrideOptions = {},
+): Promise<OverrideApplyResult> {
   const loc = locs.override;
   const ops = options.ops ?? realFileOps;
   await needsElevation(loc);
@@ -233,7 +250,11 @@ export async function windowsOverrideApply(locs: ConfigurationLocations, texts: 
 }
 
 /** `override.remove` on Windows: the file back to its pre-Strata state, then the registry values. */
-export async function windowsOverrideRemove(locs: ConfigurationLocations, env: Environment, options: WindowsOverrideOptions = {}): Promise<OverrideRemoveResult> {
+export async function windowsOverrideRemove(
+  locs: ConfigurationLocations,
+  env: Environment,
+  options: WindowsOverrideOptions = {},
+): Promise<OverrideRemoveResult> {
   const ops = options.ops ?? realFileOps;
   await needsElevation(locs.override);
   const reg = options.registry ?? (await systemOverrideRegistry());

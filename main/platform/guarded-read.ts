@@ -50,7 +50,8 @@ function typeName(st: Stats): string {
   return 'not a regular file';
 }
 
-const notAFile = (st: Stats, path: string) => new GuardedReadError('not-a-file', path, `${path} is ${typeName(st)}, not a regular file`, 'name a regular file', st.isDirectory());
+const notAFile = (st: Stats, path: string) =>
+  new GuardedReadError('not-a-file', path, `${path} is ${typeName(st)}, not a regular file`, 'name a regular file', st.isDirectory());
 
 const mib = (n: number) => `${n} bytes (${(n / (1 << 20)).toFixed(n % (1 << 20) ? 1 : 0)} MiB)`;
 
@@ -61,7 +62,12 @@ function check(st: Stats, path: string, kind: ReadKind): void {
 
 function tooLarge(path: string, kind: ReadKind, size: number | null): GuardedReadError {
   const what = size === null ? `is over ${READ_LIMITS[kind]} bytes` : `is ${size} bytes`;
-  return new GuardedReadError('too-large', path, `${path} ${what}; Strata reads ${NAMES[kind]} up to ${mib(READ_LIMITS[kind])}`, `check that this is the file you meant`);
+  return new GuardedReadError(
+    'too-large',
+    path,
+    `${path} ${what}; Strata reads ${NAMES[kind]} up to ${mib(READ_LIMITS[kind])}`,
+    `check that this is the file you meant`,
+  );
 }
 
 // O_NOCTTY: opening a terminal device must not make it our controlling terminal. Neither flag exists on Windows.
@@ -149,6 +155,12 @@ export const readTextGuarded = async (path: string, kind: ReadKind): Promise<str
  */
 export function parseJsonGuarded(text: string, path: string): unknown {
   const at = excessiveNesting(text);
-  if (at !== null) throw new GuardedReadError('too-deep', path, nestingMessage(path, at), 'no Strata file needs more than a few levels; check that this is the file you meant');
+  if (at !== null)
+    throw new GuardedReadError(
+      'too-deep',
+      path,
+      nestingMessage(path, at),
+      'no Strata file needs more than a few levels; check that this is the file you meant',
+    );
   return JSON.parse(text) as unknown;
 }

@@ -161,17 +161,30 @@ export async function syncBindings(options: BindingsSyncOptions): Promise<Bindin
         app,
         profile: f.profileName,
         ok,
-        message: ok ? `gets ${f.fileName} only` : used.length ? `would get ${used.join(' and ')} (expected only ${mine})` : 'would get no override layer (is DISABLE_STRATA_OVERRIDE set, or the file unreadable?)',
+        message: ok
+          ? `gets ${f.fileName} only`
+          : used.length
+            ? `would get ${used.join(' and ')} (expected only ${mine})`
+            : 'would get no override layer (is DISABLE_STRATA_OVERRIDE set, or the file unreadable?)',
         chain: chain.chain.map((e) => e.name),
       });
     }
   }
-  if (checks.some((c) => !c.ok)) notes.push('some applications would not get exactly their profile (see checks); the folder order may have changed while Strata wrote it: run `strata profile bind` again');
+  if (checks.some((c) => !c.ok))
+    notes.push(
+      'some applications would not get exactly their profile (see checks); the folder order may have changed while Strata wrote it: run `strata profile bind` again',
+    );
   for (const f of plan) notes.push(...f.notes);
   return {
     mechanism: 'override-app-keys',
     loaderVersion: options.loaderVersion,
-    files: plan.map((f) => ({ path: join(loc.dir, f.fileName), profile: f.profileName, apps: f.apps, appKeys: f.appKeys, written: written.has(join(loc.dir, f.fileName)) })),
+    files: plan.map((f) => ({
+      path: join(loc.dir, f.fileName),
+      profile: f.profileName,
+      apps: f.apps,
+      appKeys: f.appKeys,
+      written: written.has(join(loc.dir, f.fileName)),
+    })),
     removed,
     checks,
     notes,
@@ -186,17 +199,28 @@ async function syncLoaderSettings(options: BindingsSyncOptions, ops: FileOps, lo
     const dir = join(path, '..');
     asStrataFailure('remove the loader settings file', dir, () => {
       ops.mkdirSync(loc.stateDir, { recursive: true });
-      withLock(loc.lockFile, () => {
-        const record = readRecord(loc.recordFile, ops);
-        const bytes = readIfExists(path, ops);
-        if (!bytes || record.files[path] !== sha256(bytes)) return;
-        unlinkDurable(path, ops);
-        delete record.files[path];
-        writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, ops);
-        removed.push(path);
-      }, { ops });
+      withLock(
+        loc.lockFile,
+        () => {
+          const record = readRecord(loc.recordFile, ops);
+          const bytes = readIfExists(path, ops);
+          if (!bytes || record.files[path] !== sha256(bytes)) return;
+          unlinkDurable(path, ops);
+          delete record.files[path];
+          writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, ops);
+          removed.push(path);
+        },
+        { ops },
+      );
     });
-    return { mechanism: 'loader-settings', loaderVersion: options.loaderVersion, files: [], removed, checks: [], notes: [removed.length ? `no application is bound: ${path} is removed` : 'no application is bound'] };
+    return {
+      mechanism: 'loader-settings',
+      loaderVersion: options.loaderVersion,
+      files: [],
+      removed,
+      checks: [],
+      notes: [removed.length ? `no application is bound: ${path} is removed` : 'no application is bound'],
+    };
   }
   const inventory = await discoveryManifests({ env: options.env });
   const built = buildLoaderSettings(
@@ -208,14 +232,18 @@ async function syncLoaderSettings(options: BindingsSyncOptions, ops: FileOps, lo
   asStrataFailure('write the loader settings file', dir, () => {
     ops.mkdirSync(dir, { recursive: true });
     ops.mkdirSync(loc.stateDir, { recursive: true });
-    withLock(loc.lockFile, () => {
-      const record = readRecord(loc.recordFile, ops);
-      const bytes = readIfExists(path, ops);
-      if (bytes && record.files[path] !== sha256(bytes) && !options.force) refuseForeign(path);
-      record.files[path] = sha256(built.text);
-      writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, ops);
-      writeFileAtomic(path, built.text, ops);
-    }, { ops });
+    withLock(
+      loc.lockFile,
+      () => {
+        const record = readRecord(loc.recordFile, ops);
+        const bytes = readIfExists(path, ops);
+        if (bytes && record.files[path] !== sha256(bytes) && !options.force) refuseForeign(path);
+        record.files[path] = sha256(built.text);
+        writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, ops);
+        writeFileAtomic(path, built.text, ops);
+      },
+      { ops },
+    );
   });
   return {
     mechanism: 'loader-settings',

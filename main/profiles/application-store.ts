@@ -26,9 +26,18 @@ export class ApplicationStore {
     const bytes = asStrataFailure('read the applications list', this.file, () => readIfExists(this.file, this.ops));
     if (!bytes) return EMPTY_APPLICATIONS;
     const json = parseProfileJson(bytes.toString('utf8'), this.file);
-    if (!json.ok) throw new StrataRequestError({ ...json.error, code: 'applications/invalid', fix: `${json.error.fix ?? 'correct it'}; Strata changes nothing in it until then` });
+    if (!json.ok)
+      throw new StrataRequestError({
+        ...json.error,
+        code: 'applications/invalid',
+        fix: `${json.error.fix ?? 'correct it'}; Strata changes nothing in it until then`,
+      });
     const parsed = ApplicationsFileSchema.safeParse(json.value);
-    if (!parsed.success) throw new StrataRequestError({ ...invalidProfileError(issuesOf(parsed.error), this.file, 'correct the field; Strata changes nothing in the file until then'), code: 'applications/invalid' });
+    if (!parsed.success)
+      throw new StrataRequestError({
+        ...invalidProfileError(issuesOf(parsed.error), this.file, 'correct the field; Strata changes nothing in the file until then'),
+        code: 'applications/invalid',
+      });
     return parsed.data;
   }
 
@@ -37,11 +46,15 @@ export class ApplicationStore {
     const dir = join(this.file, '..');
     return asStrataFailure('save the applications list', dir, () => {
       this.ops.mkdirSync(dir, { recursive: true });
-      return withLock(`${this.file}.lock`, () => {
-        const next = ApplicationsFileSchema.parse(change(this.read()));
-        writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`, this.ops);
-        return next;
-      }, { ops: this.ops });
+      return withLock(
+        `${this.file}.lock`,
+        () => {
+          const next = ApplicationsFileSchema.parse(change(this.read()));
+          writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`, this.ops);
+          return next;
+        },
+        { ops: this.ops },
+      );
     });
   }
 
@@ -63,7 +76,12 @@ export class ApplicationStore {
   remove(path: string): ApplicationsFile {
     return this.update((f) => {
       if (!f.applications.some((a) => a.path === path))
-        throw new StrataRequestError(strataError('applications/not-found', `${path} is not in Strata's applications list`, { where: this.file, fix: '`strata profile list --json` shows the bound applications' }));
+        throw new StrataRequestError(
+          strataError('applications/not-found', `${path} is not in Strata's applications list`, {
+            where: this.file,
+            fix: '`strata profile list --json` shows the bound applications',
+          }),
+        );
       return { ...f, applications: f.applications.filter((a) => a.path !== path) };
     });
   }

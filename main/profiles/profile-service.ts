@@ -11,11 +11,7 @@ import { inventoryDrivers, inventoryLayers } from '../../shared/profiles/invento
 import { launchEnvironment } from '../../shared/profiles/launch-environment';
 import { chooseDrivers } from '../../shared/profiles/loader-filters';
 import { builtInPresets, findPreset, PRESET_NAMES, type Preset } from '../../shared/profiles/presets';
-import type {
-  BindingsSyncResult,
-  channelsOfProfiles,
-  ProfilesList,
-} from '../../shared/profiles/profile-channels';
+import type { BindingsSyncResult, channelsOfProfiles, ProfilesList } from '../../shared/profiles/profile-channels';
 import { looksLikeOverrideManifest, parseProfileJson, profileFromJson } from '../../shared/profiles/profile-document';
 import { profileFileStem, sameProfileName } from '../../shared/profiles/profile-file-name';
 import { profileFromOverrideJson, profileToOverrideConfig } from '../../shared/profiles/profile-override';
@@ -68,12 +64,19 @@ export function unknownLayerWarnings(profile: Profile, inventory: Pick<ManifestI
 }
 
 /** A stored profile, or a preset by name or id. */
-function resolveProfile(store: ProfileStore, presets: readonly Preset[], name: string): { profile: Profile; preset: Preset | null; stored: StoredProfile | null } {
+function resolveProfile(
+  store: ProfileStore,
+  presets: readonly Preset[],
+  name: string,
+): { profile: Profile; preset: Preset | null; stored: StoredProfile | null } {
   const stored = store.find(name);
   if (stored) return { profile: stored.profile, preset: null, stored };
   const preset = findPreset(presets, name);
   if (preset) return { profile: preset.profile, preset, stored: null };
-  return fail({ ...store.notFound(name), fix: `use a profile or a preset name (\`strata profile list\`): ${presets.map((p) => `"${p.profile.name}"`).join(', ')}` });
+  return fail({
+    ...store.notFound(name),
+    fix: `use a profile or a preset name (\`strata profile list\`): ${presets.map((p) => `"${p.profile.name}"`).join(', ')}`,
+  });
 }
 
 export async function profilesList(o: ProfileServiceOptions): Promise<ProfilesList> {
@@ -119,7 +122,10 @@ export async function profilesRename(o: ProfileServiceOptions, req: Req<'profile
   const renamed = store.rename(req.from, req.to);
   const apps = applicationStore(o);
   if (apps.read().applications.some((a) => a.profile && sameProfileName(a.profile, old.name))) {
-    apps.update((f) => ({ ...f, applications: f.applications.map((a) => (a.profile && sameProfileName(a.profile, old.name) ? { ...a, profile: renamed.name } : a)) }));
+    apps.update((f) => ({
+      ...f,
+      applications: f.applications.map((a) => (a.profile && sameProfileName(a.profile, old.name) ? { ...a, profile: renamed.name } : a)),
+    }));
     await sync(o, {});
   }
   return renamed;
@@ -129,10 +135,24 @@ export async function profilesDelete(o: ProfileServiceOptions, req: Req<'profile
   const store = profileStore(o);
   const existing = store.get(req.name);
   const apps = applicationStore(o);
-  const bound = apps.read().applications.filter((a) => a.profile && sameProfileName(a.profile, existing.name)).map((a) => a.path);
+  const bound = apps
+    .read()
+    .applications.filter((a) => a.profile && sameProfileName(a.profile, existing.name))
+    .map((a) => a.path);
   if (bound.length && !req.force)
-    fail(strataError('profile/in-use', `"${existing.name}" is bound to ${bound.join(', ')}`, { where: existing.file, fix: 'unbind them first (`strata profile unbind APP`), or delete with --force to unbind them' }));
-  if (bound.length) apps.update((f) => ({ ...f, applications: f.applications.map((a) => (bound.includes(a.path) ? { ...a, profile: undefined } : a)).map(({ profile, ...a }) => (profile ? { ...a, profile } : a)) }));
+    fail(
+      strataError('profile/in-use', `"${existing.name}" is bound to ${bound.join(', ')}`, {
+        where: existing.file,
+        fix: 'unbind them first (`strata profile unbind APP`), or delete with --force to unbind them',
+      }),
+    );
+  if (bound.length)
+    apps.update((f) => ({
+      ...f,
+      applications: f.applications
+        .map((a) => (bound.includes(a.path) ? { ...a, profile: undefined } : a))
+        .map(({ profile, ...a }) => (profile ? { ...a, profile } : a)),
+    }));
   const deleted = store.delete(existing.name);
   if (bound.length) await sync(o, {});
   return { deleted, unbound: bound };
@@ -174,9 +194,14 @@ export async function profilesApply(o: ProfileServiceOptions, req: Req<'profiles
   const { profile } = resolveProfile(profileStore(o), builtInPresets(await inventoryOf(o)), req.name);
   const converted = profileToOverrideConfig(profile);
   if (!converted.ok) return fail(converted.error);
-  const result = await overrideApply({ env: o.env }, { config: converted.config, ...(req.force ? { force: true } : {}), ...(req.system ? { system: true } : {}) });
+  const result = await overrideApply(
+    { env: o.env },
+    { config: converted.config, ...(req.force ? { force: true } : {}), ...(req.system ? { system: true } : {}) },
+  );
   const notes = [...converted.notes];
-  const bound = applicationStore(o).read().applications.filter((a) => a.profile && !sameProfileName(a.profile, profile.name));
+  const bound = applicationStore(o)
+    .read()
+    .applications.filter((a) => a.profile && !sameProfileName(a.profile, profile.name));
   if (bound.length) notes.push(`applications bound to other profiles keep theirs: ${bound.map((a) => a.path).join(', ')}`);
   return { result, notes };
 }
@@ -209,13 +234,23 @@ export async function profilesExplain(o: ProfileServiceOptions, req: z.input<(ty
   const file = overrideLocation('user', o.env, homeOf(o)).file;
   const implicit = inventory.manifests.implicit_layer.some((m) => m.path === file)
     ? inventory.manifests.implicit_layer.map((m) => (m.path === file ? { ...m, text, problem: null } : m))
-    : [...inventory.manifests.implicit_layer, { path: file, kind: 'implicit_layer' as const, origin: 'XDG_DATA_HOME (as `strata profile apply` would write it)', text, problem: null }];
+    : [
+        ...inventory.manifests.implicit_layer,
+        { path: file, kind: 'implicit_layer' as const, origin: 'XDG_DATA_HOME (as `strata profile apply` would write it)', text, problem: null },
+      ];
   const appPath = req.appPath ? resolve(req.appPath) : null;
   let explicit = inventory.manifests.explicit_layer;
   const loader = await loaderVersionOf(o);
   const paths = overridePathsFor(implicit, o.env, appPath, loader.version);
-  if (paths) explicit = (await discoveryManifests({ env: { ...o.env, VK_LAYER_PATH: paths.join(':'), VK_ADD_LAYER_PATH: undefined } })).manifests.explicit_layer;
-  const chain = computeLayerChain({ implicit, explicit, env: o.env, app: { path: appPath, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion }, loaderVersion: loader.version });
+  if (paths)
+    explicit = (await discoveryManifests({ env: { ...o.env, VK_LAYER_PATH: paths.join(':'), VK_ADD_LAYER_PATH: undefined } })).manifests.explicit_layer;
+  const chain = computeLayerChain({
+    implicit,
+    explicit,
+    env: o.env,
+    app: { path: appPath, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion },
+    loaderVersion: loader.version,
+  });
   return { chain, drivers: chooseDrivers(profile.drivers, inventoryDrivers(inventory)), notes: [...loader.notes, ...converted.notes] };
 }
 
@@ -239,8 +274,10 @@ async function sync(o: ProfileServiceOptions, req: { loaderVersion?: string | un
 /** The executable as the loader compares it with app_keys: absolute, symbolic links resolved (/proc/self/exe). */
 function executablePath(path: string): { path: string; notes: string[] } {
   const abs = isAbsolute(path) ? path : resolve(path);
-  if (!existsSync(abs)) return fail(strataError('profile/app-not-found', `There is no file ${abs}`, { where: abs, fix: 'give the full path of the application\'s executable' }));
-  if (!statSync(abs).isFile()) return fail(strataError('profile/app-not-a-file', `${abs} is not a file`, { where: abs, fix: "give the application's executable, not its folder" }));
+  if (!existsSync(abs))
+    return fail(strataError('profile/app-not-found', `There is no file ${abs}`, { where: abs, fix: "give the full path of the application's executable" }));
+  if (!statSync(abs).isFile())
+    return fail(strataError('profile/app-not-a-file', `${abs} is not a file`, { where: abs, fix: "give the application's executable, not its folder" }));
   const real = realpathSync(abs);
   return { path: real, notes: real !== abs ? [`bound as ${real}: the loader compares app_keys with the executable's real path, links resolved`] : [] };
 }
@@ -292,7 +329,9 @@ export async function profilesSave(o: ProfileServiceOptions, req: Req<'profiles.
   const saved = profileStore(o).save(req.profile as Profile);
   let bound = false;
   try {
-    bound = applicationStore(o).read().applications.some((a) => a.profile && sameProfileName(a.profile, saved.name));
+    bound = applicationStore(o)
+      .read()
+      .applications.some((a) => a.profile && sameProfileName(a.profile, saved.name));
   } catch (e) {
     // An applications list that does not read binds nothing; the save itself stands.
     if (!(e instanceof StrataRequestError)) throw e;
@@ -307,7 +346,10 @@ export async function profilesSave(o: ProfileServiceOptions, req: Req<'profiles.
  */
 export async function clearBindings(o: ProfileServiceOptions, appPaths: readonly string[], req: { force?: boolean | undefined }): Promise<BindingsSyncResult> {
   const wanted = new Set(appPaths);
-  const file = applicationStore(o).update((f) => ({ ...f, applications: f.applications.map(({ profile, ...a }) => (wanted.has(a.path) || !profile ? a : { ...a, profile })) }));
+  const file = applicationStore(o).update((f) => ({
+    ...f,
+    applications: f.applications.map(({ profile, ...a }) => (wanted.has(a.path) || !profile ? a : { ...a, profile })),
+  }));
   syncProfileApplications(o, file);
   return sync(o, req);
 }

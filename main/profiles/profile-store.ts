@@ -67,7 +67,12 @@ export class ProfileStore {
       entries = this.ops.readdirSync(this.dir);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { dir: this.dir, profiles: [], problems: [] };
-      throw new StrataRequestError(strataError('profile/unreadable-folder', `Cannot read the profiles folder: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: this.dir, fix: `check the permissions of ${this.dir}` }));
+      throw new StrataRequestError(
+        strataError('profile/unreadable-folder', `Cannot read the profiles folder: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
+          where: this.dir,
+          fix: `check the permissions of ${this.dir}`,
+        }),
+      );
     }
     const profiles: StoredProfile[] = [];
     const byKey = new Map<string, StoredProfile>();
@@ -81,10 +86,20 @@ export class ProfileStore {
       } catch (e) {
         if (e instanceof GuardedReadError && e.folder) continue;
         if (e instanceof GuardedReadError) {
-          problems.push(strataError(e.reason === 'too-large' ? 'profile/too-large' : 'profile/unreadable', `${e.message}, so it was not read`, { where: file, fix: `move ${entry} out of ${this.dir}; Strata leaves it alone` }));
+          problems.push(
+            strataError(e.reason === 'too-large' ? 'profile/too-large' : 'profile/unreadable', `${e.message}, so it was not read`, {
+              where: file,
+              fix: `move ${entry} out of ${this.dir}; Strata leaves it alone`,
+            }),
+          );
           continue;
         }
-        problems.push(strataError('profile/unreadable', `Cannot read the profile file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { where: file, fix: `check the permissions of ${file}` }));
+        problems.push(
+          strataError('profile/unreadable', `Cannot read the profile file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
+            where: file,
+            fix: `check the permissions of ${file}`,
+          }),
+        );
         continue;
       }
       const parsed = parseProfileText(text, file);
@@ -120,14 +135,30 @@ export class ProfileStore {
 
   notFound(name: string): StrataError {
     const names = this.list().profiles.map((p) => `"${p.name}"`);
-    return strataError('profile/not-found', `There is no profile named "${name}"`, { where: this.dir, fix: names.length ? `use one of ${names.join(', ')} (\`strata profile list\`)` : 'create one first (`strata profile create NAME --from PRESET`)' });
+    return strataError('profile/not-found', `There is no profile named "${name}"`, {
+      where: this.dir,
+      fix: names.length ? `use one of ${names.join(', ')} (\`strata profile list\`)` : 'create one first (`strata profile create NAME --from PRESET`)',
+    });
   }
 
   private checkName(name: string, where: string) {
     const parsed = ProfileNameSchema.safeParse(name);
-    if (!parsed.success) fail(invalidProfileError(issuesOf(parsed.error).map((i) => ({ ...i, path: 'name' })), where, 'choose another name'));
+    if (!parsed.success)
+      fail(
+        invalidProfileError(
+          issuesOf(parsed.error).map((i) => ({ ...i, path: 'name' })),
+          where,
+          'choose another name',
+        ),
+      );
     const preset = this.reserved.find((r) => sameProfileName(r, name));
-    if (preset) fail(strataError('profile/name-taken', `"${name}" is the name of a built-in preset`, { where, fix: 'choose another name (presets are read-only; copy one under a name of your own)' }));
+    if (preset)
+      fail(
+        strataError('profile/name-taken', `"${name}" is the name of a built-in preset`, {
+          where,
+          fix: 'choose another name (presets are read-only; copy one under a name of your own)',
+        }),
+      );
   }
 
   private mutate<T>(action: string, fn: () => T): T {
@@ -147,7 +178,10 @@ export class ProfileStore {
 
   private writeNew(profile: Profile, listing: ProfileListing, exceptFile?: string): StoredProfile {
     const taken = this.ops.readdirSync(this.dir).filter((e) => join(this.dir, e) !== exceptFile);
-    const file = join(this.dir, profileFileName(profile.name, [...taken, ...listing.profiles.filter((p) => p.file !== exceptFile).map((p) => p.file.slice(this.dir.length + 1))]));
+    const file = join(
+      this.dir,
+      profileFileName(profile.name, [...taken, ...listing.profiles.filter((p) => p.file !== exceptFile).map((p) => p.file.slice(this.dir.length + 1))]),
+    );
     writeFileAtomic(file, serializeProfile(profile), this.ops);
     return { name: profile.name, file, profile, migratedFrom: null };
   }
@@ -165,7 +199,12 @@ export class ProfileStore {
       const listing = this.list();
       const existing = listing.profiles.find((p) => sameProfileName(p.name, profile.name));
       if (existing && !options.replace)
-        fail(strataError('profile/name-taken', `A profile named "${existing.name}" exists already`, { where: existing.file, fix: 'choose another name, or delete or rename the existing one first' }));
+        fail(
+          strataError('profile/name-taken', `A profile named "${existing.name}" exists already`, {
+            where: existing.file,
+            fix: 'choose another name, or delete or rename the existing one first',
+          }),
+        );
       if (existing) {
         writeFileAtomic(existing.file, serializeProfile(profile), this.ops);
         return { name: profile.name, file: existing.file, profile, migratedFrom: null };

@@ -128,7 +128,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     try {
       channel = decodeURIComponent(url.pathname.slice(API_PREFIX.length));
     } catch {
-      sendJson(res, 400, { ok: false, error: strataError('serve/bad-channel', `Bad percent-encoding in the channel name "${url.pathname}"`, { where: url.pathname }) });
+      sendJson(res, 400, {
+        ok: false,
+        error: strataError('serve/bad-channel', `Bad percent-encoding in the channel name "${url.pathname}"`, { where: url.pathname }),
+      });
       return;
     }
     // The token arrives in a header, so the page reads this stream with fetch (EventSource cannot send headers).

@@ -19,9 +19,7 @@ export interface GuardRequest {
   headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-export type GuardVerdict =
-  | { ok: true; tokenFrom: 'header' | 'none' }
-  | { ok: false; status: 401 | 403; code: string; message: string };
+export type GuardVerdict = { ok: true; tokenFrom: 'header' | 'none' } | { ok: false; status: 401 | 403; code: string; message: string };
 
 /** The header the browser preload sends the token in (`Authorization: Bearer …` works too, for scripts). */
 export const TOKEN_HEADER = 'x-strata-token';
@@ -78,7 +76,8 @@ export function guardRequest(req: GuardRequest, policy: GuardPolicy): GuardVerdi
   }
   // A top-level navigation to the page from anywhere (a link, the --open launch file on file://) is
   // fine: the page is public and a GET of it changes nothing. Everything else cross-site is refused.
-  const topLevelPage = header(req, 'sec-fetch-mode') === 'navigate' && header(req, 'sec-fetch-dest') === 'document' && isPublicRequest(req.method, req.url.pathname);
+  const topLevelPage =
+    header(req, 'sec-fetch-mode') === 'navigate' && header(req, 'sec-fetch-dest') === 'document' && isPublicRequest(req.method, req.url.pathname);
   if (header(req, 'sec-fetch-site') === 'cross-site' && !topLevelPage) {
     return { ok: false, status: 403, code: 'serve/foreign-origin', message: 'Cross-site requests are not allowed' };
   }

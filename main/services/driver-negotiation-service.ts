@@ -52,8 +52,12 @@ async function negotiateOne(probes: BridgePool, manifest: string, timeoutMs: num
   if (!result.ok) {
     const library = libraryOf(manifest);
     if (!result.died) return failedNegotiation(manifest, result.error, result.elapsedMs, { libraryPath: library });
-    const detail = result.died === 'timeout' ? `${timeoutMs} ms` : (result.error.message.match(/(killed by \w+|exited with code \d+)/)?.[1] ?? result.error.message);
-    return failedNegotiation(manifest, probeDiedError(result.died, manifest, library, result.stage, detail), result.elapsedMs, { libraryPath: library, library });
+    const detail =
+      result.died === 'timeout' ? `${timeoutMs} ms` : (result.error.message.match(/(killed by \w+|exited with code \d+)/)?.[1] ?? result.error.message);
+    return failedNegotiation(manifest, probeDiedError(result.died, manifest, library, result.stage, detail), result.elapsedMs, {
+      libraryPath: library,
+      library,
+    });
   }
   const parsed = DriverNegotiationSchema.array().length(1).safeParse(result.value);
   if (!parsed.success) {
@@ -72,7 +76,10 @@ async function negotiateOne(probes: BridgePool, manifest: string, timeoutMs: num
 /** drivers.negotiate: every driver in isolation, at most CONCURRENCY at a time, results in the order asked. */
 export async function negotiateDrivers(options: DriverNegotiationOptions, request: DriversNegotiateRequest): Promise<DriversNegotiateReport> {
   const probes = options.probes;
-  if (!probes) throw new StrataRequestError(strataError('bridge/no-pool', 'This host cannot start probes of their own, which loading drivers needs', { where: 'drivers.negotiate' }));
+  if (!probes)
+    throw new StrataRequestError(
+      strataError('bridge/no-pool', 'This host cannot start probes of their own, which loading drivers needs', { where: 'drivers.negotiate' }),
+    );
   // The request's environment decides both which manifests the loader would find and how each probe runs.
   const env = environmentWith(options.env ?? process.env, request.env);
   const { source, manifests } = request.manifests

@@ -67,7 +67,9 @@ export function createHandlers(options: ServiceOptions): Handlers {
   const loaderVersion = async () => (await (await services.loaderVersion()).loaderVersionFromBridge(options.bridge)()).version;
   let sessions: Promise<SessionService> | undefined;
   const sessionService = () =>
-    (sessions ??= options.sessions ? options.sessions() : import('../sessions/session-service').then(({ SessionService }) => new SessionService({ env, version: options.version })));
+    (sessions ??= options.sessions
+      ? options.sessions()
+      : import('../sessions/session-service').then(({ SessionService }) => new SessionService({ env, version: options.version })));
   return {
     'app.info': async (_request, context) => (await services.appInfo()).appInfo(options, context),
     'env.summary': async () => (await services.environment()).summarizeEnvironment(env, env['HOME'] || homedir(), process.platform),
@@ -93,7 +95,8 @@ export function createHandlers(options: ServiceOptions): Handlers {
     },
     'loader.info': async (request) => (await services.vulkan()).loaderInfo(options, request),
     devices: async (request) => (await services.vulkan()).physicalDevices(options, request),
-    'drivers.negotiate': async (request) => (await services.driverNegotiation()).negotiateDrivers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
+    'drivers.negotiate': async (request) =>
+      (await services.driverNegotiation()).negotiateDrivers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
     'layers.inspect': async (request) => (await services.layerInspect()).inspectLayers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
     'shader.disassemble': async (request) => (await services.shader()).disassembleShaderFile(request),
     'shader.inspect': async (request) => (await services.shader()).inspectShaderFile(request),
@@ -104,10 +107,13 @@ export function createHandlers(options: ServiceOptions): Handlers {
     'override.remove': async (request) => (await services.override()).overrideRemoveOnAnyPlatform({ env }, request),
     'override.preview': async (request) => (await services.override()).overridePreview({ env }, request),
     'override.export': async (request) => (await services.override()).overrideExport(request),
-    ...handlerGroup(['launch.start', 'launch.stop', 'sessions.list', 'sessions.open', 'sessions.search', 'sessions.delete', 'sessions.export', 'sessions.diff'], async () => {
-      const [{ sessionHandlers }, service] = await Promise.all([services.sessions(), sessionService()]);
-      return sessionHandlers(service);
-    }),
+    ...handlerGroup(
+      ['launch.start', 'launch.stop', 'sessions.list', 'sessions.open', 'sessions.search', 'sessions.delete', 'sessions.export', 'sessions.diff'],
+      async () => {
+        const [{ sessionHandlers }, service] = await Promise.all([services.sessions(), sessionService()]);
+        return sessionHandlers(service);
+      },
+    ),
     ...handlerGroup(
       [
         'profiles.list',

@@ -84,10 +84,14 @@ function withoutProbe(t: LayerTarget, resolution: LibraryResolution | null): Lay
       ok: true,
       symbols: [],
       warnings: [
-        strataError('layer/meta-layer', `Layer ${label} is a meta-layer: it has no library of its own (components: ${t.componentLayers.join(', ') || 'none'})`, {
-          where: t.manifest,
-          fix: 'inspect its component layers instead',
-        }),
+        strataError(
+          'layer/meta-layer',
+          `Layer ${label} is a meta-layer: it has no library of its own (components: ${t.componentLayers.join(', ') || 'none'})`,
+          {
+            where: t.manifest,
+            fix: 'inspect its component layers instead',
+          },
+        ),
       ],
     };
   }
@@ -146,19 +150,30 @@ async function inspectOne(probes: BridgePool, t: LayerTarget, env: NodeJS.Proces
   };
   const timeoutMs = request.timeoutMs ?? DEFAULT_INSPECT_TIMEOUT_MS;
   const result = await probes.runIsolated('layers.inspect', { jobs: [job] }, { timeoutMs, ...(request.env ? { env: request.env } : {}) });
-  const failed = (error: StrataError): LayerInspection => ({ ...emptyInspection(job), resolution, library: resolution?.path ?? null, error, elapsedMs: result.elapsedMs });
+  const failed = (error: StrataError): LayerInspection => ({
+    ...emptyInspection(job),
+    resolution,
+    library: resolution?.path ?? null,
+    error,
+    elapsedMs: result.elapsedMs,
+  });
   if (!result.ok) {
     if (!result.died) return failed(result.error);
-    const detail = result.died === 'timeout' ? `${timeoutMs} ms` : (result.error.message.match(/(killed by \w+|exited with code \d+)/)?.[1] ?? result.error.message);
+    const detail =
+      result.died === 'timeout' ? `${timeoutMs} ms` : (result.error.message.match(/(killed by \w+|exited with code \d+)/)?.[1] ?? result.error.message);
     return failed(layerProbeDiedError(result.died, t.name, t.manifest, resolution?.path ?? t.libraryPath, result.stage, detail));
   }
   const parsed = LayerInspectionSchema.array().length(1).safeParse(result.value);
   if (!parsed.success) {
     return failed(
-      strataError('bridge/invalid-reply', `The probe's answer for ${layerLabel(t.name, t.manifest)} does not match its schema: ${parsed.error.message.slice(0, 300)}`, {
-        where: 'native-bridge probe',
-        fix: 'this is a bug in Strata; please report it',
-      }),
+      strataError(
+        'bridge/invalid-reply',
+        `The probe's answer for ${layerLabel(t.name, t.manifest)} does not match its schema: ${parsed.error.message.slice(0, 300)}`,
+        {
+          where: 'native-bridge probe',
+          fix: 'this is a bug in Strata; please report it',
+        },
+      ),
     );
   }
   return { ...parsed.data[0]!, resolution, elapsedMs: result.elapsedMs };
@@ -171,7 +186,10 @@ async function inspectOne(probes: BridgePool, t: LayerTarget, env: NodeJS.Proces
  */
 export async function inspectLayers(options: LayerInspectOptions, request: LayersInspectRequest): Promise<LayersInspectReport> {
   const probes = options.probes;
-  if (!probes) throw new StrataRequestError(strataError('bridge/no-pool', 'This host cannot start probes of their own, which loading layer libraries needs', { where: 'layers.inspect' }));
+  if (!probes)
+    throw new StrataRequestError(
+      strataError('bridge/no-pool', 'This host cannot start probes of their own, which loading layer libraries needs', { where: 'layers.inspect' }),
+    );
   const env = environmentWith(options.env ?? process.env, request.env);
   const all = await discoveredLayers(env);
   const names = request.names;

@@ -19,7 +19,12 @@ async function readSpirvFile(path: string): Promise<Uint8Array> {
     return new Uint8Array(await readGuarded(path, 'shader'));
   } catch (e) {
     if (e instanceof GuardedReadError) {
-      throw new StrataRequestError(strataError(e.reason === 'too-large' ? 'shader/too-large' : 'shader/unreadable', e.message, { where: path, fix: e.folder ? 'name a .spv file, not a folder' : e.fix }));
+      throw new StrataRequestError(
+        strataError(e.reason === 'too-large' ? 'shader/too-large' : 'shader/unreadable', e.message, {
+          where: path,
+          fix: e.folder ? 'name a .spv file, not a folder' : e.fix,
+        }),
+      );
     }
     const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
     throw new StrataRequestError(
@@ -52,7 +57,9 @@ function disassembleBytes(path: string, bytes: Uint8Array, options: DisassemblyO
     // A VBC file has no text of its own: each stage's, in file order, under a comment naming it (docs/vbc.md).
     const inspection = inspectVbc(bytes);
     const text = decodeVbc(bytes)
-      .stages.map((s) => `; Stage ${s.stage}: bytes ${s.byteOffset}–${s.byteOffset + s.bytes.length - 1} of the file\n${disassembleSpirv(s.bytes, options).text}`)
+      .stages.map(
+        (s) => `; Stage ${s.stage}: bytes ${s.byteOffset}–${s.byteOffset + s.bytes.length - 1} of the file\n${disassembleSpirv(s.bytes, options).text}`,
+      )
       .join('\n');
     return { path, ok: inspection.ok, text, diagnostics: inspection.diagnostics, format: 'vbc' };
   }
@@ -70,7 +77,10 @@ function inspectBytes(path: string, bytes: Uint8Array): ShaderInspection {
  * Reads SPIR-V stage files and packs them into a VBC file at `output` (temp file, then rename, so a
  * failed pack never leaves half a file). Nothing is written when the stages do not validate or link.
  */
-export async function packShaderFiles(request: { stages: Partial<Record<VbcStage, string>>; output: string }): Promise<Omit<PackedVbc, 'bytes'> & { output: string | null; byteLength: number }> {
+export async function packShaderFiles(request: {
+  stages: Partial<Record<VbcStage, string>>;
+  output: string;
+}): Promise<Omit<PackedVbc, 'bytes'> & { output: string | null; byteLength: number }> {
   const stages: VbcStageInput = {};
   for (const [stage, path] of Object.entries(request.stages)) if (path) stages[stage as VbcStage] = await readSpirvFile(resolve(path));
   const packed = packVbc(stages);
@@ -82,7 +92,12 @@ export async function packShaderFiles(request: { stages: Partial<Record<VbcStage
     await rename(temp, output);
   } catch (e) {
     await rm(temp, { force: true });
-    throw new StrataRequestError(strataError('shader/unwritable', `Cannot write the VBC file: ${(e as NodeJS.ErrnoException).code ?? 'EIO'}`, { where: output, fix: 'check the folder exists and is writable' }));
+    throw new StrataRequestError(
+      strataError('shader/unwritable', `Cannot write the VBC file: ${(e as NodeJS.ErrnoException).code ?? 'EIO'}`, {
+        where: output,
+        fix: 'check the folder exists and is writable',
+      }),
+    );
   }
   return { ok: true, reflection: packed.reflection, diagnostics: packed.diagnostics, output, byteLength: packed.bytes.length };
 }
@@ -92,7 +107,10 @@ function decodeBase64(base64: string, name: string): Uint8Array {
   const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
   if (bytes.length > SHADER_BYTES_LIMIT) {
     throw new StrataRequestError(
-      strataError('shader/too-large', `The module is ${bytes.length} bytes; Strata inspects modules up to ${SHADER_BYTES_LIMIT} bytes`, { where: name, fix: 'run `strata shader inspect FILE` on the machine that has the file' }),
+      strataError('shader/too-large', `The module is ${bytes.length} bytes; Strata inspects modules up to ${SHADER_BYTES_LIMIT} bytes`, {
+        where: name,
+        fix: 'run `strata shader inspect FILE` on the machine that has the file',
+      }),
     );
   }
   return bytes;

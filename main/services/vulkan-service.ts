@@ -43,7 +43,10 @@ async function diagnoseProbeDeath(options: VulkanServiceOptions, method: string,
       const manifest = manifests[next++]!;
       const alone = { ...env, VK_DRIVER_FILES: manifest, VK_ICD_FILENAMES: null, VK_ADD_DRIVER_FILES: null };
       const r = await probes.runIsolated(method, undefined, { timeoutMs: 5000, env: alone });
-      if (!r.ok && r.died) deaths.push(`${manifest} (${r.died === 'timeout' ? 'hangs' : (r.error.message.match(/killed by \w+|exited with code \d+/)?.[0] ?? 'crashes')}${r.stage ? ` during ${r.stage}` : ''})`);
+      if (!r.ok && r.died)
+        deaths.push(
+          `${manifest} (${r.died === 'timeout' ? 'hangs' : (r.error.message.match(/killed by \w+|exited with code \d+/)?.[0] ?? 'crashes')}${r.stage ? ` during ${r.stage}` : ''})`,
+        );
     }
   };
   await Promise.all(Array.from({ length: Math.min(DIAGNOSIS_CONCURRENCY, manifests.length) }, worker));
@@ -62,14 +65,18 @@ async function diagnoseProbeDeath(options: VulkanServiceOptions, method: string,
 }
 
 /** One probe request, its answer checked against the shared schema (it crossed a process boundary). */
-async function ask<S extends z.ZodType>(options: VulkanServiceOptions, method: string, schema: S, env: ProbeEnvironment | undefined, params?: unknown): Promise<z.output<S>> {
+async function ask<S extends z.ZodType>(
+  options: VulkanServiceOptions,
+  method: string,
+  schema: S,
+  env: ProbeEnvironment | undefined,
+  params?: unknown,
+): Promise<z.output<S>> {
   // VK_LOADER_DEBUG makes the loader log to the probe's stderr; the answer carries that log back.
   const debug = environmentWith(options.env ?? options.probes?.baseEnv ?? process.env, env)['VK_LOADER_DEBUG'];
   const result = await clientFor(options, env).request(method, params, { captureStderr: !!debug });
   if (!result.ok) throw new StrataRequestError(await diagnoseProbeDeath(options, method, env, result.error));
-  const loaderLog = result.stderr
-    ?.split('\n')
-    .filter((l) => l.trim() !== '' && !l.startsWith(PROBE_STAGE_PREFIX));
+  const loaderLog = result.stderr?.split('\n').filter((l) => l.trim() !== '' && !l.startsWith(PROBE_STAGE_PREFIX));
   const parsed = schema.safeParse(loaderLog && typeof result.value === 'object' && result.value !== null ? { ...result.value, loaderLog } : result.value);
   if (!parsed.success) {
     throw new StrataRequestError(

@@ -159,7 +159,10 @@ export class CaptureRecorder {
     const slow = !valid || header || stream === 'validation' || this.parser.reading(stream) || (stream === 'stderr' && e > s && LOADER_FIRST[buf[s]!] === 1);
     if (slow) {
       const text = buf.toString('utf8', s, e);
-      this.parser.push({ stream, t: this.t, wall: this.wall, text, ...(cr ? { cr } : {}), ...(partial ? { partial } : {}), ...(valid ? {} : { lossy: true }) }, this.scratch);
+      this.parser.push(
+        { stream, t: this.t, wall: this.wall, text, ...(cr ? { cr } : {}), ...(partial ? { partial } : {}), ...(valid ? {} : { lossy: true }) },
+        this.scratch,
+      );
       this.emitRecords();
       return;
     }

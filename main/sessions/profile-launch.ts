@@ -12,7 +12,7 @@ import { ProfileStore, profilesDir } from '../profiles/profile-store';
 import type { ProfileLaunch, ProfileResolver } from './session-service';
 
 /** Where the launch's own settings file says it came from. */
-const LAUNCH_SETTINGS_HEADER = ['# Vulkan layer settings for one launch from Strata (the profile\'s settings); removed when the application ends.'];
+const LAUNCH_SETTINGS_HEADER = ["# Vulkan layer settings for one launch from Strata (the profile's settings); removed when the application ends."];
 /** launchEnvironment puts this path in VK_LAYER_SETTINGS_PATH; the launcher writes the file and sets the variable itself. */
 const SETTINGS_PLACEHOLDER = '(written by the launcher)';
 
@@ -39,7 +39,11 @@ export function profileResolver(options: { loaderVersion: () => Promise<string |
 
     let settingsText: string | null = null;
     if (profile.settings && Object.keys(profile.settings).length) {
-      const installed = installedSettingsFile(profile.settings, (layer) => findLayerDescription(inventory, layer)?.description ?? null, platformOf(process.platform));
+      const installed = installedSettingsFile(
+        profile.settings,
+        (layer) => findLayerDescription(inventory, layer)?.description ?? null,
+        platformOf(process.platform),
+      );
       const first = installed.problems[0];
       if (first) {
         throw new StrataRequestError(
@@ -52,7 +56,12 @@ export function profileResolver(options: { loaderVersion: () => Promise<string |
       const text = settingsFileText(installed.inputs, { platform: platformOf(process.platform) }, LAUNCH_SETTINGS_HEADER);
       settingsText = text === '' ? null : text;
     }
-    const launch = launchEnvironment(profile, { inventory, loaderVersion: version ?? RULES_VERSION, env, ...(settingsText ? { layerSettingsPath: SETTINGS_PLACEHOLDER } : {}) });
+    const launch = launchEnvironment(profile, {
+      inventory,
+      loaderVersion: version ?? RULES_VERSION,
+      env,
+      ...(settingsText ? { layerSettingsPath: SETTINGS_PLACEHOLDER } : {}),
+    });
     const additions = { ...launch.env };
     if (additions['VK_LAYER_SETTINGS_PATH'] === SETTINGS_PLACEHOLDER) delete additions['VK_LAYER_SETTINGS_PATH'];
     return { name: profile.name, copy: profile, env: additions, notes: [...notes, ...launch.notes], settingsText };

@@ -4,7 +4,8 @@ import { exportSession } from './session-export';
 import { deleteSession, digestSession, listSessions, openSession, searchSessions } from './session-store';
 import type { SessionService } from './session-service';
 
-type SessionChannels = 'launch.start' | 'launch.stop' | 'sessions.list' | 'sessions.open' | 'sessions.search' | 'sessions.delete' | 'sessions.export' | 'sessions.diff';
+type SessionChannels =
+  'launch.start' | 'launch.stop' | 'sessions.list' | 'sessions.open' | 'sessions.search' | 'sessions.delete' | 'sessions.export' | 'sessions.diff';
 
 /** The `launch.*` and `sessions.*` channels over one SessionService (so every host sees the same running launches). */
 export function sessionHandlers(service: SessionService): Pick<Handlers, SessionChannels> {

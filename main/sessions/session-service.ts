@@ -61,7 +61,8 @@ export interface RunningSession {
 }
 
 /** Inherited variables worth keeping with a session: those that steer the loader, layers and drivers (not secrets). */
-const RELEVANT_ENV = /^(VK_|VULKAN_|XDG_|MESA_|LIBGL_|LP_|RADV_|ANV_|NODEVICE_SELECT$|MANGOHUD|ENABLE_VKBASALT$|DISABLE_|ENABLE_|__GL|__NV|DXVK_|VKD3D_)|^(HOME|PATH|LD_LIBRARY_PATH|LD_PRELOAD|DISPLAY|WAYLAND_DISPLAY)$/;
+const RELEVANT_ENV =
+  /^(VK_|VULKAN_|XDG_|MESA_|LIBGL_|LP_|RADV_|ANV_|NODEVICE_SELECT$|MANGOHUD|ENABLE_VKBASALT$|DISABLE_|ENABLE_|__GL|__NV|DXVK_|VKD3D_)|^(HOME|PATH|LD_LIBRARY_PATH|LD_PRELOAD|DISPLAY|WAYLAND_DISPLAY)$/;
 
 export function relevantEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
@@ -127,7 +128,12 @@ export class SessionService {
     if (request.loaderDebug !== undefined) {
       const checked = checkLoaderDebugLevel(request.loaderDebug);
       if (!checked.ok) {
-        throw usage('launch/bad-loader-debug', `VK_LOADER_DEBUG does not know ${checked.unknown.map((w) => `"${w}"`).join(', ')}`, 'loader debug level', `use one or more of ${LOADER_DEBUG_WORDS.join(', ')}, separated by commas`);
+        throw usage(
+          'launch/bad-loader-debug',
+          `VK_LOADER_DEBUG does not know ${checked.unknown.map((w) => `"${w}"`).join(', ')}`,
+          'loader debug level',
+          `use one or more of ${LOADER_DEBUG_WORDS.join(', ')}, separated by commas`,
+        );
       }
       loaderDebug = checked.value;
     }
@@ -136,7 +142,12 @@ export class SessionService {
     let profile: ProfileLaunch | null = null;
     if (request.profile) {
       if (!this.options.profiles) {
-        throw usage('launch/profiles-unavailable', `Cannot apply profile "${request.profile}": this Strata has no profile store`, 'profile', 'launch without --profile, or use a Strata build with Profiles');
+        throw usage(
+          'launch/profiles-unavailable',
+          `Cannot apply profile "${request.profile}": this Strata has no profile store`,
+          'profile',
+          'launch without --profile, or use a Strata build with Profiles',
+        );
       }
       profile = await this.options.profiles(request.profile, env);
       notes.push(...profile.notes);
@@ -146,7 +157,13 @@ export class SessionService {
     const additions: Record<string, string | null> = { ...(profile?.env ?? {}), ...(request.env ?? {}) };
     if (loaderDebug) additions['VK_LOADER_DEBUG'] = loaderDebug;
     const composed = applyEnvOverrides(env, additions) as NodeJS.ProcessEnv;
-    const routing = planValidationRouting({ env: composed, cwd, home: env['HOME'] || homedir(), enabled: request.routeValidation !== false, profileSettings: profile?.settingsText ?? null });
+    const routing = planValidationRouting({
+      env: composed,
+      cwd,
+      home: env['HOME'] || homedir(),
+      enabled: request.routeValidation !== false,
+      profileSettings: profile?.settingsText ?? null,
+    });
     if (routing.note) notes.push(routing.note);
     const childEnv: NodeJS.ProcessEnv = { ...composed, ...routing.env };
 
@@ -202,13 +219,25 @@ export class SessionService {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 8) continue;
         routing.cleanup();
-        throw usage('sessions/write-failed', `Cannot create the session file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, file, `make ${this.dir} writable, or point XDG_STATE_HOME at a writable folder`);
+        throw usage(
+          'sessions/write-failed',
+          `Cannot create the session file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+          file,
+          `make ${this.dir} writable, or point XDG_STATE_HOME at a writable folder`,
+        );
       }
     }
     return this.run(header!, file, writer, childEnv, routing, hooks);
   }
 
-  private run(header: SessionHeader, file: string, writer: SessionWriter, childEnv: NodeJS.ProcessEnv, routing: ReturnType<typeof planValidationRouting>, hooks: StartHooks): RunningSession {
+  private run(
+    header: SessionHeader,
+    file: string,
+    writer: SessionWriter,
+    childEnv: NodeJS.ProcessEnv,
+    routing: ReturnType<typeof planValidationRouting>,
+    hooks: StartHooks,
+  ): RunningSession {
     const bus = this.options.bus ?? null;
     const id = header.id;
     const parser = new CaptureParser(lazySpecLookup(this.options.env));
@@ -268,10 +297,14 @@ export class SessionService {
       this.running.delete(id);
       if (writeError) {
         throw new StrataRequestError(
-          strataError('sessions/write-failed', `Writing session ${id} failed: ${(writeError as NodeJS.ErrnoException).code ?? String(writeError)}; the application was stopped`, {
-            where: file,
-            fix: 'free space in the sessions folder (or point XDG_STATE_HOME elsewhere) and launch again',
-          }),
+          strataError(
+            'sessions/write-failed',
+            `Writing session ${id} failed: ${(writeError as NodeJS.ErrnoException).code ?? String(writeError)}; the application was stopped`,
+            {
+              where: file,
+              fix: 'free space in the sessions folder (or point XDG_STATE_HOME elsewhere) and launch again',
+            },
+          ),
         );
       }
       await writer.finish(footer);

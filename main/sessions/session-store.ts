@@ -86,7 +86,7 @@ export function readEnds(file: string): { header: SessionHeader; footer: Session
     const size = statSync(file).size;
     let head = '';
     const buf = Buffer.alloc(64 * 1024);
-    for (let pos = 0; pos < size; ) {
+    for (let pos = 0; pos < size;) {
       const n = readSync(fd, buf, 0, buf.length, pos);
       if (n <= 0) break;
       pos += n;
@@ -216,7 +216,13 @@ export async function scanSession(file: string, visit: (record: CaptureRecord) =
       torn = true;
     }
   }
-  if (!header) throw new StrataRequestError(strataError('sessions/unreadable', 'The file has no session header', { where: file, fix: 'it is not a Strata session file; remove it from the sessions folder' }));
+  if (!header)
+    throw new StrataRequestError(
+      strataError('sessions/unreadable', 'The file has no session header', {
+        where: file,
+        fix: 'it is not a Strata session file; remove it from the sessions folder',
+      }),
+    );
   return { header, footer, torn, damaged, size };
 }
 
@@ -285,7 +291,10 @@ export function deleteSession(options: StoreOptions, id: string): { id: string; 
   const summary = readSummary(options, id);
   if (summary.status === 'running') {
     throw new StrataRequestError(
-      strataError('sessions/running', `Session ${id} is still running`, { where: summary.file, fix: 'stop it first (Stop in the Launcher, or end `strata launch`)' }),
+      strataError('sessions/running', `Session ${id} is still running`, {
+        where: summary.file,
+        fix: 'stop it first (Stop in the Launcher, or end `strata launch`)',
+      }),
     );
   }
   unlinkDurable(summary.file);

@@ -20,13 +20,20 @@ export interface RoutingPlan extends ValidationRouting {
  * ./vk_layer_settings.txt. When vkconfig's file exists Strata cannot override it without touching
  * it, so the messages are read from the application's stdout (the layer's default) instead.
  */
-export function planValidationRouting(options: { env: NodeJS.ProcessEnv; cwd: string; home: string; enabled: boolean; profileSettings?: string | null }): RoutingPlan {
+export function planValidationRouting(options: {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  home: string;
+  enabled: boolean;
+  profileSettings?: string | null;
+}): RoutingPlan {
   const profileSettings = options.profileSettings ?? null;
   const dataHome = options.env['XDG_DATA_HOME'] || join(options.env['HOME'] || options.home, '.local', 'share');
   const vkconfigFile = join(dataHome, 'vulkan', 'settings.d', 'vk_layer_settings.txt');
   const shadowed = isFile(vkconfigFile);
   const notes: string[] = [];
-  if (shadowed && profileSettings) notes.push(`the profile's layer settings are not seen by layers that read ${vkconfigFile} first (the validation layer 1.3.239 does)`);
+  if (shadowed && profileSettings)
+    notes.push(`the profile's layer settings are not seen by layers that read ${vkconfigFile} first (the validation layer 1.3.239 does)`);
 
   let mode: ValidationRouting['mode'] = 'fifo';
   if (!options.enabled) mode = 'off';
@@ -55,7 +62,9 @@ export function planValidationRouting(options: { env: NodeJS.ProcessEnv; cwd: st
     } catch (e) {
       fifoPath = null;
       mode = 'stdout';
-      notes.push(`mkfifo failed (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); the validation messages are read from the application's stdout`);
+      notes.push(
+        `mkfifo failed (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); the validation messages are read from the application's stdout`,
+      );
     }
   }
   // The profile's settings replace the user's for this launch; otherwise the user's are kept.

@@ -92,7 +92,8 @@ export const channelsOfActivity = {
     response: ActivityStatusSchema,
   },
   'activity.disable': {
-    summary: "Undo what Strata changed, all of it or the parts named: the global override (and its layer settings file) and the profile bindings of the applications given (they stay listed, without a profile); files of another tool are never touched.",
+    summary:
+      'Undo what Strata changed, all of it or the parts named: the global override (and its layer settings file) and the profile bindings of the applications given (they stay listed, without a profile); files of another tool are never touched.',
     request: ActivityDisableRequestSchema,
     response: ActivityDisableResultSchema,
   },
@@ -134,9 +135,10 @@ export function settingsFolderRead(loaderVersion: string): 'settings.d' | 'loade
 
 /** "loader 1.3.251 and later" for a folder. */
 export function loadersReadingFolder(folder: LoaderSettingsCandidate['folder']): string {
-  return folder === 'settings.d' ? `loaders ${LOADER_FEATURES.settingsFile}–1.3.252 (settings.d)` : `loader ${LOADER_FEATURES.settingsFolderRenamed} and later (loader_settings.d)`;
+  return folder === 'settings.d'
+    ? `loaders ${LOADER_FEATURES.settingsFile}–1.3.252 (settings.d)`
+    : `loader ${LOADER_FEATURES.settingsFolderRenamed} and later (loader_settings.d)`;
 }
-
 
 /** The status strip's one line: "Global: on A, off B · 2 applications bound · 1 file of another tool". */
 export function activityHeadline(s: ActivityStatus): string {
@@ -144,7 +146,10 @@ export function activityHeadline(s: ActivityStatus): string {
   const g = s.global;
   if (g.ownership === 'absent') parts.push('Global override: none');
   else if (g.ownership === 'foreign') parts.push('Global override: another tool’s');
-  else parts.push(`Global override: ${[g.on.length ? `on ${g.on.length}` : '', g.off.length ? `off ${g.off.length}` : ''].filter(Boolean).join(', ') || 'settings only'}${g.ownership === 'modified' ? ' (changed since)' : ''}`);
+  else
+    parts.push(
+      `Global override: ${[g.on.length ? `on ${g.on.length}` : '', g.off.length ? `off ${g.off.length}` : ''].filter(Boolean).join(', ') || 'settings only'}${g.ownership === 'modified' ? ' (changed since)' : ''}`,
+    );
   parts.push(s.bindings.length === 0 ? 'no application bound' : `${s.bindings.length} application${s.bindings.length === 1 ? '' : 's'} bound`);
   const foreign = s.files.filter((f) => f.owner === 'foreign').length;
   if (foreign) parts.push(`${foreign} file${foreign === 1 ? '' : 's'} of another tool`);

@@ -83,7 +83,9 @@ function manifestInSet(f: DiscoveredManifest): ManifestInSet {
 }
 
 function setDiagnostics(files: readonly DiscoveredManifest[], draftPath: string, draftParsed: ManifestInSet['parsed']): Diagnostic[] {
-  const set: ManifestInSet[] = files.filter((f) => f.duplicateOf === null && f.problem === null).map((f) => (f.path === draftPath ? { uri: f.path, parsed: draftParsed } : manifestInSet(f)));
+  const set: ManifestInSet[] = files
+    .filter((f) => f.duplicateOf === null && f.problem === null)
+    .map((f) => (f.path === draftPath ? { uri: f.path, parsed: draftParsed } : manifestInSet(f)));
   return lintManifestSet(set)
     .filter((d) => d.uri === draftPath)
     .map((d) => d.diagnostic);
@@ -129,7 +131,10 @@ export function inventoryWithOverride(inventory: ManifestInventory, place: Overr
     list = [...rest.slice(0, at), draft, ...rest.slice(at)];
     const m = parsed.manifest;
     const forSet: ManifestInSet['parsed'] = { manifest: m?.kind === 'layer' ? { kind: 'layer', layers: m.layers } : m };
-    draft.diagnostics = [...lintManifest(parsed, { role: 'implicit-layer' }), ...setDiagnostics([...list, ...(inventory.manifests.explicit_layer ?? [])], draft.path, forSet)];
+    draft.diagnostics = [
+      ...lintManifest(parsed, { role: 'implicit-layer' }),
+      ...setDiagnostics([...list, ...(inventory.manifests.explicit_layer ?? [])], draft.path, forSet),
+    ];
     override = draft;
   }
   // `order` is the place in the loader's list: renumber what moved. The same copy for the same
@@ -167,7 +172,12 @@ function insertionIndex(implicit: readonly DiscoveredManifest[], locations: Mani
  * context's environment. When the override names override_paths, the loader searches explicit layers
  * only there; the editor does not re-discover those folders, so it says so in the notes.
  */
-export function computeDraftChain(inventory: ManifestInventory, context: Pick<ChainContext, 'env' | 'loaderVersion'>, app: ChainApplication, config?: OverrideConfig | null): LayerChain {
+export function computeDraftChain(
+  inventory: ManifestInventory,
+  context: Pick<ChainContext, 'env' | 'loaderVersion'>,
+  app: ChainApplication,
+  config?: OverrideConfig | null,
+): LayerChain {
   const chain = computeLayerChain({
     implicit: inventory.manifests.implicit_layer ?? [],
     explicit: inventory.manifests.explicit_layer ?? [],
@@ -176,6 +186,8 @@ export function computeDraftChain(inventory: ManifestInventory, context: Pick<Ch
     loaderVersion: context.loaderVersion,
   });
   if (config?.overridePaths?.length)
-    chain.notes.push(`the override's override_paths (${config.overridePaths.join(', ')}) limit where the loader looks for explicit layers; this preview lists the layers of the usual folders — Apply, then the Chain panel's strata explain shows the exact answer`);
+    chain.notes.push(
+      `the override's override_paths (${config.overridePaths.join(', ')}) limit where the loader looks for explicit layers; this preview lists the layers of the usual folders — Apply, then the Chain panel's strata explain shows the exact answer`,
+    );
   return chain;
 }

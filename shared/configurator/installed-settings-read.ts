@@ -12,7 +12,11 @@ import { settingPrefix } from '../settings/settings-file-format';
  * discovered names; a value is typed by the layer's settings description, or kept as text when the
  * layer has none (as Strata writes an undescribed layer's keys as given).
  */
-export function settingsFromFileText(text: string | null | undefined, layerNames: readonly string[], describe: (layerName: string) => LayerSettingsDescription | null): SettingsByLayer {
+export function settingsFromFileText(
+  text: string | null | undefined,
+  layerNames: readonly string[],
+  describe: (layerName: string) => LayerSettingsDescription | null,
+): SettingsByLayer {
   const out: SettingsByLayer = {};
   if (!text) return out;
   const byPrefix = new Map<string, string>();

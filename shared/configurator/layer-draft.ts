@@ -1,5 +1,13 @@
 import type { ManifestInventory } from '../discovery/manifest-inventory';
-import { DEFAULT_OVERRIDE_API_VERSION, forcesLayers, hasLayerSettings, OVERRIDE_LAYER_NAME, type LayerControl, type OverrideConfig, type OverrideLayer } from '../override/override-config';
+import {
+  DEFAULT_OVERRIDE_API_VERSION,
+  forcesLayers,
+  hasLayerSettings,
+  OVERRIDE_LAYER_NAME,
+  type LayerControl,
+  type OverrideConfig,
+  type OverrideLayer,
+} from '../override/override-config';
 import type { SettingValue, SettingsByLayer } from '../settings/setting-values';
 
 /**
@@ -59,7 +67,9 @@ export function configFromOverrideText(text: string | null, settings?: SettingsB
   try {
     const parsed = JSON.parse(text) as { layer?: unknown; layers?: unknown };
     const candidates = Array.isArray(parsed.layers) ? parsed.layers : [parsed.layer];
-    layer = candidates.find((l): l is Record<string, unknown> => !!l && typeof l === 'object' && (l as Record<string, unknown>)['name'] === OVERRIDE_LAYER_NAME);
+    layer = candidates.find(
+      (l): l is Record<string, unknown> => !!l && typeof l === 'object' && (l as Record<string, unknown>)['name'] === OVERRIDE_LAYER_NAME,
+    );
   } catch {
     return null;
   }
@@ -114,7 +124,13 @@ export function createDraft(installed: OverrideConfig | null, discovered: readon
       continue;
     }
     if (l.state === 'auto') continue;
-    const at = after >= 0 ? after + 1 : Math.max(0, layers.findIndex((x) => byName.has(x.name)));
+    const at =
+      after >= 0
+        ? after + 1
+        : Math.max(
+            0,
+            layers.findIndex((x) => byName.has(x.name)),
+          );
     layers.splice(at, 0, l);
     after = at;
   }
@@ -147,7 +163,8 @@ export function rebaseDraft(draft: LayerDraft, discovered: readonly DiscoveredLa
     present.add(d.name);
   });
   const vanished = vanishedOf(layers, found);
-  const same = layers.length === draft.config.layers.length && layers.every((l, i) => l === draft.config.layers[i]) && vanished.join('\n') === draft.vanished.join('\n');
+  const same =
+    layers.length === draft.config.layers.length && layers.every((l, i) => l === draft.config.layers[i]) && vanished.join('\n') === draft.vanished.join('\n');
   return same ? draft : { config: { ...draft.config, layers }, vanished };
 }
 
@@ -226,10 +243,21 @@ export function draftConfig(draft: LayerDraft): OverrideConfig | null {
 function effectKey(config: OverrideConfig | null): string {
   if (!config || (!forcesLayers(config) && !hasLayerSettings(config))) return 'none';
   const sortKeys = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sortKeys(x)])) : v;
+    Array.isArray(v)
+      ? v.map(sortKeys)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, x]) => [k, sortKeys(x)]),
+          )
+        : v;
   return JSON.stringify({
     on: config.layers.filter((l) => l.state === 'on').map((l) => l.name),
-    off: config.layers.filter((l) => l.state === 'off').map((l) => l.name).sort(),
+    off: config.layers
+      .filter((l) => l.state === 'off')
+      .map((l) => l.name)
+      .sort(),
     appKeys: config.appKeys ?? [],
     overridePaths: config.overridePaths ?? [],
     apiVersion: config.apiVersion ?? DEFAULT_OVERRIDE_API_VERSION,
@@ -294,7 +322,10 @@ export interface Orderability {
 export function layerOrderability(layer: { implicit: boolean; state: LayerControl; vanished?: boolean }): Orderability {
   if (layer.vanished) return { orderable: true, reason: null };
   if (layer.implicit && layer.state === 'auto')
-    return { orderable: false, reason: 'Implicit layer: the loader places it itself, in its search order, whenever it is enabled. Set it to On to give it a place in this order.' };
+    return {
+      orderable: false,
+      reason: 'Implicit layer: the loader places it itself, in its search order, whenever it is enabled. Set it to On to give it a place in this order.',
+    };
   if (layer.implicit && layer.state === 'off') return { orderable: false, reason: 'Forced off: the loader does not load it, so it has no place in the chain.' };
   return { orderable: true, reason: null };
 }

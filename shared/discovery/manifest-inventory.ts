@@ -82,7 +82,8 @@ export interface ScannedManifest {
 const ROLE: Record<ManifestKind, ManifestRole> = { implicit_layer: 'implicit-layer', explicit_layer: 'explicit-layer', driver: 'driver' };
 
 const str = (f: { value?: string | undefined } | undefined) => f?.value ?? null;
-const items = (f: { value?: { value: string | undefined }[] | undefined } | undefined) => (f?.value ?? []).flatMap((i) => (i.value === undefined ? [] : [i.value]));
+const items = (f: { value?: { value: string | undefined }[] | undefined } | undefined) =>
+  (f?.value ?? []).flatMap((i) => (i.value === undefined ? [] : [i.value]));
 const entries = (f: { value?: { key: string }[] | undefined } | undefined) => (f?.value ?? []).map((e) => e.key);
 
 function summarizeLayer(l: LayerEntry): LayerSummary {
@@ -125,7 +126,11 @@ const PROBLEM_TEXT: Record<NonNullable<ScannedManifest['problem']>, string> = {
  * the layers in the loader's order, implicit before explicit, as the loader builds its lists.
  */
 /** `loaderVersion`: the loader whose verdicts the lint gives (manifest-lint.ts); unknown: the rules' default. */
-export function buildInventory(locations: ManifestInventory['locations'], scanned: Record<ManifestKind, ScannedManifest[]>, loaderVersion: string | null = null): ManifestInventory {
+export function buildInventory(
+  locations: ManifestInventory['locations'],
+  scanned: Record<ManifestKind, ScannedManifest[]>,
+  loaderVersion: string | null = null,
+): ManifestInventory {
   // For the set rules, only each layer's name, API version and components are kept: the rest of
   // each parsed tree dies young, which halves the garbage collector's work on 10,000 files.
   const forSet = new Map<ScannedManifest, ManifestInSet['parsed']>();
@@ -151,11 +156,19 @@ export function buildInventory(locations: ManifestInventory['locations'], scanne
         fileFormatVersion = str(m?.fileFormatVersion);
         if (m?.kind === 'layer') layers = m.layers.filter((l) => l.isObject).map(summarizeLayer);
         if (m?.kind === 'driver')
-          driver = { libraryPath: str(m.library_path), apiVersion: str(m.api_version), libraryArch: str(m.library_arch), isPortabilityDriver: m.is_portability_driver?.value === true };
+          driver = {
+            libraryPath: str(m.library_path),
+            apiVersion: str(m.api_version),
+            libraryArch: str(m.library_arch),
+            isPortabilityDriver: m.is_portability_driver?.value === true,
+          };
       }
       if (file.duplicateOf !== null) {
         diagnostics.push(
-          fileDiagnostic('manifest/read-twice', `The loader reaches this file twice (also as manifest #${file.duplicateOf + 1} of this kind) and reads it both times. Fix: remove the repeated search path or link.`),
+          fileDiagnostic(
+            'manifest/read-twice',
+            `The loader reaches this file twice (also as manifest #${file.duplicateOf + 1} of this kind) and reads it both times. Fix: remove the repeated search path or link.`,
+          ),
         );
       }
       return { ...file, fileFormatVersion, layers, driver, diagnostics };

@@ -19,7 +19,20 @@
 export type RegistryValue =
   | { name: string; type: 'REG_DWORD' | 'REG_QWORD'; data: number }
   | { name: string; type: 'REG_MULTI_SZ'; data: string[] }
-  | { name: string; type: 'REG_SZ' | 'REG_EXPAND_SZ' | 'REG_BINARY' | 'REG_NONE' | 'REG_DWORD_BIG_ENDIAN' | 'REG_LINK' | 'REG_RESOURCE_LIST' | 'REG_FULL_RESOURCE_DESCRIPTOR' | 'REG_RESOURCE_REQUIREMENTS_LIST'; data: string };
+  | {
+      name: string;
+      type:
+        | 'REG_SZ'
+        | 'REG_EXPAND_SZ'
+        | 'REG_BINARY'
+        | 'REG_NONE'
+        | 'REG_DWORD_BIG_ENDIAN'
+        | 'REG_LINK'
+        | 'REG_RESOURCE_LIST'
+        | 'REG_FULL_RESOURCE_DESCRIPTOR'
+        | 'REG_RESOURCE_REQUIREMENTS_LIST';
+      data: string;
+    };
 
 export interface RegistryKeyListing {
   /** False when reg.exe says the key does not exist. */
@@ -126,7 +139,8 @@ export function ansiDataSize(v: RegistryValue): number {
   }
 }
 
-const isZero = (v: RegistryValue) => (typeof v.data === 'number' ? v.data === 0 : typeof v.data === 'string' ? /^(00)+$/.test(v.data.replace(/[^0-9a-f]/gi, '')) : false);
+const isZero = (v: RegistryValue) =>
+  typeof v.data === 'number' ? v.data === 0 : typeof v.data === 'string' ? /^(00)+$/.test(v.data.replace(/[^0-9a-f]/gi, '')) : false;
 
 /**
  * The manifests a Khronos key names ("Windows Layer Discovery", "ICD discovery / Windows"): each

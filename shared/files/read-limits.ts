@@ -15,4 +15,3 @@ export const READ_LIMITS = {
   /** vk_layer_settings.txt and Strata's own small JSON stores (bindings, override records). */
   settings: 8 << 20,
 } as const;
-

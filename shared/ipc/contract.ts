@@ -45,27 +45,36 @@ export const channels = {
     schemas: () => import('../loader/environment-summary').then((m) => ({ request: empty, response: m.EnvSummarySchema })),
   },
   'discovery.paths': {
-    summary: 'Where the loader looks for implicit layers, explicit layers and drivers, in its order: each location with its origin (variable, default, build folder, registry key) and whether it exists; `elevated: true` answers as an elevated application would see it.',
+    summary:
+      'Where the loader looks for implicit layers, explicit layers and drivers, in its order: each location with its origin (variable, default, build folder, registry key) and whether it exists; `elevated: true` answers as an elevated application would see it.',
     schemas: () => import('../loader/search-paths').then((m) => ({ request: m.DiscoveryRequestSchema, response: m.DiscoveryPathsSchema })),
   },
   'discovery.manifests': {
-    summary: 'Every layer and driver manifest the loader would read, in its order, with origin, parsed summary, text and lint diagnostics; `elevated: true` answers as an elevated application would see it.',
-    schemas: async () => ({ request: (await import('../loader/search-paths')).DiscoveryRequestSchema, response: (await import('../discovery/manifest-inventory')).ManifestInventorySchema }),
+    summary:
+      'Every layer and driver manifest the loader would read, in its order, with origin, parsed summary, text and lint diagnostics; `elevated: true` answers as an elevated application would see it.',
+    schemas: async () => ({
+      request: (await import('../loader/search-paths')).DiscoveryRequestSchema,
+      response: (await import('../discovery/manifest-inventory')).ManifestInventorySchema,
+    }),
   },
   'chain.explain': {
-    summary: 'The effective instance layer chain for an application (path, requested layers, API version) in an optional environment: each layer in order with the reasons it is there, and every layer left out with why; modeled on the rules of the installed loader\'s version, or of loaderVersion / the library at loaderPath.',
+    summary:
+      "The effective instance layer chain for an application (path, requested layers, API version) in an optional environment: each layer in order with the reasons it is there, and every layer left out with why; modeled on the rules of the installed loader's version, or of loaderVersion / the library at loaderPath.",
     schemas: () => import('../loader/chain').then((m) => ({ request: m.ChainExplainRequestSchema, response: m.LayerChainSchema })),
   },
   'chain.compare': {
-    summary: 'The chain modeled for several loader versions (the model alone, no loader asked), whether they agree, and for each pair that differs the loader release where the prediction changes and the rules (loader-rules.ts) that arrive there.',
+    summary:
+      'The chain modeled for several loader versions (the model alone, no loader asked), whether they agree, and for each pair that differs the loader release where the prediction changes and the rules (loader-rules.ts) that arrive there.',
     schemas: () => import('../loader/chain-compare').then((m) => ({ request: m.ChainCompareRequestSchema, response: m.ChainComparisonSchema })),
   },
   'chain.context': {
-    summary: "What the UI needs to run the chain model on a draft itself: the variables the chain depends on (VK_* and those the discovered manifests name in enable/disable_environment, when set), the loader version, and where Strata's override file goes.",
+    summary:
+      "What the UI needs to run the chain model on a draft itself: the variables the chain depends on (VK_* and those the discovered manifests name in enable/disable_environment, when set), the loader version, and where Strata's override file goes.",
     schemas: () => import('../configurator/chain-context').then((m) => ({ request: m.ChainContextRequestSchema, response: m.ChainContextSchema })),
   },
   'lint.files': {
-    summary: 'Lint the given manifest files (folders: their *.json, then those of the vulkan/, implicit_layer.d/, explicit_layer.d/ and icd.d/ folders below) as one set; an array of {uri, diagnostics}.',
+    summary:
+      'Lint the given manifest files (folders: their *.json, then those of the vulkan/, implicit_layer.d/, explicit_layer.d/ and icd.d/ folders below) as one set; an array of {uri, diagnostics}.',
     schemas: () =>
       import('../lint/diagnostic-schema').then((m) => ({
         request: z.object({ paths: z.array(z.string().min(1)).min(1).max(REQUEST_LIMITS.lintPaths, tooMany('paths', REQUEST_LIMITS.lintPaths)) }).strict(),
@@ -77,47 +86,58 @@ export const channels = {
     schemas: () => import('../vulkan/loader-info').then((m) => ({ request: m.ProbeRequestSchema, response: m.LoaderInfoSchema })),
   },
   devices: {
-    summary: 'The physical devices the real loader enumerates (in an optional environment): properties, driver properties, memory heaps, queue families, extensions, and (unless `origins: false`) the driver manifest each came from.',
+    summary:
+      'The physical devices the real loader enumerates (in an optional environment): properties, driver properties, memory heaps, queue families, extensions, and (unless `origins: false`) the driver manifest each came from.',
     schemas: () => import('../vulkan/devices').then((m) => ({ request: m.DevicesRequestSchema, response: m.DevicesReportSchema })),
   },
   'drivers.negotiate': {
-    summary: 'Each driver (ICD) loaded on its own, in a probe of its own: exported entry points, negotiated loader–driver interface version, vkCreateInstance reachable; crashes and hangs reported per driver.',
+    summary:
+      'Each driver (ICD) loaded on its own, in a probe of its own: exported entry points, negotiated loader–driver interface version, vkCreateInstance reachable; crashes and hangs reported per driver.',
     schemas: () => import('../vulkan/driver-negotiation').then((m) => ({ request: m.DriversNegotiateRequestSchema, response: m.DriversNegotiateReportSchema })),
   },
   'layers.inspect': {
-    summary: 'Each discovered layer (or those named) loaded on its own, in a probe of its own: its library resolved as the loader does, which functions it exports (negotiate, vkGet*ProcAddr or their manifest names, pre-instance functions, extension entrypoints), and the loader–layer interface version it agrees to; crashes and hangs reported per layer.',
+    summary:
+      'Each discovered layer (or those named) loaded on its own, in a probe of its own: its library resolved as the loader does, which functions it exports (negotiate, vkGet*ProcAddr or their manifest names, pre-instance functions, extension entrypoints), and the loader–layer interface version it agrees to; crashes and hangs reported per layer.',
     schemas: () => import('../vulkan/layer-inspection').then((m) => ({ request: m.LayersInspectRequestSchema, response: m.LayersInspectReportSchema })),
   },
   'shader.disassemble': {
-    summary: 'Disassemble a SPIR-V file (read by main) to text identical to `spirv-dis` (friendly names), or with `rawIds` to `spirv-dis --raw-id`, with diagnostics for a corrupt module.',
+    summary:
+      'Disassemble a SPIR-V file (read by main) to text identical to `spirv-dis` (friendly names), or with `rawIds` to `spirv-dis --raw-id`, with diagnostics for a corrupt module.',
     schemas: () => import('../shader/shader-disassembly').then((m) => ({ request: m.ShaderDisassembleRequestSchema, response: m.ShaderDisassemblySchema })),
   },
   'shader.inspect': {
-    summary: 'Inspect a SPIR-V file (read by main): header summary, reflection (entry points, interface, descriptors, push constants, specialization constants) and logical-layout validation diagnostics.',
+    summary:
+      'Inspect a SPIR-V file (read by main): header summary, reflection (entry points, interface, descriptors, push constants, specialization constants) and logical-layout validation diagnostics.',
     schemas: () => import('../shader/shader-inspection').then((m) => ({ request: m.ShaderInspectRequestSchema, response: m.ShaderInspectionSchema })),
   },
   'shader.inspectBytes': {
-    summary: 'Inspect a SPIR-V module or VBC file sent as base64 (up to 16 MiB; for hosts where the UI cannot name a file main can read): what shader.inspect answers, plus the disassembly texts (friendly and raw ids; per stage for a VBC file); `path` is the name given.',
+    summary:
+      'Inspect a SPIR-V module or VBC file sent as base64 (up to 16 MiB; for hosts where the UI cannot name a file main can read): what shader.inspect answers, plus the disassembly texts (friendly and raw ids; per stage for a VBC file); `path` is the name given.',
     schemas: () => import('../shader/shader-inspect-bytes').then((m) => ({ request: m.ShaderInspectBytesRequestSchema, response: m.ShaderInspectBytesSchema })),
   },
   'shader.pack': {
-    summary: 'Pack SPIR-V stages sent as base64 (vert, tesc, tese, geom, frag) into a VBC file with the reflection derived from them; answers the file as base64 (nothing is written) and the diagnostics, `ok: false` when the stages do not validate or link.',
+    summary:
+      'Pack SPIR-V stages sent as base64 (vert, tesc, tese, geom, frag) into a VBC file with the reflection derived from them; answers the file as base64 (nothing is written) and the diagnostics, `ok: false` when the stages do not validate or link.',
     schemas: () => import('../shader/shader-pack').then((m) => ({ request: m.ShaderPackRequestSchema, response: m.ShaderPackResultSchema })),
   },
   'override.status': {
-    summary: "Strata's override meta-layer (VK_LAYER_LUNARG_override): where its file is, whose it is (absent, Strata's, changed since, or another tool's), what it forces on and off, and the diff of any change made since Strata wrote it.",
+    summary:
+      "Strata's override meta-layer (VK_LAYER_LUNARG_override): where its file is, whose it is (absent, Strata's, changed since, or another tool's), what it forces on and off, and the diff of any change made since Strata wrote it.",
     schemas: () => import('../override/override-status').then((m) => ({ request: m.OverrideStatusRequestSchema, response: m.OverrideStatusSchema })),
   },
   'override.apply': {
-    summary: 'Install a configuration (layers on / off / auto) as the override meta-layer, atomically, with a backup; refuses to replace a file Strata did not write, or one changed since, unless `force`.',
+    summary:
+      'Install a configuration (layers on / off / auto) as the override meta-layer, atomically, with a backup; refuses to replace a file Strata did not write, or one changed since, unless `force`.',
     schemas: () => import('../override/override-status').then((m) => ({ request: m.OverrideApplyRequestSchema, response: m.OverrideApplyResultSchema })),
   },
   'override.remove': {
-    summary: "Surrender: restore exactly the state before Strata (the earlier override file, or none); refuses when the file was changed since Strata wrote it, unless `force`.",
+    summary:
+      'Surrender: restore exactly the state before Strata (the earlier override file, or none); refuses when the file was changed since Strata wrote it, unless `force`.',
     schemas: () => import('../override/override-status').then((m) => ({ request: m.OverrideRemoveRequestSchema, response: m.OverrideRemoveResultSchema })),
   },
   'override.preview': {
-    summary: 'Which files applying a configuration would change (`config: null`: removing Strata\'s override), with the text on disk now, the text after, and whether `force` is needed; computed by the writer\'s own functions, nothing is written.',
+    summary:
+      "Which files applying a configuration would change (`config: null`: removing Strata's override), with the text on disk now, the text after, and whether `force` is needed; computed by the writer's own functions, nothing is written.",
     schemas: () => import('../override/override-preview').then((m) => ({ request: m.OverridePreviewRequestSchema, response: m.OverridePreviewSchema })),
   },
   'override.export': {
@@ -125,7 +145,8 @@ export const channels = {
     schemas: () => import('../override/override-status').then((m) => ({ request: m.OverrideExportRequestSchema, response: m.OverrideExportSchema })),
   },
   'launch.start': {
-    summary: 'Start an application with a profile (environment only, for this launch), VK_LOADER_DEBUG and the validation layer routed to Strata; its output is captured into a new session (events `session.lines` while it runs, `session.ended` at the end).',
+    summary:
+      'Start an application with a profile (environment only, for this launch), VK_LOADER_DEBUG and the validation layer routed to Strata; its output is captured into a new session (events `session.lines` while it runs, `session.ended` at the end).',
     schemas: () => import('../sessions/session-ipc').then((m) => ({ request: m.LaunchStartRequestSchema, response: m.LaunchStartResultSchema })),
   },
   'launch.stop': {
@@ -133,11 +154,13 @@ export const channels = {
     schemas: () => import('../sessions/session-ipc').then((m) => ({ request: m.SessionIdRequestSchema, response: m.LaunchStopResultSchema })),
   },
   'sessions.list': {
-    summary: 'Every session in $XDG_STATE_HOME/strata/sessions, newest first: application, profile, start, status (running, ended, incomplete), exit and counts.',
+    summary:
+      'Every session in $XDG_STATE_HOME/strata/sessions, newest first: application, profile, start, status (running, ended, incomplete), exit and counts.',
     schemas: () => import('../sessions/session-ipc').then((m) => ({ request: empty, response: m.SessionListSchema })),
   },
   'sessions.open': {
-    summary: 'One session: header (application, profile copy, predicted chain, environment), footer (null when Strata was killed), counts, and a page of its records matching an optional query.',
+    summary:
+      'One session: header (application, profile copy, predicted chain, environment), footer (null when Strata was killed), counts, and a page of its records matching an optional query.',
     schemas: () => import('../sessions/session-ipc').then((m) => ({ request: m.SessionOpenRequestSchema, response: m.SessionOpenSchema })),
   },
   'sessions.search': {
@@ -154,7 +177,10 @@ export const channels = {
   },
   'sessions.diff': {
     summary: 'Two sessions compared: predicted chain differences, validation messages that appeared or disappeared (by VUID), and counts by severity.',
-    schemas: async () => ({ request: (await import('../sessions/session-ipc')).SessionDiffRequestSchema, response: (await import('../sessions/session-diff')).SessionDiffSchema }),
+    schemas: async () => ({
+      request: (await import('../sessions/session-ipc')).SessionDiffRequestSchema,
+      response: (await import('../sessions/session-diff')).SessionDiffSchema,
+    }),
   },
   // Their summaries are in shared/profiles/profile-channels.ts.
   ...channelGroup(() => import('../profiles/profile-channels').then((m) => m.channelsOfProfiles), {
@@ -202,4 +228,3 @@ export function channelSchemas(name: ChannelName): Promise<ChannelSchemas> {
 
 // Events (main → renderer) are declared in ./events.ts: every UI builds them, the CLI does not.
 export type { EventName, EventPayloadOf, StrataEvent } from './events';
-

@@ -109,7 +109,15 @@ function lintFileFormatVersion(report: Sink, parsed: ParsedManifest, ffv: Field<
   }
   // A number (e.g. 1) is printed and read by loaders before 1.4.303 as a version, so it loads;
   // 1.4.303+ (strict-manifest-types) skips the file.
-  if (!checkType(report, ffv, reading.strictTypes ? ` (loader ${reading.version} skips the file)` : '', ffv.node.kind === 'number' && !reading.strictTypes ? DiagnosticSeverity.Warning : undefined)) return;
+  if (
+    !checkType(
+      report,
+      ffv,
+      reading.strictTypes ? ` (loader ${reading.version} skips the file)` : '',
+      ffv.node.kind === 'number' && !reading.strictTypes ? DiagnosticSeverity.Warning : undefined,
+    )
+  )
+    return;
   checkVersionString(report, ffv, 'the file format version');
   const v = parseVersion(ffv.value as string);
   const text = `${v.major}.${v.minor}.${v.patch}`;
@@ -145,7 +153,11 @@ function lintDuplicateKeys(report: Sink, keys: { key: string; keyRange: Range }[
 function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, role: ManifestRole, reading: LoaderReading) {
   const where = layer.index === undefined ? ' in "layer"' : ` in layers[${layer.index}]`;
   if (!layer.isObject) {
-    report('layer/not-an-object', layer.range, `Each layer must be a JSON object; this one is not, so the loader skips it. Fix: write the layer as { "name": …, "type": …, … }.`);
+    report(
+      'layer/not-an-object',
+      layer.range,
+      `Each layer must be a JSON object; this one is not, so the loader skips it. Fix: write the layer as { "name": …, "type": …, … }.`,
+    );
     return;
   }
   lintDuplicateKeys(report, layer.keys, where);
@@ -155,7 +167,8 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
     const f = layer[key];
     // Loaders 1.4.303–1.4.332 (type) and –1.4.356 (the versions) list such a layer, and creating an
     // instance with it enabled hangs or crashes (seen on 1.4.309, 1.4.321, 1.4.341).
-    const listed = (key === 'type' && reading.listsLayerWithoutType) || ((key === 'api_version' || key === 'implementation_version') && reading.listsLayerWithoutVersions);
+    const listed =
+      (key === 'type' && reading.listsLayerWithoutType) || ((key === 'api_version' || key === 'implementation_version') && reading.listsLayerWithoutVersions);
     if (!f)
       report(
         'manifest/missing-field',
@@ -171,21 +184,35 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
         report,
         f,
         // 1.4.303+ take a field of the wrong type as missing: see `listed` above.
-        listed ? `${where} (loader ${reading.version} takes it as missing, still lists the layer, and vkCreateInstance hangs or crashes when an application enables it)` : where,
+        listed
+          ? `${where} (loader ${reading.version} takes it as missing, still lists the layer, and vkCreateInstance hangs or crashes when an application enables it)`
+          : where,
         key === 'implementation_version' && f.node.kind === 'number' && !reading.strictTypes ? DiagnosticSeverity.Warning : undefined,
       );
   }
   const name = layer.name?.value;
   if (layer.name && name !== undefined && !name.startsWith('VK_LAYER_'))
-    report('layer/name-convention', layer.name.range, `Layer name "${name}" does not start with "VK_LAYER_"; the loader loads it but warns (Policy LLP_LAYER_3). Fix: name it VK_LAYER_<vendor>_<name>.`);
+    report(
+      'layer/name-convention',
+      layer.name.range,
+      `Layer name "${name}" does not start with "VK_LAYER_"; the loader loads it but warns (Policy LLP_LAYER_3). Fix: name it VK_LAYER_<vendor>_<name>.`,
+    );
   checkVersionString(report, layer.api_version, 'the Vulkan API version');
 
   const type = layer.type?.value;
   if (layer.type && type !== undefined) {
     if (type === 'DEVICE')
-      report('layer/device-type', layer.type.range, `Type "DEVICE" is deprecated; the loader skips device layers as if they were not there. Fix: use "GLOBAL" (or "INSTANCE").`);
+      report(
+        'layer/device-type',
+        layer.type.range,
+        `Type "DEVICE" is deprecated; the loader skips device layers as if they were not there. Fix: use "GLOBAL" (or "INSTANCE").`,
+      );
     else if (type !== 'GLOBAL' && type !== 'INSTANCE')
-      report('layer/invalid-type', layer.type.range, `Type "${type}" is not a layer type; the loader only includes "GLOBAL" and "INSTANCE" layers. Fix: use "GLOBAL".`);
+      report(
+        'layer/invalid-type',
+        layer.type.range,
+        `Type "${type}" is not a layer type; the loader only includes "GLOBAL" and "INSTANCE" layers. Fix: use "GLOBAL".`,
+      );
   }
 
   const isMeta = layer.component_layers !== undefined;
@@ -208,44 +235,85 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
     // component layers appear to be valid") and applies the blacklist; vkconfig writes such files too.
     const blacklistOnly = name === OVERRIDE_LAYER && (layer.blacklisted_layers?.value?.length ?? 0) > 0;
     if (items.length === 0 && !blacklistOnly)
-      report('layer/empty-component-layers', layer.component_layers.range, `A meta-layer must list one or more component layers. Fix: add the names of the layers it groups, or remove the layer.`);
+      report(
+        'layer/empty-component-layers',
+        layer.component_layers.range,
+        `A meta-layer must list one or more component layers. Fix: add the names of the layers it groups, or remove the layer.`,
+      );
     for (const item of items)
       if (item.value === undefined)
-        report('manifest/wrong-type', item.range, `Each entry of "component_layers" must be a layer name string, not ${jsonTypeName(item.node.kind)}. Fix: write the component layer's "name" in quotes.`);
+        report(
+          'manifest/wrong-type',
+          item.range,
+          `Each entry of "component_layers" must be a layer name string, not ${jsonTypeName(item.node.kind)}. Fix: write the component layer's "name" in quotes.`,
+        );
   }
 
   // Loader 1.3.239 ignores a layer's library_arch entirely (it loads the layer), so a bad one is a warning.
-  if (layer.library_arch && checkType(report, layer.library_arch, where, DiagnosticSeverity.Warning) && layer.library_arch.value !== '32' && layer.library_arch.value !== '64')
-    report('manifest/invalid-library-arch', layer.library_arch.range, `"library_arch" is "${layer.library_arch.value}"; the only valid values are "32" and "64". Fix: use "64" for a 64-bit library, "32" for 32-bit, or remove the field.`);
+  if (
+    layer.library_arch &&
+    checkType(report, layer.library_arch, where, DiagnosticSeverity.Warning) &&
+    layer.library_arch.value !== '32' &&
+    layer.library_arch.value !== '64'
+  )
+    report(
+      'manifest/invalid-library-arch',
+      layer.library_arch.range,
+      `"library_arch" is "${layer.library_arch.value}"; the only valid values are "32" and "64". Fix: use "64" for a 64-bit library, "32" for 32-bit, or remove the field.`,
+    );
 
   for (const key of ['functions', 'enable_environment', 'disable_environment', 'pre_instance_functions'] as const) {
     const f = layer[key];
     // Loaders before 1.4.303 crash on a "functions" that is not an object; 1.4.303+ ignore it.
     const ignored = key === 'functions' && reading.strictTypes;
-    if (f && checkType(report, f, ignored ? `${where} (loader ${reading.version} ignores it; older loaders crash)` : where, ignored ? DiagnosticSeverity.Warning : undefined))
+    if (
+      f &&
+      checkType(
+        report,
+        f,
+        ignored ? `${where} (loader ${reading.version} ignores it; older loaders crash)` : where,
+        ignored ? DiagnosticSeverity.Warning : undefined,
+      )
+    )
       for (const e of f.value!) checkType(report, e.value, ` in "${key}"`);
   }
   for (const key of ['override_paths', 'blacklisted_layers', 'app_keys'] as const) {
     const f = layer[key];
     if (f && checkType(report, f, where))
       for (const item of f.value!)
-        if (item.value === undefined) report('manifest/wrong-type', item.range, `Each entry of "${key}" must be a string, not ${jsonTypeName(item.node.kind)}. Fix: write it in quotes.`);
+        if (item.value === undefined)
+          report('manifest/wrong-type', item.range, `Each entry of "${key}" must be a string, not ${jsonTypeName(item.node.kind)}. Fix: write it in quotes.`);
   }
   for (const key of ['instance_extensions', 'device_extensions'] as const) {
     const f = layer[key];
     if (!f || !checkType(report, f, where)) continue;
     for (const ext of f.value!) {
       if (!ext.name && !ext.spec_version && !ext.entrypoints) {
-        report('layer/extension-incomplete', ext.range, `Each entry of "${key}" must be an object with "name" and "spec_version". Fix: write { "name": "VK_EXT_…", "spec_version": "1" }.`);
+        report(
+          'layer/extension-incomplete',
+          ext.range,
+          `Each entry of "${key}" must be an object with "name" and "spec_version". Fix: write { "name": "VK_EXT_…", "spec_version": "1" }.`,
+        );
         continue;
       }
       for (const k of ['name', 'spec_version'] as const) {
-        if (!ext[k]) report('layer/extension-incomplete', ext.range, `An entry of "${key}" has no "${k}"; the extension is reported with an empty or zero ${k}. Fix: add "${k}".`);
+        if (!ext[k])
+          report(
+            'layer/extension-incomplete',
+            ext.range,
+            `An entry of "${key}" has no "${k}"; the extension is reported with an empty or zero ${k}. Fix: add "${k}".`,
+          );
         else checkType(report, ext[k], ` in "${key}"`, DiagnosticSeverity.Warning);
       }
       if (ext.entrypoints && checkType(report, ext.entrypoints, ` in "${key}"`, DiagnosticSeverity.Warning))
         for (const item of ext.entrypoints.value!)
-          if (item.value === undefined) report('manifest/wrong-type', item.range, `Each entry point must be a function name string, not ${jsonTypeName(item.node.kind)}. Fix: write it in quotes.`, DiagnosticSeverity.Warning);
+          if (item.value === undefined)
+            report(
+              'manifest/wrong-type',
+              item.range,
+              `Each entry point must be a function name string, not ${jsonTypeName(item.node.kind)}. Fix: write it in quotes.`,
+              DiagnosticSeverity.Warning,
+            );
     }
   }
 
@@ -322,14 +390,22 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
 function lintLayerManifest(report: Sink, parsed: ParsedManifest, m: LayerManifest, role: ManifestRole, reading: LoaderReading) {
   lintFileFormatVersion(report, parsed, m.fileFormatVersion, KNOWN_LAYER_FORMATS, 'layer', reading);
   if (m.form === 'both')
-    report('manifest/both-layer-and-layers', m.layer!.keyRange, `The file has both "layer" and "layers"; the loader reads only "layers" and ignores this "layer". Fix: move this layer into the "layers" array.`);
+    report(
+      'manifest/both-layer-and-layers',
+      m.layer!.keyRange,
+      `The file has both "layer" and "layers"; the loader reads only "layers" and ignores this "layer". Fix: move this layer into the "layers" array.`,
+    );
   if (m.layer && m.form !== 'both') checkType(report, m.layer, '');
   if (m.layersArray) {
     if (checkType(report, m.layersArray, '') && m.layersArray.value!.length === 0)
       report('manifest/empty-layers', m.layersArray.range, `"layers" is empty, so the file defines no layer. Fix: add the layer objects, or delete the file.`);
     const ffv = m.fileFormatVersion?.value;
     if (ffv !== undefined && compareVersions(parseVersion(ffv), parseVersion('1.0.1')) < 0)
-      report('manifest/field-requires-newer-version', m.layersArray.keyRange, `"layers" needs file_format_version 1.0.1 or later, but the file says ${ffv}; the loader warns and reads it anyway. Fix: set "file_format_version" to "1.0.1" or later.`);
+      report(
+        'manifest/field-requires-newer-version',
+        m.layersArray.keyRange,
+        `"layers" needs file_format_version 1.0.1 or later, but the file says ${ffv}; the loader warns and reads it anyway. Fix: set "file_format_version" to "1.0.1" or later.`,
+      );
   }
   for (const layer of m.layers) lintLayer(report, layer, m, role, reading);
 }
@@ -339,20 +415,36 @@ function lintDriverManifest(report: Sink, parsed: ParsedManifest, m: DriverManif
   if (!checkType(report, m.icd, '')) return;
   const icdStart = { start: m.icd.keyRange.start, end: m.icd.keyRange.end };
   if (!m.library_path)
-    report('driver/missing-library-path', icdStart, `"ICD" has no "library_path"; the loader skips this driver. Fix: add "library_path" with the driver's shared library, e.g. "libvulkan_vendor.so".`);
+    report(
+      'driver/missing-library-path',
+      icdStart,
+      `"ICD" has no "library_path"; the loader skips this driver. Fix: add "library_path" with the driver's shared library, e.g. "libvulkan_vendor.so".`,
+    );
   else checkType(report, m.library_path, ' in "ICD"');
   if (!m.api_version)
-    report('manifest/missing-field', icdStart, `"ICD" has no "api_version"; the loader skips this driver. Fix: add "api_version" with the Vulkan version the driver supports, e.g. "1.3.239".`);
+    report(
+      'manifest/missing-field',
+      icdStart,
+      `"ICD" has no "api_version"; the loader skips this driver. Fix: add "api_version" with the Vulkan version the driver supports, e.g. "1.3.239".`,
+    );
   else if (checkType(report, m.api_version, ' in "ICD"')) checkVersionString(report, m.api_version, 'the Vulkan API version');
   if (m.library_arch && checkType(report, m.library_arch, ' in "ICD"') && m.library_arch.value !== '32' && m.library_arch.value !== '64')
-    report('manifest/invalid-library-arch', m.library_arch.range, `"library_arch" is "${m.library_arch.value}"; the only valid values are "32" and "64". Fix: use "64" or "32", or remove the field.`);
+    report(
+      'manifest/invalid-library-arch',
+      m.library_arch.range,
+      `"library_arch" is "${m.library_arch.value}"; the only valid values are "32" and "64". Fix: use "64" or "32", or remove the field.`,
+    );
   // Loader 1.3.239 ignores a non-boolean is_portability_driver (reads it as false) and loads the driver.
   if (m.is_portability_driver) checkType(report, m.is_portability_driver, ' in "ICD"', DiagnosticSeverity.Warning);
   const ffv = m.fileFormatVersion?.value;
   if (ffv !== undefined && compareVersions(parseVersion(ffv), parseVersion('1.0.1')) < 0)
     for (const f of [m.library_arch, m.is_portability_driver])
       if (f)
-        report('manifest/field-requires-newer-version', f.keyRange, `"${f.key}" needs driver file_format_version 1.0.1, but the file says ${ffv}. Fix: set "file_format_version" to "1.0.1".`);
+        report(
+          'manifest/field-requires-newer-version',
+          f.keyRange,
+          `"${f.key}" needs driver file_format_version 1.0.1, but the file says ${ffv}. Fix: set "file_format_version" to "1.0.1".`,
+        );
 }
 
 /** Single-file rules: JSON syntax, versions, required fields, types, implicit/meta/override rules. */
@@ -370,14 +462,14 @@ export function lintManifest(parsed: ParsedManifest, options: LintOptions = {}):
       );
     else
       report(
-      'manifest/invalid-json',
-      e.range,
-      `Invalid JSON (${e.error}). ${
-        reading.invalidJsonSkipsFile
-          ? `Loader ${reading.version} skips the file (loaders before 1.3.268 fail vkEnumerateInstance*Properties for every application with VK_ERROR_OUT_OF_HOST_MEMORY)`
-          : `Loader ${reading.version} cannot read the file and then fails vkEnumerateInstance*Properties for every application (VK_ERROR_OUT_OF_HOST_MEMORY)`
-      }. Fix: correct the JSON here (no comments, no trailing commas).`,
-    );
+        'manifest/invalid-json',
+        e.range,
+        `Invalid JSON (${e.error}). ${
+          reading.invalidJsonSkipsFile
+            ? `Loader ${reading.version} skips the file (loaders before 1.3.268 fail vkEnumerateInstance*Properties for every application with VK_ERROR_OUT_OF_HOST_MEMORY)`
+            : `Loader ${reading.version} cannot read the file and then fails vkEnumerateInstance*Properties for every application (VK_ERROR_OUT_OF_HOST_MEMORY)`
+        }. Fix: correct the JSON here (no comments, no trailing commas).`,
+      );
   // The loader reads nothing from a file it cannot parse, so nothing else about it matters.
   if (parsed.syntaxErrors.length > 0) return out;
   if (!parsed.root) {
@@ -386,7 +478,11 @@ export function lintManifest(parsed: ParsedManifest, options: LintOptions = {}):
     return out;
   }
   if (parsed.root.kind !== 'object') {
-    report('manifest/wrong-type', parsed.root.range, `A manifest must be a JSON object, not ${jsonTypeName(parsed.root.kind)}. Fix: write { "file_format_version": …, "layer": { … } }.`);
+    report(
+      'manifest/wrong-type',
+      parsed.root.range,
+      `A manifest must be a JSON object, not ${jsonTypeName(parsed.root.kind)}. Fix: write { "file_format_version": …, "layer": { … } }.`,
+    );
     return out;
   }
   lintDuplicateKeys(report, parsed.rootKeys, ' at the top level', true);
@@ -396,7 +492,11 @@ export function lintManifest(parsed: ParsedManifest, options: LintOptions = {}):
     const hint = parsed.rootKeys.find((k) => k.key === 'layer' || k.key === 'layers' || k.key === 'ICD');
     if (hint) {
       const p = parsed.root.properties.find((x) => x.key === hint.key)!;
-      report('manifest/wrong-type', p.value.range, `"${hint.key}" must be ${hint.key === 'layers' ? 'an array' : 'an object'}, not ${jsonTypeName(p.value.kind)}; the loader finds no ${hint.key === 'ICD' ? 'driver' : 'layer'} in this file. Fix: write it as ${hint.key === 'layers' ? '[ { … } ]' : '{ … }'}.`);
+      report(
+        'manifest/wrong-type',
+        p.value.range,
+        `"${hint.key}" must be ${hint.key === 'layers' ? 'an array' : 'an object'}, not ${jsonTypeName(p.value.kind)}; the loader finds no ${hint.key === 'ICD' ? 'driver' : 'layer'} in this file. Fix: write it as ${hint.key === 'layers' ? '[ { … } ]' : '{ … }'}.`,
+      );
     } else
       report(
         'manifest/not-a-manifest',

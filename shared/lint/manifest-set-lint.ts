@@ -24,7 +24,9 @@ const scopedOverride = (l: LayerInSet) => (l.app_keys?.value?.length ?? 0) > 0;
  */
 export interface ManifestInSet {
   uri: string;
-  parsed: { manifest?: { kind: 'layer'; layers: readonly LayerInSet[] } | { kind: Exclude<NonNullable<ParsedManifest['manifest']>['kind'], 'layer'> } | undefined };
+  parsed: {
+    manifest?: { kind: 'layer'; layers: readonly LayerInSet[] } | { kind: Exclude<NonNullable<ParsedManifest['manifest']>['kind'], 'layer'> } | undefined;
+  };
 }
 
 export interface SetDiagnostic {
@@ -84,7 +86,11 @@ export function lintManifestSet(files: readonly ManifestInSet[]): SetDiagnostic[
       if (!target) {
         out.push({
           uri,
-          diagnostic: diag('layer/component-missing', c.range, `Component layer ${c.value} of meta-layer ${name} is not found; the loader removes the meta-layer (Policy LLP_LAYER_7). Fix: install ${c.value}, or remove it from "component_layers".`),
+          diagnostic: diag(
+            'layer/component-missing',
+            c.range,
+            `Component layer ${c.value} of meta-layer ${name} is not found; the loader removes the meta-layer (Policy LLP_LAYER_7). Fix: install ${c.value}, or remove it from "component_layers".`,
+          ),
         });
         continue;
       }
@@ -118,7 +124,11 @@ export function lintManifestSet(files: readonly ManifestInSet[]): SetDiagnostic[
         const uniq = cycle.filter((x, i) => cycle.indexOf(x) === i || i === cycle.length - 1);
         out.push({
           uri: n.uri,
-          diagnostic: diag('layer/component-cycle', c.range, `Meta-layers form a cycle: ${uniq.join(' → ')}; the loader cannot build such a chain. Fix: remove ${t.name} from ${n.name}'s "component_layers".`),
+          diagnostic: diag(
+            'layer/component-cycle',
+            c.range,
+            `Meta-layers form a cycle: ${uniq.join(' → ')}; the loader cannot build such a chain. Fix: remove ${t.name} from ${n.name}'s "component_layers".`,
+          ),
         });
       } else if (s === undefined) visit(t, [...path, n.name]);
     }
@@ -127,4 +137,3 @@ export function lintManifestSet(files: readonly ManifestInSet[]): SetDiagnostic[
   for (const n of byName.values()) if (state.get(n.name) === undefined) visit(n, []);
   return out;
 }
-

@@ -7,7 +7,13 @@ export interface DiagnosticCodeInfo {
 }
 
 /** A diagnostic as Strata emits it: severity and `data.spec` from the code's row; `data` adds facts for machines. */
-export function strataDiagnostic<C extends string>(codes: Readonly<Record<C, DiagnosticCodeInfo>>, code: C, range: Range, message: string, data: object = {}): Diagnostic {
+export function strataDiagnostic<C extends string>(
+  codes: Readonly<Record<C, DiagnosticCodeInfo>>,
+  code: C,
+  range: Range,
+  message: string,
+  data: object = {},
+): Diagnostic {
   const info = codes[code];
   return { range, severity: info.severity, code, source: 'strata', message, data: { spec: info.spec, ...data } };
 }

@@ -15,7 +15,10 @@ export const ChainCompareRequestSchema = z
     env: z.record(z.string(), z.string().nullable()).optional(),
     appPath: z.string().min(1).optional(),
     requestedLayers: z.array(z.string().min(1)).max(256).optional(),
-    apiVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/).optional(),
+    apiVersion: z
+      .string()
+      .regex(/^\d+\.\d+(\.\d+)?$/)
+      .optional(),
     /** The loader versions to compare, in the order to show them. */
     versions: z.array(LoaderVersionTextSchema).min(2).max(8),
   })
@@ -61,7 +64,9 @@ export function outcomeOf(c: LayerChain): ChainOutcome {
 /** The releases in (a, b] where some modeled rule arrives, oldest first. */
 export function ruleBoundaries(a: string, b: string): string[] {
   const [lo, hi] = compareLoaderVersions(a, b) <= 0 ? [a, b] : [b, a];
-  const since = new Set(LOADER_RULES.filter((r) => r.modeled && compareLoaderVersions(r.since, lo) > 0 && compareLoaderVersions(r.since, hi) <= 0).map((r) => r.since));
+  const since = new Set(
+    LOADER_RULES.filter((r) => r.modeled && compareLoaderVersions(r.since, lo) > 0 && compareLoaderVersions(r.since, hi) <= 0).map((r) => r.since),
+  );
   return [...since].sort(compareLoaderVersions);
 }
 
@@ -89,7 +94,11 @@ export async function compareChainsAcrossVersions(versions: readonly string[], c
     for (const boundary of ruleBoundaries(from, to)) {
       const chain = await at(boundary);
       if (chainSignature(chain) !== chainSignature(previous.chain)) {
-        const rules = LOADER_RULES.filter((r) => r.modeled && r.since === boundary).map((r) => ({ id: r.id as LoaderRuleId, since: r.since, summary: r.summary }));
+        const rules = LOADER_RULES.filter((r) => r.modeled && r.since === boundary).map((r) => ({
+          id: r.id as LoaderRuleId,
+          since: r.since,
+          summary: r.summary,
+        }));
         changes.push({ from, to, at: boundary, rules, before: outcomeOf(previous.chain), after: outcomeOf(chain) });
       }
       previous = { version: boundary, chain };
@@ -109,9 +118,17 @@ export function explainRequestFor(req: ChainCompareRequest, version: string): z.
  * between the two versions (the Chain view's "differs on" badge; the model is cheap, so the renderer
  * computes every version itself).
  */
-export function differingVersions(base: { version: string; chain: LayerChain }, others: readonly { version: string; chain: LayerChain }[]): { version: string; rules: string[] }[] {
+export function differingVersions(
+  base: { version: string; chain: LayerChain },
+  others: readonly { version: string; chain: LayerChain }[],
+): { version: string; rules: string[] }[] {
   const sig = chainSignature(base.chain);
   return others
     .filter((o) => o.version !== base.version && chainSignature(o.chain) !== sig)
-    .map((o) => ({ version: o.version, rules: ruleBoundaries(base.version, o.version).flatMap((at) => LOADER_RULES.filter((r) => r.since === at && CHAIN_RULE_IDS.includes(r.id)).map((r) => r.id)) }));
+    .map((o) => ({
+      version: o.version,
+      rules: ruleBoundaries(base.version, o.version).flatMap((at) =>
+        LOADER_RULES.filter((r) => r.since === at && CHAIN_RULE_IDS.includes(r.id)).map((r) => r.id),
+      ),
+    }));
 }

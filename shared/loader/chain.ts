@@ -3,7 +3,20 @@ import type { DiscoveredManifest } from '../discovery/manifest-inventory';
 import { parseManifest } from '../manifest/manifest-parser';
 import type { LayerEntry } from '../manifest/manifest-model';
 import type { Environment } from './xdg-directories';
-import { asciiLower, disableMatch, enableMatch, LAYERS_ALLOW_VAR, LAYERS_DISABLE_VAR, LAYERS_ENABLE_VAR, parseAllowFilter, parseDisableFilter, parseEnableFilter, type DisableFilter, type EnableFilter, type FilterMatch } from './layer-filters';
+import {
+  asciiLower,
+  disableMatch,
+  enableMatch,
+  LAYERS_ALLOW_VAR,
+  LAYERS_DISABLE_VAR,
+  LAYERS_ENABLE_VAR,
+  parseAllowFilter,
+  parseDisableFilter,
+  parseEnableFilter,
+  type DisableFilter,
+  type EnableFilter,
+  type FilterMatch,
+} from './layer-filters';
 import { LoaderRuleUseSchema, loaderHas, provenNote, rulesFor, RULES_VERSION } from './loader-rules';
 import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 
@@ -161,7 +174,8 @@ interface Layer extends LayerDecl {
 }
 
 const str = (f: { value?: string | undefined } | undefined) => f?.value;
-const items = (f: { value?: { value: string | undefined }[] | undefined } | undefined) => (f?.value ?? []).flatMap((i) => (i.value === undefined ? [] : [i.value]));
+const items = (f: { value?: { value: string | undefined }[] | undefined } | undefined) =>
+  (f?.value ?? []).flatMap((i) => (i.value === undefined ? [] : [i.value]));
 
 function apiOf(text: string | undefined): Api {
   // Loader 1.3.239 reads "M.m.p" with strtol on each part; a missing part is 0.
@@ -199,7 +213,12 @@ function readLayersUncached(m: ChainManifest, implicit: boolean): ReadLayers {
   for (const l of parsed.layers) {
     if (!l.isObject) continue;
     const name = str(l.name);
-    const reject = (why: string) => out.rejected.push({ name: name ?? '(no name)', manifest: m.path, reasons: [{ code: 'manifest/rejected', message: `the loader skips this layer: ${why}` }] });
+    const reject = (why: string) =>
+      out.rejected.push({
+        name: name ?? '(no name)',
+        manifest: m.path,
+        reasons: [{ code: 'manifest/rejected', message: `the loader skips this layer: ${why}` }],
+      });
     if (name === undefined) continue;
     const type = str(l.type);
     if (type !== 'GLOBAL' && type !== 'INSTANCE') {
@@ -352,7 +371,14 @@ function baseList(implicit: readonly ChainManifest[], explicit: readonly ChainMa
   };
   const imp = read(implicit, true);
   const exp = read(explicit, false);
-  const base: BaseList = { implicit: imp, explicit: exp, all, rejected, index: indexByName(all), from: { implicit: implicit.map(seenAs), explicit: explicit.map(seenAs) } };
+  const base: BaseList = {
+    implicit: imp,
+    explicit: exp,
+    all,
+    rejected,
+    index: indexByName(all),
+    from: { implicit: implicit.map(seenAs), explicit: explicit.map(seenAs) },
+  };
   if (!byExplicit) baseCache.set(implicit, (byExplicit = new WeakMap()));
   byExplicit.set(explicit, base);
   return base;
@@ -451,7 +477,13 @@ function implicitState(l: Layer, env: Vars, filters: Filters, override: Layer | 
   }
   // Loader 1.3.239: a component of the active override layer is enabled whatever the rest says.
   if (override?.components.includes(l.name))
-    return { enabled: true, reason: { code: 'implicit/enabled-by-override', message: `implicit layer enabled: component of the override layer ${override.manifest}${enabled ? '' : ` (overrides: ${reason.message})`}` } };
+    return {
+      enabled: true,
+      reason: {
+        code: 'implicit/enabled-by-override',
+        message: `implicit layer enabled: component of the override layer ${override.manifest}${enabled ? '' : ` (overrides: ${reason.message})`}`,
+      },
+    };
   return { enabled, reason };
 }
 
@@ -461,13 +493,23 @@ function implicitState(l: Layer, env: Vars, filters: Filters, override: Layer | 
  */
 function availability(l: Layer, filters: Filters): { available: boolean; reason: ChainReason | null } {
   const { off, allowed } = disableFilterMatch(filters, l);
-  if (allowed) return { available: true, reason: { code: 'filter/disable-overridden', message: `${LAYERS_DISABLE_VAR} matches, but ${allowed.variable}=${allowed.raw}: ${allowed.why}, which exempts it` } };
+  if (allowed)
+    return {
+      available: true,
+      reason: {
+        code: 'filter/disable-overridden',
+        message: `${LAYERS_DISABLE_VAR} matches, but ${allowed.variable}=${allowed.raw}: ${allowed.why}, which exempts it`,
+      },
+    };
   if (!off) return { available: true, reason: null };
   const on = enableMatch(filters.enable, l.name, l.lower);
   if (on)
     return {
       available: true,
-      reason: { code: 'filter/disable-overridden', message: `${off.variable}=${off.raw}: ${off.why}; but ${on.variable}=${on.raw}: ${on.why}, and the enable filter wins` },
+      reason: {
+        code: 'filter/disable-overridden',
+        message: `${off.variable}=${off.raw}: ${off.why}; but ${on.variable}=${on.raw}: ${on.why}, and the enable filter wins`,
+      },
     };
   return { available: false, reason: { code: 'filter/disabled', message: `removed from the loader's layer list by ${off.variable}=${off.raw}: ${off.why}` } };
 }
@@ -491,7 +533,11 @@ function pruneOverrideLayers(list: readonly Layer[], appPath: string | null, exc
       }
       // Loader 1.3.239 quirk: this tests "some override layer so far matched", not "this one did".
       if (!foundActive && !removed.has(l)) {
-        excluded.add(l, 'override/app-keys-mismatch', `override layer not used: the application ${appPath ?? '(unknown path)'} is not in app_keys [${l.appKeys.join(', ')}]`);
+        excluded.add(
+          l,
+          'override/app-keys-mismatch',
+          `override layer not used: the application ${appPath ?? '(unknown path)'} is not in app_keys [${l.appKeys.join(', ')}]`,
+        );
         removed.add(l);
       }
     } else if (global === null) global = l;
@@ -543,7 +589,10 @@ function metaProblem(meta: Layer, find: Lookup, seen: Set<Layer> = new Set()): C
     const comp = find(c);
     if (!comp) return { code: 'meta/component-missing', message: `meta-layer removed: component ${c} (#${i + 1}) is not found (LLP_LAYER_7)` };
     if (!meets(meta.api, comp.api))
-      return { code: 'meta/component-too-old', message: `meta-layer removed: component ${c} has API version ${fmt(comp.api)}, older than the meta-layer's ${fmt(meta.api)} (LLP_LAYER_8)` };
+      return {
+        code: 'meta/component-too-old',
+        message: `meta-layer removed: component ${c} has API version ${fmt(comp.api)}, older than the meta-layer's ${fmt(meta.api)} (LLP_LAYER_8)`,
+      };
     if (c === meta.name) return { code: 'meta/lists-itself', message: `meta-layer removed: it lists itself as component #${i + 1}` };
     if (comp.meta) {
       if (seen.has(comp)) return { code: 'meta/lists-itself', message: `meta-layer removed: component ${c} leads back to it` };
@@ -596,7 +645,8 @@ function versionNotes(version: string | null, env: Environment, filters: Filters
     for (const v of [LAYERS_ENABLE_VAR, LAYERS_DISABLE_VAR])
       if (isSet(env, v)) notes.push(`${v} is set, but loader ${filters.ignored.version} predates the layer filters (1.3.234) and ignores it`);
   for (const f of [filters.enable, filters.disable, filters.allow]) if (f) notes.push(...f.notes);
-  if (isSet(env, LAYERS_ALLOW_VAR) && !loaderHas(version, 'layers-allow')) notes.push(`${LAYERS_ALLOW_VAR} is set, but loader ${version ?? RULES_VERSION} does not read it (it arrived in 1.3.262)`);
+  if (isSet(env, LAYERS_ALLOW_VAR) && !loaderHas(version, 'layers-allow'))
+    notes.push(`${LAYERS_ALLOW_VAR} is set, but loader ${version ?? RULES_VERSION} does not read it (it arrived in 1.3.262)`);
   const extFilter = env['VK_LOADER_DISABLE_INST_EXT_FILTER'];
   if (extFilter !== undefined)
     notes.push(
@@ -644,7 +694,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       gone.add(l);
     } else if (l.name === OVERRIDE_LAYER_NAME && implicitState(l, vars, filters, null).enabled) overridePresent = true;
   }
-  const override = overridePresent ? find(OVERRIDE_LAYER_NAME) ?? null : null;
+  const override = overridePresent ? (find(OVERRIDE_LAYER_NAME) ?? null) : null;
   if (override && override.blacklist.length) {
     // LLP_LOADER_12: every layer named in the blacklist leaves the list, implicit or explicit.
     for (const l of everything) {
@@ -673,7 +723,11 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       const s = seen.get(l.name);
       if (!s) seen.set(l.name, { first: l, count: 1 });
       else if (s.count++ % 2 === 1) {
-        removedWhy.add(l, 'duplicate/shadowed', `removed from the loader's layer list as a duplicate of ${s.first.manifest} (loader 1.4.340+ keeps the first of a name)`);
+        removedWhy.add(
+          l,
+          'duplicate/shadowed',
+          `removed from the loader's layer list as a duplicate of ${s.first.manifest} (loader 1.4.340+ keeps the first of a name)`,
+        );
         gone.add(l);
       }
     }
@@ -684,7 +738,12 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       const off = disableMatch(filters.ignored.disable, l.name, l.implicit, l.lower);
       const on = enableMatch(filters.ignored.enable, l.name, l.lower);
       for (const m of [off, on])
-        if (m) remarks.add(l, 'filter/unsupported', `${m.variable}=${m.raw}: ${m.why}, but loader ${filters.ignored.version} predates the layer filters (1.3.234) and ignores them`);
+        if (m)
+          remarks.add(
+            l,
+            'filter/unsupported',
+            `${m.variable}=${m.raw}: ${m.why}, but loader ${filters.ignored.version} predates the layer filters (1.3.234) and ignores them`,
+          );
     }
   }
 
@@ -741,7 +800,10 @@ export function computeLayerChain(input: ChainInput): LayerChain {
         excludedExtra.push({
           name: c,
           manifest: null,
-          reasons: [{ code: 'meta/incomplete', message: `component of ${meta.name} not found when the chain was built; the other components are still used` }, ...why],
+          reasons: [
+            { code: 'meta/incomplete', message: `component of ${meta.name} not found when the chain was built; the other components are still used` },
+            ...why,
+          ],
         });
         continue;
       }
@@ -779,7 +841,11 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       if (!l.implicit) continue;
       if (instanceLayersOrderImplicit && instanceLayers !== undefined && instanceLayers.includes(l.name)) {
         if (!instanceNames.includes(l.name))
-          removedWhy.add(l, 'implicit/not-enabled', `VK_INSTANCE_LAYERS contains its name inside a longer one ("${instanceLayers}"): loader 1.4.326+ leaves the layer to VK_INSTANCE_LAYERS, which does not name it exactly`);
+          removedWhy.add(
+            l,
+            'implicit/not-enabled',
+            `VK_INSTANCE_LAYERS contains its name inside a longer one ("${instanceLayers}"): loader 1.4.326+ leaves the layer to VK_INSTANCE_LAYERS, which does not name it exactly`,
+          );
         continue;
       }
       addImplicit(l, []);
@@ -793,18 +859,33 @@ export function computeLayerChain(input: ChainInput): LayerChain {
         const l = find(n);
         if (!l) {
           const why = everything.filter((x) => x.name === n).flatMap((x) => removedWhy.get(x) ?? []);
-          excludedExtra.push({ name: n, manifest: null, reasons: [{ code: 'explicit/not-found', message: 'named in VK_INSTANCE_LAYERS but no layer has this name; the loader logs an error and goes on' }, ...why] });
+          excludedExtra.push({
+            name: n,
+            manifest: null,
+            reasons: [
+              { code: 'explicit/not-found', message: 'named in VK_INSTANCE_LAYERS but no layer has this name; the loader logs an error and goes on' },
+              ...why,
+            ],
+          });
           continue;
         }
         if (activatedNames.has(n)) continue;
-        addNamed(l, { code: 'explicit/vk-instance-layers', message: l.implicit ? 'named in VK_INSTANCE_LAYERS, which adds an implicit layer whatever its enable_environment says' : 'named in VK_INSTANCE_LAYERS' });
+        addNamed(l, {
+          code: 'explicit/vk-instance-layers',
+          message: l.implicit
+            ? 'named in VK_INSTANCE_LAYERS, which adds an implicit layer whatever its enable_environment says'
+            : 'named in VK_INSTANCE_LAYERS',
+        });
       }
       if (filters.enable)
         for (const l of list) {
           if (l.implicit) continue;
           const on = enableMatch(filters.enable, l.name, l.lower);
           if (!on || alreadyEnabled(l, remarks)) continue;
-          addNamed(l, { code: 'filter/enabled', message: `enabled by ${on.variable}=${on.raw}: ${on.why} (added after VK_INSTANCE_LAYERS, in the loader's layer order)` });
+          addNamed(l, {
+            code: 'filter/enabled',
+            message: `enabled by ${on.variable}=${on.raw}: ${on.why} (added after VK_INSTANCE_LAYERS, in the loader's layer order)`,
+          });
         }
     } else if (instanceLayers !== undefined || filters.enable) {
       // Loader 1.3.239 walks its layer list, not the variables: the layers come in discovery order,
@@ -815,7 +896,11 @@ export function computeLayerChain(input: ChainInput): LayerChain {
         if (l.implicit) continue;
         const on = enableMatch(filters.enable, l.name, l.lower);
         let why: ChainReason;
-        if (on) why = { code: 'filter/enabled', message: `enabled by ${on.variable}=${on.raw}: ${on.why} (added with VK_INSTANCE_LAYERS, in the loader's layer order)` };
+        if (on)
+          why = {
+            code: 'filter/enabled',
+            message: `enabled by ${on.variable}=${on.raw}: ${on.why} (added with VK_INSTANCE_LAYERS, in the loader's layer order)`,
+          };
         else if (names.has(l.name)) why = { code: 'explicit/vk-instance-layers', message: `named in VK_INSTANCE_LAYERS` };
         else continue;
         addNamed(l, why);
@@ -823,7 +908,14 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       for (const n of names)
         if (!list.some((l) => !l.implicit && l.name === n)) {
           const why = everything.filter((l) => l.name === n && !l.implicit).flatMap((l) => removedWhy.get(l) ?? []);
-          excludedExtra.push({ name: n, manifest: null, reasons: [{ code: 'explicit/not-found', message: 'named in VK_INSTANCE_LAYERS but no explicit layer has this name; the loader ignores it' }, ...why] });
+          excludedExtra.push({
+            name: n,
+            manifest: null,
+            reasons: [
+              { code: 'explicit/not-found', message: 'named in VK_INSTANCE_LAYERS but no explicit layer has this name; the loader ignores it' },
+              ...why,
+            ],
+          });
         }
     }
     // 3. The application's layers, the first layer of each name; one already enabled is skipped.
@@ -838,7 +930,13 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       excludedExtra.push({
         name: n,
         manifest: null,
-        reasons: [{ code: 'explicit/not-found', message: `requested by the application but not among the loader's layers: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT` }, ...why],
+        reasons: [
+          {
+            code: 'explicit/not-found',
+            message: `requested by the application but not among the loader's layers: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT`,
+          },
+          ...why,
+        ],
       });
     }
   }
@@ -892,16 +990,26 @@ export function computeLayerChain(input: ChainInput): LayerChain {
     const first = base.index.later.has(l.name) ? find(l.name) : undefined;
     if (first && first !== l && first.pos < l.pos)
       reasons.push({ code: 'duplicate/shadowed', message: `shadowed by ${first.manifest} found earlier (${first.origin}); lookups by name take the first` });
-    if (expandedLayers.has(l)) reasons.push({ code: 'duplicate/earlier-occurrence-dropped', message: 'enabled more than once; the loader keeps a later occurrence' });
+    if (expandedLayers.has(l))
+      reasons.push({ code: 'duplicate/earlier-occurrence-dropped', message: 'enabled more than once; the loader keeps a later occurrence' });
     if (reasons.length === 0 && missing.length)
-      reasons.push({ code: l.implicit ? 'implicit/not-enabled' : 'explicit/not-requested', message: `not loaded: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT (missing: ${missing.join(', ')}) before any layer is enabled` });
-    if (reasons.length === 0) reasons.push(l.implicit ? { code: 'implicit/not-enabled', message: 'implicit layer not enabled' } : { code: 'explicit/not-requested', message: 'explicit layer: not requested by the application nor in VK_INSTANCE_LAYERS' });
+      reasons.push({
+        code: l.implicit ? 'implicit/not-enabled' : 'explicit/not-requested',
+        message: `not loaded: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT (missing: ${missing.join(', ')}) before any layer is enabled`,
+      });
+    if (reasons.length === 0)
+      reasons.push(
+        l.implicit
+          ? { code: 'implicit/not-enabled', message: 'implicit layer not enabled' }
+          : { code: 'explicit/not-requested', message: 'explicit layer: not requested by the application nor in VK_INSTANCE_LAYERS' },
+      );
     const remark = remarks.size ? remarks.get(l) : undefined;
     if (remark) reasons.push(...remark);
     excluded.push({ name: l.name, manifest: l.manifest, reasons });
   }
   excluded.push(...excludedExtra);
-  if (overridePaths) notes.push(`explicit layers are searched only in the override layer's override_paths: ${overridePaths.join(', ')} (VK_LAYER_PATH is ignored)`);
+  if (overridePaths)
+    notes.push(`explicit layers are searched only in the override layer's override_paths: ${overridePaths.join(', ')} (VK_LAYER_PATH is ignored)`);
 
   return {
     loaderVersion: version,
@@ -929,7 +1037,10 @@ export const ChainExplainRequestSchema = z
     /** VkInstanceCreateInfo::ppEnabledLayerNames, in order. */
     requestedLayers: z.array(z.string().min(1)).max(REQUEST_LIMITS.requestedLayers, tooMany('requested layers', REQUEST_LIMITS.requestedLayers)).optional(),
     /** VkApplicationInfo::apiVersion as "MAJOR.MINOR"; default 1.0. */
-    apiVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/).optional(),
+    apiVersion: z
+      .string()
+      .regex(/^\d+\.\d+(\.\d+)?$/)
+      .optional(),
     /** Model the chain for this loader version instead of asking the installed loader (the model alone). */
     loaderVersion: LoaderVersionTextSchema.optional(),
     /** Ask this loader library (a libvulkan / vulkan-1.dll) for its version, then model the chain for it. */

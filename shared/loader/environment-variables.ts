@@ -41,5 +41,11 @@ export function knownVariable(name: string): KnownVariable | undefined {
  * implicit layer on most Linux systems.
  */
 export function isVulkanRelatedName(name: string): boolean {
-  return name.startsWith('VK_') || name.startsWith('VULKAN_') || name === 'MESA_VK_DEVICE_SELECT' || name === 'DISABLE_MESA_DEVICE_SELECT' || name === 'NODEVICE_SELECT';
+  return (
+    name.startsWith('VK_') ||
+    name.startsWith('VULKAN_') ||
+    name === 'MESA_VK_DEVICE_SELECT' ||
+    name === 'DISABLE_MESA_DEVICE_SELECT' ||
+    name === 'NODEVICE_SELECT'
+  );
 }

@@ -108,9 +108,11 @@ function items(raw: string): { item: string; lower: string }[] {
 const MATCH_ALL = new Set(['~all~', '*', '**']);
 
 function quirkNote(variable: string, item: string, f: { kind: LayerFilterKind; value: string }, wholeWildcards: boolean): string | null {
-  if (wholeWildcards) return f.kind !== 'special' && item !== item.trim() ? `${variable}: "${item}" has spaces, which the loader keeps; it matches only names with them` : null;
+  if (wholeWildcards)
+    return f.kind !== 'special' && item !== item.trim() ? `${variable}: "${item}" has spaces, which the loader keeps; it matches only names with them` : null;
   if (item === '**') return `${variable}: loader 1.3.239 reads "**" as "names ending in *", so it matches no layer; write ~all~ or *`;
-  if (item.length === 2 && item.endsWith('*') && !item.startsWith('*')) return `${variable}: loader 1.3.239 reads the two-character "${item}" as a full layer name, not as a prefix; it matches no layer`;
+  if (item.length === 2 && item.endsWith('*') && !item.startsWith('*'))
+    return `${variable}: loader 1.3.239 reads the two-character "${item}" as a full layer name, not as a prefix; it matches no layer`;
   if (f.kind !== 'special' && item !== item.trim()) return `${variable}: "${item}" has spaces, which the loader keeps; it matches only names with them`;
   return null;
 }
@@ -140,7 +142,8 @@ function parseNameFilter(variable: NameFilterVariable, raw: string | undefined, 
     if (q) notes.push(q);
     if (filters.length >= MAX_FILTERS) break;
   }
-  if (all.length > filters.length) notes.push(`${variable}: the loader reads only the first ${MAX_FILTERS} items; the other ${all.length - filters.length} are ignored`);
+  if (all.length > filters.length)
+    notes.push(`${variable}: the loader reads only the first ${MAX_FILTERS} items; the other ${all.length - filters.length} are ignored`);
   return { variable, raw, filters, notes };
 }
 
@@ -167,7 +170,8 @@ export function parseDisableFilter(raw: string | undefined, version: string | nu
     if (q) out.notes.push(q);
     if (out.filters.length >= MAX_FILTERS) break;
   }
-  if (read < all.length) out.notes.push(`${LAYERS_DISABLE_VAR}: the loader stops reading after ${MAX_FILTERS} name filters; the other ${all.length - read} items are ignored`);
+  if (read < all.length)
+    out.notes.push(`${LAYERS_DISABLE_VAR}: the loader stops reading after ${MAX_FILTERS} name filters; the other ${all.length - read} items are ignored`);
   return out;
 }
 
@@ -219,5 +223,7 @@ export function disableMatch(filter: DisableFilter | null, name: string, implici
 
 function describeMatch(f: LayerNameFilter): string {
   if (f.kind === 'special') return `"${f.item}" matches every layer`;
-  return f.kind === 'prefix' && f.value === '' ? `"${f.item}" matches every layer` : `filter "${f.item}" matches the name (${KIND_WORDS[f.kind]}, case-insensitive)`;
+  return f.kind === 'prefix' && f.value === ''
+    ? `"${f.item}" matches every layer`
+    : `filter "${f.item}" matches the name (${KIND_WORDS[f.kind]}, case-insensitive)`;
 }

@@ -84,11 +84,24 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     id: 'layer-chain',
     since: '1.0.0',
     source: 'loader.c loader_enable_instance_layers',
-    summary: 'implicit layers (enable_environment / disable_environment), VK_INSTANCE_LAYERS, requested layers, meta-layers, the override layer and chain order',
+    summary:
+      'implicit layers (enable_environment / disable_environment), VK_INSTANCE_LAYERS, requested layers, meta-layers, the override layer and chain order',
     modeled: true,
   },
-  { id: 'layer-filters', since: '1.3.234', source: 'loader_environment.c', summary: 'VK_LOADER_LAYERS_ENABLE / VK_LOADER_LAYERS_DISABLE layer-name filters', modeled: true },
-  { id: 'driver-filters', since: '1.3.234', source: 'loader.c loader_icd_scan', summary: 'VK_LOADER_DRIVERS_SELECT / VK_LOADER_DRIVERS_DISABLE, matched on the manifest file name', modeled: true },
+  {
+    id: 'layer-filters',
+    since: '1.3.234',
+    source: 'loader_environment.c',
+    summary: 'VK_LOADER_LAYERS_ENABLE / VK_LOADER_LAYERS_DISABLE layer-name filters',
+    modeled: true,
+  },
+  {
+    id: 'driver-filters',
+    since: '1.3.234',
+    source: 'loader.c loader_icd_scan',
+    summary: 'VK_LOADER_DRIVERS_SELECT / VK_LOADER_DRIVERS_DISABLE, matched on the manifest file name',
+    modeled: true,
+  },
   {
     id: 'first-occurrence-wins',
     since: '1.3.247',
@@ -100,10 +113,17 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     id: 'instance-layers-ordered',
     since: '1.3.247',
     source: '50df6bc57 "Fix ordering regression for VK_INSTANCE_LAYERS"',
-    summary: 'VK_INSTANCE_LAYERS is read in the order it is written, before the layers VK_LOADER_LAYERS_ENABLE adds, and may name implicit layers; before, layers came in discovery order',
+    summary:
+      'VK_INSTANCE_LAYERS is read in the order it is written, before the layers VK_LOADER_LAYERS_ENABLE adds, and may name implicit layers; before, layers came in discovery order',
     modeled: true,
   },
-  { id: 'settings-file', since: '1.3.251', source: '9a7de469f "Add loader settings file"', summary: 'vk_loader_settings.json: layer control on/off/auto/unordered, stderr_log, app_keys', modeled: false },
+  {
+    id: 'settings-file',
+    since: '1.3.251',
+    source: '9a7de469f "Add loader settings file"',
+    summary: 'vk_loader_settings.json: layer control on/off/auto/unordered, stderr_log, app_keys',
+    modeled: false,
+  },
   {
     id: 'meta-no-duplicates',
     since: '1.3.251',
@@ -115,42 +135,76 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     id: 'override-paths-first',
     since: '1.3.251',
     source: 'fe73c4187 "Significantly reduce duplicate layer scanning code"',
-    summary: "explicit layers are searched in the override_paths of the first enabled override layer that has some (before: the last)",
+    summary: 'explicit layers are searched in the override_paths of the first enabled override layer that has some (before: the last)',
     modeled: true,
   },
-  { id: 'settings-folder-renamed', since: '1.3.253', source: 'settings.c', summary: 'the settings file lives in vulkan/loader_settings.d/ (1.3.251–1.3.252: vulkan/settings.d/)', modeled: true },
+  {
+    id: 'settings-folder-renamed',
+    since: '1.3.253',
+    source: 'settings.c',
+    summary: 'the settings file lives in vulkan/loader_settings.d/ (1.3.251–1.3.252: vulkan/settings.d/)',
+    modeled: true,
+  },
   {
     id: 'settings-layer-off-meta',
     since: '1.3.302',
     source: '44d99e3d8 "Redo logic of check_if_layer_is_in_list()"',
-    summary: 'the settings file can turn a meta-layer (the override layer) off; before, a meta-layer was never matched, so "off" for it did nothing. Strata binds profiles to applications through the settings file only from here, through override layers with app_keys before',
+    summary:
+      'the settings file can turn a meta-layer (the override layer) off; before, a meta-layer was never matched, so "off" for it did nothing. Strata binds profiles to applications through the settings file only from here, through override layers with app_keys before',
     modeled: true,
   },
-  { id: 'layers-allow', since: '1.3.262', source: '870fd572d "Add VK_LOADER_LAYERS_ALLOW environment variable."', summary: 'VK_LOADER_LAYERS_ALLOW exempts layers from VK_LOADER_LAYERS_DISABLE', modeled: true },
-  { id: 'implicit-layer-path', since: '1.3.296', source: 'vk_loader_platform.h VK_IMPLICIT_LAYER_PATH_ENV_VAR', summary: 'VK_IMPLICIT_LAYER_PATH / VK_ADD_IMPLICIT_LAYER_PATH', modeled: false },
+  {
+    id: 'layers-allow',
+    since: '1.3.262',
+    source: '870fd572d "Add VK_LOADER_LAYERS_ALLOW environment variable."',
+    summary: 'VK_LOADER_LAYERS_ALLOW exempts layers from VK_LOADER_LAYERS_DISABLE',
+    modeled: true,
+  },
+  {
+    id: 'implicit-layer-path',
+    since: '1.3.296',
+    source: 'vk_loader_platform.h VK_IMPLICIT_LAYER_PATH_ENV_VAR',
+    summary: 'VK_IMPLICIT_LAYER_PATH / VK_ADD_IMPLICIT_LAYER_PATH',
+    modeled: false,
+  },
   {
     id: 'meta-recursion-check',
     since: '1.4.304',
     source: 'eab360311 "Verify meta layers aren\'t recursive to any depth"',
-    summary: 'meta-layers that lead back to themselves through other meta-layers are removed; older loaders recurse until the stack overflows (the model removes them for every version and does not predict the crash)',
+    summary:
+      'meta-layers that lead back to themselves through other meta-layers are removed; older loaders recurse until the stack overflows (the model removes them for every version and does not predict the crash)',
     modeled: false,
   },
-  { id: 'settings-drivers', since: '1.4.323', source: 'settings.c', summary: 'additional_drivers, additional_drivers_use_exclusively and device_configurations in the settings file', modeled: false },
+  {
+    id: 'settings-drivers',
+    since: '1.4.323',
+    source: 'settings.c',
+    summary: 'additional_drivers, additional_drivers_use_exclusively and device_configurations in the settings file',
+    modeled: false,
+  },
   {
     id: 'settings-search-xdg',
     since: '1.4.324',
     source: '508795c7f "loader settings unix search path follows driver/layer searching"',
-    summary: 'vk_loader_settings.json is searched in XDG_CONFIG_HOME, XDG_DATA_HOME, HOME/.config, HOME/.local/share, XDG_CONFIG_DIRS, /etc, XDG_DATA_DIRS (before: HOME/.local/share, XDG_DATA_HOME, /etc)',
+    summary:
+      'vk_loader_settings.json is searched in XDG_CONFIG_HOME, XDG_DATA_HOME, HOME/.config, HOME/.local/share, XDG_CONFIG_DIRS, /etc, XDG_DATA_DIRS (before: HOME/.local/share, XDG_DATA_HOME, /etc)',
     modeled: true,
   },
   {
     id: 'instance-layers-order-implicit',
     since: '1.4.326',
     source: '5c5cfd4f2 "Allow VK_INSTANCE_LAYERS to order implicit layers"',
-    summary: 'an implicit layer whose name appears anywhere in VK_INSTANCE_LAYERS (a substring test) is left to VK_INSTANCE_LAYERS: placed in its order, without its enable checks, or not at all when only a longer name contains it',
+    summary:
+      'an implicit layer whose name appears anywhere in VK_INSTANCE_LAYERS (a substring test) is left to VK_INSTANCE_LAYERS: placed in its order, without its enable checks, or not at all when only a longer name contains it',
     modeled: true,
   },
-  { id: 'settings-layer-configurations', since: '1.4.336', source: '002a13d8f "Fix devices in the settings file removing layers"', summary: 'a settings file without layers leaves the layer chain to the usual rules', modeled: false },
+  {
+    id: 'settings-layer-configurations',
+    since: '1.4.336',
+    source: '002a13d8f "Fix devices in the settings file removing layers"',
+    summary: 'a settings file without layers leaves the layer chain to the usual rules',
+    modeled: false,
+  },
   {
     id: 'remove-duplicate-layers',
     since: '1.4.340',
@@ -158,7 +212,13 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary: 'for each layer, the next manifest with the same name leaves the layer list (one per earlier layer, so a third copy can stay)',
     modeled: true,
   },
-  { id: 'meta-expansion-cycle-break', since: '1.4.357', source: '2feb31c48 "break cyclic meta-layer recursion in loader_add_meta_layer"', summary: 'a meta-layer met again while it is being expanded is skipped (only layers from a settings file can get there)', modeled: false },
+  {
+    id: 'meta-expansion-cycle-break',
+    since: '1.4.357',
+    source: '2feb31c48 "break cyclic meta-layer recursion in loader_add_meta_layer"',
+    summary: 'a meta-layer met again while it is being expanded is skipped (only layers from a settings file can get there)',
+    modeled: false,
+  },
   {
     id: 'filter-whole-wildcards',
     since: '1.4.359',
@@ -167,28 +227,43 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     modeled: true,
   },
   // The VK_LOADER_DEBUG log layout (the session parser: shared/sessions/loader-log-line.ts).
-  { id: 'log-column-19', since: '1.3.251', source: 'f94b5f48b "Refactor loader_log for clarity and performance"', summary: 'log messages start at column 19 (18 before)', modeled: true },
-  { id: 'log-prefix', since: '1.4.309', source: '9d963994e "Prepend [Vulkan Loader] to stderr log output"', summary: 'every log line starts with "[Vulkan Loader] ", and the message at column 16 after it', modeled: true },
+  {
+    id: 'log-column-19',
+    since: '1.3.251',
+    source: 'f94b5f48b "Refactor loader_log for clarity and performance"',
+    summary: 'log messages start at column 19 (18 before)',
+    modeled: true,
+  },
+  {
+    id: 'log-prefix',
+    since: '1.4.309',
+    source: '9d963994e "Prepend [Vulkan Loader] to stderr log output"',
+    summary: 'every log line starts with "[Vulkan Loader] ", and the message at column 16 after it',
+    modeled: true,
+  },
   // Manifest reading (the lint's verdicts: tests/fixtures/manifests/bad/expected.json "loaderSince").
   {
     id: 'json-helpers',
     since: '1.3.251',
     source: '6ff96f5b1 "Add helper parsing functions to cJSON", 1ef966206 "Add NULL checks to cJSON helper functions"',
-    summary: 'an empty enable_environment no longer crashes the loader (the layer is then always on), and a layer whose name is not a string is skipped instead of listed with an empty name',
+    summary:
+      'an empty enable_environment no longer crashes the loader (the layer is then always on), and a layer whose name is not a string is skipped instead of listed with an empty name',
     modeled: true,
   },
   {
     id: 'invalid-json-skips-file',
     since: '1.3.268',
     source: 'ebde1f99f "Distinguish OOM from json parsing errors"',
-    summary: 'a manifest that is not valid JSON is skipped; before, vkEnumerateInstanceLayerProperties and vkCreateInstance failed with VK_ERROR_OUT_OF_HOST_MEMORY for every application',
+    summary:
+      'a manifest that is not valid JSON is skipped; before, vkEnumerateInstanceLayerProperties and vkCreateInstance failed with VK_ERROR_OUT_OF_HOST_MEMORY for every application',
     modeled: true,
   },
   {
     id: 'strict-manifest-types',
     since: '1.4.303',
     source: 'a5efda7f5 "Better error checking of loader_parse_json functions"',
-    summary: 'a field of the wrong JSON type skips the layer (a number as file_format_version or implementation_version included), and the manifests that crashed older loaders (a "layer" that is not an object, "functions" not an object, an empty enable_environment) no longer do',
+    summary:
+      'a field of the wrong JSON type skips the layer (a number as file_format_version or implementation_version included), and the manifests that crashed older loaders (a "layer" that is not an object, "functions" not an object, an empty enable_environment) no longer do',
     modeled: true,
   },
   {
@@ -202,7 +277,8 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     id: 'missing-versions-skipped',
     since: '1.4.357',
     source: '2d396283a "skip layers missing api_version or implementation_version"',
-    summary: 'a layer without api_version or implementation_version is skipped again; 1.4.303–1.4.356 list it, and enabling it hangs (1.4.309, 1.4.321) or crashes (1.4.341) vkCreateInstance',
+    summary:
+      'a layer without api_version or implementation_version is skipped again; 1.4.303–1.4.356 list it, and enabling it hangs (1.4.309, 1.4.321) or crashes (1.4.341) vkCreateInstance',
     modeled: true,
   },
 ];
@@ -231,7 +307,17 @@ export function compareLoaderVersions(a: string, b: string): number {
 }
 
 /** The rules the chain model reads (chain.ts, layer-filters.ts): a change of chain between two versions is one of these. */
-export const CHAIN_RULE_IDS: readonly LoaderRuleId[] = ['layer-filters', 'first-occurrence-wins', 'instance-layers-ordered', 'meta-no-duplicates', 'override-paths-first', 'layers-allow', 'instance-layers-order-implicit', 'remove-duplicate-layers', 'filter-whole-wildcards'];
+export const CHAIN_RULE_IDS: readonly LoaderRuleId[] = [
+  'layer-filters',
+  'first-occurrence-wins',
+  'instance-layers-ordered',
+  'meta-no-duplicates',
+  'override-paths-first',
+  'layers-allow',
+  'instance-layers-order-implicit',
+  'remove-duplicate-layers',
+  'filter-whole-wildcards',
+];
 
 // Mutation tests flip one rule's version to prove some real-loader scenario depends on it.
 const sinceOverrides = new Map<LoaderRuleId, string>();
@@ -266,7 +352,9 @@ export function rulesFor(version: string | null): LoaderRuleUse[] {
 /** What a person should know about how far the model's answer for `version` is proven. */
 export function provenNote(version: string | null): string | null {
   if (version === null) return `the loader's version is unknown; the rules of loader ${RULES_VERSION} were applied`;
-  if (compareLoaderVersions(version, OLDEST_PROVEN) < 0) return `loader ${version} is older than the oldest loader Strata is checked against (${OLDEST_PROVEN}); its rules were applied by version, unproven`;
-  if (compareLoaderVersions(version, NEWEST_PROVEN) > 0) return `loader ${version} is newer than the newest loader Strata is checked against (${NEWEST_PROVEN}); the rules of ${NEWEST_PROVEN} were applied`;
+  if (compareLoaderVersions(version, OLDEST_PROVEN) < 0)
+    return `loader ${version} is older than the oldest loader Strata is checked against (${OLDEST_PROVEN}); its rules were applied by version, unproven`;
+  if (compareLoaderVersions(version, NEWEST_PROVEN) > 0)
+    return `loader ${version} is newer than the newest loader Strata is checked against (${NEWEST_PROVEN}); the rules of ${NEWEST_PROVEN} were applied`;
   return null;
 }

@@ -64,7 +64,11 @@ function layerEntry(n: LocatedJson, index: number | undefined): LayerEntry {
   for (const k of ['component_layers', 'override_paths', 'blacklisted_layers', 'app_keys'] as const) set(k, field(first(n, k), 'array', stringItems));
   // Settings (1.2.0) are kept as they are, whatever their shape, for the settings editor.
   const settings = first(n, 'settings');
-  if (settings) set('settings', field(settings, settings.value.kind, (v) => v));
+  if (settings)
+    set(
+      'settings',
+      field(settings, settings.value.kind, (v) => v),
+    );
   return entry;
 }
 

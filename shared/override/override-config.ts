@@ -52,14 +52,19 @@ export const OverrideConfigSchema = z
         ctx.addIssue({ code: 'custom', path: ['layers', i, 'name'], message: `${layer.name} is listed twice; give each layer one state` });
       seen.add(layer.name);
       if (layer.name === OVERRIDE_LAYER_NAME)
-        ctx.addIssue({ code: 'custom', path: ['layers', i, 'name'], message: `${OVERRIDE_LAYER_NAME} is the override layer itself and cannot be one of its layers` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['layers', i, 'name'],
+          message: `${OVERRIDE_LAYER_NAME} is the override layer itself and cannot be one of its layers`,
+        });
     });
     // Settings alone are a configuration too: the layers read vk_layer_settings.txt whether or not the override forces them on.
     if (!config.layers.some((l) => l.state !== 'auto') && !hasLayerSettings(config))
       ctx.addIssue({
         code: 'custom',
         path: ['layers'],
-        message: "no layer is 'on' or 'off' and no setting is changed, so the override would change nothing; to leave every layer to the applications, remove the override (`strata override remove`)",
+        message:
+          "no layer is 'on' or 'off' and no setting is changed, so the override would change nothing; to leave every layer to the applications, remove the override (`strata override remove`)",
       });
   });
 export type OverrideConfig = z.infer<typeof OverrideConfigSchema>;

@@ -70,17 +70,33 @@ export function planAppOverrides(groups: readonly AppOverrideGroup[], loaderOrde
     const i = loaderOrder.indexOf(file);
     return i < 0 ? loaderOrder.length : i;
   };
-  const ordered = [...bound].sort((a, b) => rank(names.get(a.profile.name)!) - rank(names.get(b.profile.name)!) || names.get(a.profile.name)!.localeCompare(names.get(b.profile.name)!));
+  const ordered = [...bound].sort(
+    (a, b) => rank(names.get(a.profile.name)!) - rank(names.get(b.profile.name)!) || names.get(a.profile.name)!.localeCompare(names.get(b.profile.name)!),
+  );
   const keys = cumulativeAppKeys(ordered);
   return ordered.map((g, i) => {
     const converted = profileToOverrideConfig(g.profile);
-    const notes = converted.ok ? [...converted.notes] : [`"${g.profile.name}" forces no layer on or off, so its applications get no override at all (not even the global one)`];
+    const notes = converted.ok
+      ? [...converted.notes]
+      : [`"${g.profile.name}" forces no layer on or off, so its applications get no override at all (not even the global one)`];
     // One vk_layer_settings.txt serves every application of a user; the override layer cannot point at another.
-    if (Object.keys(g.profile.settings ?? {}).length) notes.push(`"${g.profile.name}": its layer settings are not per application outside Strata (one vk_layer_settings.txt per user); launches from Strata get them`);
+    if (Object.keys(g.profile.settings ?? {}).length)
+      notes.push(
+        `"${g.profile.name}": its layer settings are not per application outside Strata (one vk_layer_settings.txt per user); launches from Strata get them`,
+      );
     // An override that forces nothing is still a valid override for the loader: it shadows the global one.
-    const config = converted.ok ? { ...converted.config, appKeys: keys[i]! } : { layers: g.profile.layers.map((l) => ({ name: l.name, state: l.state })), appKeys: keys[i]! };
+    const config = converted.ok
+      ? { ...converted.config, appKeys: keys[i]! }
+      : { layers: g.profile.layers.map((l) => ({ name: l.name, state: l.state })), appKeys: keys[i]! };
     const manifest = overrideManifestObject(config);
     manifest.layer.description = `Strata profile "${g.profile.name}" for ${g.apps.length === 1 ? g.apps[0] : `${g.apps.length} applications`}`;
-    return { fileName: names.get(g.profile.name)!, profileName: g.profile.name, apps: [...g.apps], appKeys: keys[i]!, text: `${JSON.stringify(manifest, null, 2)}\n`, notes };
+    return {
+      fileName: names.get(g.profile.name)!,
+      profileName: g.profile.name,
+      apps: [...g.apps],
+      appKeys: keys[i]!,
+      text: `${JSON.stringify(manifest, null, 2)}\n`,
+      notes,
+    };
   });
 }

@@ -11,13 +11,24 @@ export const APPLICATIONS_SCHEMA_VERSION = 1;
 export const ApplicationSchema = z
   .object({
     /** Absolute path of the executable. */
-    path: z.string().min(1).refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'an application is named by its full path, e.g. /usr/bin/vkcube'),
+    path: z
+      .string()
+      .min(1)
+      .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'an application is named by its full path, e.g. /usr/bin/vkcube'),
     /** A label for people; defaults to the file name. */
     label: z.string().max(200).optional(),
     args: z.array(z.string()).optional(),
     cwd: z.string().min(1).optional(),
     /** Environment additions for launches from Strata (null unsets). */
-    env: z.record(z.string().min(1).regex(/^[^=\0]+$/, 'a variable name has no "="'), z.string().nullable()).optional(),
+    env: z
+      .record(
+        z
+          .string()
+          .min(1)
+          .regex(/^[^=\0]+$/, 'a variable name has no "="'),
+        z.string().nullable(),
+      )
+      .optional(),
     /** The bound profile's name, or absent for none. */
     profile: ProfileNameSchema.optional(),
   })

@@ -24,7 +24,14 @@ export function inventoryLayers(inventory: Pick<ManifestInventory, 'manifests'> 
     for (const m of inventory.manifests[kind] ?? [])
       for (const l of m.layers) {
         if (!l.name || out.has(l.name)) continue;
-        out.set(l.name, { name: l.name, implicit: kind === 'implicit_layer', meta: l.meta, manifest: m.path, enableEnvironment: l.enableEnvironment, disableEnvironment: l.disableEnvironment });
+        out.set(l.name, {
+          name: l.name,
+          implicit: kind === 'implicit_layer',
+          meta: l.meta,
+          manifest: m.path,
+          enableEnvironment: l.enableEnvironment,
+          disableEnvironment: l.disableEnvironment,
+        });
       }
   return out;
 }

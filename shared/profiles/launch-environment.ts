@@ -43,7 +43,10 @@ const DEBUG_WORDS = new Set(['error', 'warn', 'info', 'debug', 'perf', 'layer', 
 function enableValue(inventory: LaunchContext['inventory'], layer: InventoryLayer): [string, string] | null {
   const m = inventory?.manifests.implicit_layer.find((x) => x.path === layer.manifest);
   try {
-    const json = JSON.parse(m?.text ?? '') as { layer?: { name?: string; enable_environment?: Record<string, string> }; layers?: { name?: string; enable_environment?: Record<string, string> }[] };
+    const json = JSON.parse(m?.text ?? '') as {
+      layer?: { name?: string; enable_environment?: Record<string, string> };
+      layers?: { name?: string; enable_environment?: Record<string, string> }[];
+    };
     const l = json.layer ?? json.layers?.find((x) => x.name === layer.name);
     const entry = Object.entries(l?.enable_environment ?? {})[0];
     return entry ? [entry[0], String(entry[1])] : null;
@@ -64,9 +67,13 @@ export function launchEnvironment(profile: Profile, context: LaunchContext): Lau
 
   // The installed override layer(s) would add their own choices: off for this launch.
   const overrideVars = new Set<string>();
-  for (const m of context.inventory?.manifests.implicit_layer ?? []) for (const l of m.layers) if (l.name === OVERRIDE_LAYER_NAME) for (const d of l.disableEnvironment) overrideVars.add(d);
+  for (const m of context.inventory?.manifests.implicit_layer ?? [])
+    for (const l of m.layers) if (l.name === OVERRIDE_LAYER_NAME) for (const d of l.disableEnvironment) overrideVars.add(d);
   for (const d of overrideVars) env[d] = '1';
-  if (overrideVars.size) notes.push(`the installed override layer is switched off for this launch (${[...overrideVars].map((d) => `${d}=1`).join(', ')}), so the profile alone decides`);
+  if (overrideVars.size)
+    notes.push(
+      `the installed override layer is switched off for this launch (${[...overrideVars].map((d) => `${d}=1`).join(', ')}), so the profile alone decides`,
+    );
 
   const on = profile.layers.filter((l) => l.state === 'on');
   const off = profile.layers.filter((l) => l.state === 'off');
@@ -97,7 +104,11 @@ export function launchEnvironment(profile: Profile, context: LaunchContext): Lau
       else notes.push(`${l.name} is enabled by its enable_environment, whose value Strata could not read from ${l.manifest}`);
     }
   }
-  if (enable.length) env['VK_LOADER_LAYERS_ENABLE'] = [...enable, ...splitList(base['VK_LOADER_LAYERS_ENABLE'], ',').filter((f) => !enable.includes(f) && !matchesAny(f, offNames))].join(',');
+  if (enable.length)
+    env['VK_LOADER_LAYERS_ENABLE'] = [
+      ...enable,
+      ...splitList(base['VK_LOADER_LAYERS_ENABLE'], ',').filter((f) => !enable.includes(f) && !matchesAny(f, offNames)),
+    ].join(',');
 
   for (const l of off) for (const d of layers.get(l.name)?.implicit ? layers.get(l.name)!.disableEnvironment : []) env[d] = '1';
   if (offNames.length) {
@@ -106,18 +117,27 @@ export function launchEnvironment(profile: Profile, context: LaunchContext): Lau
       env['VK_LOADER_LAYERS_DISABLE'] = [...offNames, ...kept].join(',');
     } else {
       const explicitOff = offNames.filter((n) => !layers.get(n)?.implicit);
-      if (explicitOff.length) notes.push(`${v} has no VK_LOADER_LAYERS_DISABLE (${LOADER_FEATURES.layerFilters}+): an application that enables ${explicitOff.join(', ')} itself still gets ${explicitOff.length === 1 ? 'it' : 'them'}`);
+      if (explicitOff.length)
+        notes.push(
+          `${v} has no VK_LOADER_LAYERS_DISABLE (${LOADER_FEATURES.layerFilters}+): an application that enables ${explicitOff.join(', ')} itself still gets ${explicitOff.length === 1 ? 'it' : 'them'}`,
+        );
     }
   }
 
   // Order: implicit layers come first, in discovery order; VK_INSTANCE_LAYERS follows discovery order too.
   const discovery = [...layers.keys()];
   const onKnown = on.filter((l) => layers.has(l.name)).map((l) => l.name);
-  const loaderOrder = [...onKnown].sort((a, b) => Number(!layers.get(a)!.implicit) - Number(!layers.get(b)!.implicit) || discovery.indexOf(a) - discovery.indexOf(b));
+  const loaderOrder = [...onKnown].sort(
+    (a, b) => Number(!layers.get(a)!.implicit) - Number(!layers.get(b)!.implicit) || discovery.indexOf(a) - discovery.indexOf(b),
+  );
   if (onKnown.join('\0') !== loaderOrder.join('\0'))
-    notes.push(`${v} puts these layers in the order it found them (implicit first), not the profile's: it will run ${loaderOrder.join(' → ')}; the installed override layer (\`strata profile apply\`) keeps the profile's order`);
+    notes.push(
+      `${v} puts these layers in the order it found them (implicit first), not the profile's: it will run ${loaderOrder.join(' → ')}; the installed override layer (\`strata profile apply\`) keeps the profile's order`,
+    );
   if (profile.applicationLayersAt !== undefined && on.some((l) => profile.layers.indexOf(l) >= profile.applicationLayersAt!))
-    notes.push(`the layers an application enables itself always come after (nearer the driver than) the layers set here; the profile's application layers position cannot be expressed at launch`);
+    notes.push(
+      `the layers an application enables itself always come after (nearer the driver than) the layers set here; the profile's application layers position cannot be expressed at launch`,
+    );
 
   if (profile.settings && Object.keys(profile.settings).length) {
     if (context.layerSettingsPath) env['VK_LAYER_SETTINGS_PATH'] = context.layerSettingsPath;
@@ -136,16 +156,24 @@ export function launchEnvironment(profile: Profile, context: LaunchContext): Lau
     if (loaderAtLeast(context.loaderVersion, LOADER_FEATURES.driverFilters)) {
       if (d.select?.length) env['VK_LOADER_DRIVERS_SELECT'] = d.select.join(',');
       if (d.disable?.length) env['VK_LOADER_DRIVERS_DISABLE'] = d.disable.join(',');
-    } else if (d.select?.length || d.disable?.length) notes.push(`${v} has no driver filters (${LOADER_FEATURES.driverFilters}+); the profile's driver choices are not applied`);
-    if (d.order?.length) notes.push(`${v} cannot order drivers from the environment; the order applies only through the loader settings file (loader ${LOADER_FEATURES.settingsDrivers}+)`);
+    } else if (d.select?.length || d.disable?.length)
+      notes.push(`${v} has no driver filters (${LOADER_FEATURES.driverFilters}+); the profile's driver choices are not applied`);
+    if (d.order?.length)
+      notes.push(
+        `${v} cannot order drivers from the environment; the order applies only through the loader settings file (loader ${LOADER_FEATURES.settingsDrivers}+)`,
+      );
     const drivers = inventoryDrivers(context.inventory);
-    if (context.inventory && drivers.length && !chooseDrivers(d, drivers).some((c) => c.kept)) notes.push('these driver filters leave no driver: vkCreateInstance will fail with VK_ERROR_INCOMPATIBLE_DRIVER');
+    if (context.inventory && drivers.length && !chooseDrivers(d, drivers).some((c) => c.kept))
+      notes.push('these driver filters leave no driver: vkCreateInstance will fail with VK_ERROR_INCOMPATIBLE_DRIVER');
   }
   return { env, notes };
 }
 
 /** The environment after the additions (null unsets), for a child process. */
-export function withLaunchEnvironment(base: Readonly<Record<string, string | undefined>>, additions: Readonly<Record<string, string | null>>): Record<string, string> {
+export function withLaunchEnvironment(
+  base: Readonly<Record<string, string | undefined>>,
+  additions: Readonly<Record<string, string | null>>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined) out[k] = v;
   for (const [k, v] of Object.entries(additions)) {

@@ -75,7 +75,8 @@ function entryObject(entry: LoaderSettingsEntry, context: LoaderSettingsContext,
   // tests/integration/profile-bindings-matrix.test.ts).
   if (entry.appKeys)
     for (const path of overrideManifests(context.inventory))
-      if (!p.layers.some((l) => l.name === OVERRIDE_LAYER_NAME)) configs.unshift({ control: 'off', name: OVERRIDE_LAYER_NAME, path, treat_as_implicit_manifest: true });
+      if (!p.layers.some((l) => l.name === OVERRIDE_LAYER_NAME))
+        configs.unshift({ control: 'off', name: OVERRIDE_LAYER_NAME, path, treat_as_implicit_manifest: true });
   const out: Record<string, unknown> = {};
   if (entry.appKeys) out['app_keys'] = entry.appKeys;
   out['layers'] = configs;
@@ -86,8 +87,14 @@ function entryObject(entry: LoaderSettingsEntry, context: LoaderSettingsContext,
       const kept = chooseDrivers(d, inventoryDrivers(context.inventory)).filter((c) => c.kept);
       out['additional_drivers_use_exclusively'] = true;
       out['additional_drivers'] = kept.map((c) => ({ path: c.path }));
-      if (d.order?.length) notes.push(`"${p.name}": the driver order is written as the order of additional_drivers; the loader orders physical devices only through device_configurations (device UUIDs), which Strata does not write`);
-    } else notes.push(`"${p.name}": loader ${context.loaderVersion} reads no driver section from the settings file (${LOADER_FEATURES.settingsDrivers}+); the driver choices apply to launches from Strata only`);
+      if (d.order?.length)
+        notes.push(
+          `"${p.name}": the driver order is written as the order of additional_drivers; the loader orders physical devices only through device_configurations (device UUIDs), which Strata does not write`,
+        );
+    } else
+      notes.push(
+        `"${p.name}": loader ${context.loaderVersion} reads no driver section from the settings file (${LOADER_FEATURES.settingsDrivers}+); the driver choices apply to launches from Strata only`,
+      );
   }
   return out;
 }
@@ -101,10 +108,14 @@ export function buildLoaderSettings(entries: readonly LoaderSettingsEntry[], con
   if (!loaderAtLeast(context.loaderVersion, LOADER_FEATURES.settingsFile))
     return {
       ok: false,
-      error: strataError('profile/loader-settings-unsupported', `Loader ${context.loaderVersion} does not read ${LOADER_SETTINGS_FILE_NAME} (loader ${LOADER_FEATURES.settingsFile} and later do)`, {
-        where: 'vk_loader_settings.json',
-        fix: 'Strata uses override layers with app_keys for this loader instead (`strata profile bind`)',
-      }),
+      error: strataError(
+        'profile/loader-settings-unsupported',
+        `Loader ${context.loaderVersion} does not read ${LOADER_SETTINGS_FILE_NAME} (loader ${LOADER_FEATURES.settingsFile} and later do)`,
+        {
+          where: 'vk_loader_settings.json',
+          fix: 'Strata uses override layers with app_keys for this loader instead (`strata profile bind`)',
+        },
+      ),
     };
   const notes: string[] = [];
   // The loader uses the first global entry and the first entry whose app_keys name the executable.

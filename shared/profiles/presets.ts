@@ -37,8 +37,14 @@ export const VALIDATION_DEFAULTS = { enables: [] as string[], disables: [DISABLE
 export const VALIDATION_PRESET_VALUES = {
   Standard: { enables: [], disables: [DISABLE.threadSafety] },
   Synchronization: { enables: [ENABLE.sync], disables: [DISABLE.uniqueHandles, DISABLE.objectLifetimes, DISABLE.apiParameters, DISABLE.coreChecks] },
-  'Best Practices': { enables: [ENABLE.bestPractices], disables: [DISABLE.threadSafety, DISABLE.uniqueHandles, DISABLE.objectLifetimes, DISABLE.apiParameters, DISABLE.coreChecks] },
-  'GPU-Assisted': { enables: [ENABLE.gpuAssisted, ENABLE.gpuReserveSlot], disables: [DISABLE.threadSafety, DISABLE.uniqueHandles, DISABLE.objectLifetimes, DISABLE.apiParameters, DISABLE.coreChecks] },
+  'Best Practices': {
+    enables: [ENABLE.bestPractices],
+    disables: [DISABLE.threadSafety, DISABLE.uniqueHandles, DISABLE.objectLifetimes, DISABLE.apiParameters, DISABLE.coreChecks],
+  },
+  'GPU-Assisted': {
+    enables: [ENABLE.gpuAssisted, ENABLE.gpuReserveSlot],
+    disables: [DISABLE.threadSafety, DISABLE.uniqueHandles, DISABLE.objectLifetimes, DISABLE.apiParameters, DISABLE.coreChecks],
+  },
 } as const satisfies Record<string, { enables: readonly string[]; disables: readonly string[] }>;
 
 export interface Preset {
@@ -88,12 +94,52 @@ export function builtInPresets(inventory: Pick<ManifestInventory, 'manifests'> |
   const capture = CAPTURE_LAYERS.find((n) => layers.has(n)) ?? CAPTURE_LAYERS[0];
   const implicit = [...layers.values()].filter((l) => l.implicit && l.name !== OVERRIDE_LAYER_NAME).map((l) => l.name);
   const profiles: [PresetId, Profile][] = [
-    ['validation-standard', validationPreset(PRESET_NAMES['validation-standard'], 'Standard', 'The Khronos validation layer with its standard checks: a good balance of coverage and speed.')],
-    ['validation-synchronization', validationPreset(PRESET_NAMES['validation-synchronization'], 'Synchronization', 'Synchronization validation: resource access hazards from missing or wrong barriers, semaphores and fences.')],
-    ['validation-best-practices', validationPreset(PRESET_NAMES['validation-best-practices'], 'Best Practices', 'Warnings about valid but likely wrong or slow API usage.')],
-    ['validation-gpu-assisted', validationPreset(PRESET_NAMES['validation-gpu-assisted'], 'GPU-Assisted', 'Checks at shader execution time: out-of-bounds descriptor indexing and buffer accesses.')],
-    ['api-dump', { schemaVersion: PROFILE_SCHEMA_VERSION, name: PRESET_NAMES['api-dump'], description: 'Prints every Vulkan call with its parameters (LunarG API dump layer).', layers: [{ name: API_DUMP_LAYER, state: 'on' }] }],
-    ['frame-capture', { schemaVersion: PROFILE_SCHEMA_VERSION, name: PRESET_NAMES['frame-capture'], description: `Captures frames for replay and inspection (${capture}).`, layers: [{ name: capture, state: 'on' }] }],
+    [
+      'validation-standard',
+      validationPreset(
+        PRESET_NAMES['validation-standard'],
+        'Standard',
+        'The Khronos validation layer with its standard checks: a good balance of coverage and speed.',
+      ),
+    ],
+    [
+      'validation-synchronization',
+      validationPreset(
+        PRESET_NAMES['validation-synchronization'],
+        'Synchronization',
+        'Synchronization validation: resource access hazards from missing or wrong barriers, semaphores and fences.',
+      ),
+    ],
+    [
+      'validation-best-practices',
+      validationPreset(PRESET_NAMES['validation-best-practices'], 'Best Practices', 'Warnings about valid but likely wrong or slow API usage.'),
+    ],
+    [
+      'validation-gpu-assisted',
+      validationPreset(
+        PRESET_NAMES['validation-gpu-assisted'],
+        'GPU-Assisted',
+        'Checks at shader execution time: out-of-bounds descriptor indexing and buffer accesses.',
+      ),
+    ],
+    [
+      'api-dump',
+      {
+        schemaVersion: PROFILE_SCHEMA_VERSION,
+        name: PRESET_NAMES['api-dump'],
+        description: 'Prints every Vulkan call with its parameters (LunarG API dump layer).',
+        layers: [{ name: API_DUMP_LAYER, state: 'on' }],
+      },
+    ],
+    [
+      'frame-capture',
+      {
+        schemaVersion: PROFILE_SCHEMA_VERSION,
+        name: PRESET_NAMES['frame-capture'],
+        description: `Captures frames for replay and inspection (${capture}).`,
+        layers: [{ name: capture, state: 'on' }],
+      },
+    ],
     [
       'no-layers',
       {
@@ -108,7 +154,8 @@ export function builtInPresets(inventory: Pick<ManifestInventory, 'manifests'> |
     const missing = inventory ? profile.layers.filter((l) => l.state === 'on' && !layers.has(l.name)).map((l) => l.name) : [];
     let note: string | null = null;
     if (missing.length) note = `Not installed here: ${missing.join(', ')}. You can still copy or export it; the loader skips a missing layer.`;
-    else if (id === 'no-layers' && inventory && implicit.length === 0) note = 'No implicit layers were found on this machine, so this preset changes nothing here.';
+    else if (id === 'no-layers' && inventory && implicit.length === 0)
+      note = 'No implicit layers were found on this machine, so this preset changes nothing here.';
     return { id, profile, available: missing.length === 0 && !(id === 'no-layers' && inventory !== null && implicit.length === 0), missing, note };
   });
 }

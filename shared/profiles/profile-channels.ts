@@ -88,7 +88,10 @@ export const ProfileExplainRequestSchema = z
     name,
     appPath: z.string().min(1).optional(),
     requestedLayers: z.array(z.string().min(1)).optional(),
-    apiVersion: z.string().regex(/^\d+\.\d+(\.\d+)?$/).optional(),
+    apiVersion: z
+      .string()
+      .regex(/^\d+\.\d+(\.\d+)?$/)
+      .optional(),
   })
   .strict();
 
@@ -140,7 +143,8 @@ export const ProfileDeleteResultSchema = z.object({ deleted: StoredProfileSchema
 
 export const channelsOfProfiles = {
   'profiles.list': {
-    summary: 'Profiles (one file each in $XDG_CONFIG_HOME/strata/profiles), the built-in presets with their availability here, files that do not read (file and field), and the applications with their bound profiles.',
+    summary:
+      'Profiles (one file each in $XDG_CONFIG_HOME/strata/profiles), the built-in presets with their availability here, files that do not read (file and field), and the applications with their bound profiles.',
     request: z.object({}).strict(),
     response: ProfilesListSchema,
   },
@@ -150,7 +154,8 @@ export const channelsOfProfiles = {
     response: StoredProfileSchema,
   },
   'profiles.save': {
-    summary: 'Replace a stored profile with a new version of it (same name); applications bound to it get the new version outside Strata at once (their per-application files are rewritten).',
+    summary:
+      'Replace a stored profile with a new version of it (same name); applications bound to it get the new version outside Strata at once (their per-application files are rewritten).',
     request: z.object({ profile: ProfileSchema }).strict(),
     response: StoredProfileSchema,
   },
@@ -175,7 +180,8 @@ export const channelsOfProfiles = {
     response: ProfileExportSchema,
   },
   'profiles.import': {
-    summary: 'Store a profile file (any schema version) or a VkLayer_override.json as a profile; errors point at the field, unknown layer names are kept with a warning.',
+    summary:
+      'Store a profile file (any schema version) or a VkLayer_override.json as a profile; errors point at the field, unknown layer names are kept with a warning.',
     request: ProfileImportRequestSchema,
     response: ProfileImportResultSchema,
   },
@@ -190,7 +196,8 @@ export const channelsOfProfiles = {
     response: ProfileOverrideExportSchema,
   },
   'profiles.launchEnvironment': {
-    summary: 'The environment additions (null = unset) that give one launch from Strata the profile, for the installed loader version, and what that loader cannot express.',
+    summary:
+      'The environment additions (null = unset) that give one launch from Strata the profile, for the installed loader version, and what that loader cannot express.',
     request: z.object({ name, loaderVersion }).strict(),
     response: LaunchEnvironmentResultSchema,
   },
@@ -200,7 +207,8 @@ export const channelsOfProfiles = {
     response: ProfileExplainSchema,
   },
   'profiles.bind': {
-    summary: 'Bind an application (executable path, arguments, folder, environment) to a profile and make it take effect outside Strata as far as the loader allows; every bound application is checked.',
+    summary:
+      'Bind an application (executable path, arguments, folder, environment) to a profile and make it take effect outside Strata as far as the loader allows; every bound application is checked.',
     request: ProfileBindRequestSchema,
     response: ProfileBindResultSchema,
   },

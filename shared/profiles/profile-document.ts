@@ -3,7 +3,16 @@ import { utf8ByteLength } from '../text/utf8-length';
 import { parseLocatedJson, toPlain, type LocatedJson } from '../manifest/located-json';
 import { OVERRIDE_LAYER_NAME } from '../override/override-config';
 import { MIGRATIONS, schemaVersionOf } from './profile-migrations';
-import { fieldPath, invalidProfileError, issuesOf, PROFILE_FILE_MAX_BYTES, PROFILE_SCHEMA_VERSION, ProfileSchema, type Profile, type ProfileIssue } from './profile-schema';
+import {
+  fieldPath,
+  invalidProfileError,
+  issuesOf,
+  PROFILE_FILE_MAX_BYTES,
+  PROFILE_SCHEMA_VERSION,
+  ProfileSchema,
+  type Profile,
+  type ProfileIssue,
+} from './profile-schema';
 
 /**
  * Reading a profile file's text: strict JSON (as written by Strata and by any JSON tool), no
@@ -40,12 +49,20 @@ export function parseProfileJson(text: string, where: string): { ok: true; value
   if (bytes === null || bytes > PROFILE_FILE_MAX_BYTES)
     return {
       ok: false,
-      error: strataError('profile/too-large', `The file is ${bytes === null ? `over ${PROFILE_FILE_MAX_BYTES}` : bytes} bytes (UTF-8); a profile is at most ${PROFILE_FILE_MAX_BYTES} bytes`, {
-        where,
-        fix: 'this is not a profile Strata wrote; check that you chose the right file',
-      }),
+      error: strataError(
+        'profile/too-large',
+        `The file is ${bytes === null ? `over ${PROFILE_FILE_MAX_BYTES}` : bytes} bytes (UTF-8); a profile is at most ${PROFILE_FILE_MAX_BYTES} bytes`,
+        {
+          where,
+          fix: 'this is not a profile Strata wrote; check that you chose the right file',
+        },
+      ),
     };
-  if (text.trim() === '') return { ok: false, error: strataError('profile/empty', 'The file is empty', { where, fix: 'export the profile again (`strata profile export NAME -o FILE`)' }) };
+  if (text.trim() === '')
+    return {
+      ok: false,
+      error: strataError('profile/empty', 'The file is empty', { where, fix: 'export the profile again (`strata profile export NAME -o FILE`)' }),
+    };
   const parsed = parseLocatedJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const first = parsed.errors[0];
   if (first || !parsed.root) {
@@ -77,7 +94,12 @@ export function parseProfileJson(text: string, where: string): { ok: true; value
 /** A profile from its JSON value: version check, migrations, current schema. */
 export function profileFromJson(value: unknown, where: string): ProfileReadResult {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return fail(invalidProfileError([{ path: '', message: `a profile is a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}` }], where));
+    return fail(
+      invalidProfileError(
+        [{ path: '', message: `a profile is a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}` }],
+        where,
+      ),
+    );
   let version = schemaVersionOf(value);
   if (version === null) {
     if (looksLikeOverrideManifest(value))
@@ -89,7 +111,12 @@ export function profileFromJson(value: unknown, where: string): ProfileReadResul
       );
     const raw = value as Record<string, unknown>;
     const field = 'schemaVersion' in raw ? 'schemaVersion' : 'version' in raw ? 'version' : 'schemaVersion';
-    return fail(invalidProfileError([{ path: field, message: field in raw ? `must be a whole number, not ${JSON.stringify(raw[field])}` : 'missing: a profile names its schema version' }], where));
+    return fail(
+      invalidProfileError(
+        [{ path: field, message: field in raw ? `must be a whole number, not ${JSON.stringify(raw[field])}` : 'missing: a profile names its schema version' }],
+        where,
+      ),
+    );
   }
   if (version > PROFILE_SCHEMA_VERSION)
     return fail(
@@ -104,14 +131,19 @@ export function profileFromJson(value: unknown, where: string): ProfileReadResul
   for (const step of MIGRATIONS) {
     if (step.from !== version) continue;
     const shaped = step.schema.safeParse(current);
-    if (!shaped.success) return fail(invalidProfileError(issuesOf(shaped.error), where, `correct the field (this is a version-${version} profile; Strata converts it when it loads)`));
+    if (!shaped.success)
+      return fail(
+        invalidProfileError(issuesOf(shaped.error), where, `correct the field (this is a version-${version} profile; Strata converts it when it loads)`),
+      );
     const next = step.migrate(shaped.data as never);
     if (!next.ok) return fail(invalidProfileError(next.issues, where));
     current = next.value;
     version++;
   }
   if (version !== PROFILE_SCHEMA_VERSION)
-    return fail(invalidProfileError([{ path: 'schemaVersion', message: `${startsAt} is not a profile schema version (1 to ${PROFILE_SCHEMA_VERSION})` }], where));
+    return fail(
+      invalidProfileError([{ path: 'schemaVersion', message: `${startsAt} is not a profile schema version (1 to ${PROFILE_SCHEMA_VERSION})` }], where),
+    );
   const checked = ProfileSchema.safeParse(current);
   if (!checked.success) return fail(invalidProfileError(issuesOf(checked.error), where));
   return { ok: true, profile: checked.data, migratedFrom: startsAt === PROFILE_SCHEMA_VERSION ? null : startsAt };

@@ -35,7 +35,10 @@ export type MigrationResult = { ok: true; value: unknown } | { ok: false; issues
 export function migrateV1(v1: ProfileV1): MigrationResult {
   const levels: z.infer<typeof LoaderMessageLevelSchema>[] = [];
   const issues: ProfileIssue[] = [];
-  for (const word of (v1.loaderDebug ?? '').split(',').map((w) => w.trim()).filter(Boolean)) {
+  for (const word of (v1.loaderDebug ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean)) {
     const level = LoaderMessageLevelSchema.safeParse(word);
     if (level.success) levels.push(level.data);
     else issues.push({ path: 'loaderDebug', message: `"${word}" is not a VK_LOADER_DEBUG level (${LoaderMessageLevelSchema.options.join(', ')})` });

@@ -1,7 +1,16 @@
 import { strataError, type StrataError } from '../errors/strata-error';
 import { buildOverrideManifest, OVERRIDE_LAYER_NAME, OverrideConfigSchema, type OverrideConfig } from '../override/override-config';
 import { parseProfileJson } from './profile-document';
-import { fieldPath, invalidProfileError, PROFILE_SCHEMA_VERSION, ProfileSchema, issuesOf, type Profile, type ProfileIssue, type ProfileLayer } from './profile-schema';
+import {
+  fieldPath,
+  invalidProfileError,
+  PROFILE_SCHEMA_VERSION,
+  ProfileSchema,
+  issuesOf,
+  type Profile,
+  type ProfileIssue,
+  type ProfileLayer,
+} from './profile-schema';
 
 /**
  * A profile as the override meta-layer (LoaderLayerInterface "Override Meta-Layer"): 'on' layers
@@ -21,9 +30,14 @@ export function overrideLimits(profile: Profile): string[] {
         `the override layer always puts its layers on the application side of the layers an application enables itself; ${laterOn.map((l) => l.name).join(', ')} cannot sit nearer the driver than them (the loader settings file of loader 1.3.251+ can: "unordered_layer_location")`,
       );
   }
-  if (profile.loaderMessages?.length) notes.push(`loader messages (${profile.loaderMessages.join(', ')}) are not part of the override layer: they apply to launches from Strata (VK_LOADER_DEBUG) and to loaders that read vk_loader_settings.json`);
+  if (profile.loaderMessages?.length)
+    notes.push(
+      `loader messages (${profile.loaderMessages.join(', ')}) are not part of the override layer: they apply to launches from Strata (VK_LOADER_DEBUG) and to loaders that read vk_loader_settings.json`,
+    );
   if (profile.drivers && (profile.drivers.select?.length || profile.drivers.disable?.length || profile.drivers.order?.length))
-    notes.push('driver choices are not part of the override layer: they apply to launches from Strata (VK_LOADER_DRIVERS_SELECT / VK_LOADER_DRIVERS_DISABLE) and to loaders with a driver section in vk_loader_settings.json');
+    notes.push(
+      'driver choices are not part of the override layer: they apply to launches from Strata (VK_LOADER_DRIVERS_SELECT / VK_LOADER_DRIVERS_DISABLE) and to loaders with a driver section in vk_loader_settings.json',
+    );
   return notes;
 }
 
@@ -49,7 +63,10 @@ export function profileToOverrideConfig(profile: Profile, options: { appKeys?: r
 }
 
 /** The VkLayer_override.json text of a profile, or the error value. */
-export function profileOverrideText(profile: Profile, options: { appKeys?: readonly string[] } = {}): { ok: true; text: string; notes: string[] } | { ok: false; error: StrataError } {
+export function profileOverrideText(
+  profile: Profile,
+  options: { appKeys?: readonly string[] } = {},
+): { ok: true; text: string; notes: string[] } | { ok: false; error: StrataError } {
   const r = profileToOverrideConfig(profile, options);
   return r.ok ? { ok: true, text: buildOverrideManifest(r.config), notes: r.notes } : r;
 }
@@ -73,7 +90,8 @@ function stringList(value: unknown, path: (string | number)[], issues: ProfileIs
 /** A VkLayer_override.json as a new profile named `name`; errors point at the field of the file. */
 export function profileFromOverrideJson(value: unknown, name: string, where: string): OverrideImportResult {
   const fix = 'this does not look like an override layer file (VkLayer_override.json); check the file';
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: invalidProfileError([{ path: '', message: 'an override layer file is a JSON object' }], where, fix) };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, error: invalidProfileError([{ path: '', message: 'an override layer file is a JSON object' }], where, fix) };
   const root = value as Record<string, unknown>;
   let layer: unknown = root['layer'];
   let layerPath: (string | number)[] = ['layer'];
@@ -82,10 +100,18 @@ export function profileFromOverrideJson(value: unknown, name: string, where: str
     layer = i >= 0 ? (root['layers'] as unknown[])[i] : undefined;
     layerPath = ['layers', Math.max(i, 0)];
   }
-  if (typeof layer !== 'object' || layer === null || Array.isArray(layer)) return { ok: false, error: invalidProfileError([{ path: fieldPath(layerPath), message: `missing: no ${OVERRIDE_LAYER_NAME} layer object` }], where, fix) };
+  if (typeof layer !== 'object' || layer === null || Array.isArray(layer))
+    return { ok: false, error: invalidProfileError([{ path: fieldPath(layerPath), message: `missing: no ${OVERRIDE_LAYER_NAME} layer object` }], where, fix) };
   const l = layer as Record<string, unknown>;
   if (l['name'] !== OVERRIDE_LAYER_NAME)
-    return { ok: false, error: invalidProfileError([{ path: fieldPath([...layerPath, 'name']), message: `is ${JSON.stringify(l['name'] ?? null)}; an override layer is named ${OVERRIDE_LAYER_NAME}` }], where, fix) };
+    return {
+      ok: false,
+      error: invalidProfileError(
+        [{ path: fieldPath([...layerPath, 'name']), message: `is ${JSON.stringify(l['name'] ?? null)}; an override layer is named ${OVERRIDE_LAYER_NAME}` }],
+        where,
+        fix,
+      ),
+    };
   const issues: ProfileIssue[] = [];
   const on = stringList(l['component_layers'], [...layerPath, 'component_layers'], issues);
   const off = stringList(l['blacklisted_layers'], [...layerPath, 'blacklisted_layers'], issues);
@@ -96,7 +122,8 @@ export function profileFromOverrideJson(value: unknown, name: string, where: str
   const layers: ProfileLayer[] = [];
   const seen = new Set<string>();
   // The loader removes blacklisted layers before it expands the override, so a layer in both lists is off.
-  for (const n of off) if (on.includes(n)) warnings.push(`${n} is both a component and blacklisted in the file; the loader keeps it out, so the profile has it off`);
+  for (const n of off)
+    if (on.includes(n)) warnings.push(`${n} is both a component and blacklisted in the file; the loader keeps it out, so the profile has it off`);
   for (const n of on) if (!off.includes(n) && !seen.has(n) && n !== OVERRIDE_LAYER_NAME) (seen.add(n), layers.push({ name: n, state: 'on' }));
   for (const n of off) if (!seen.has(n) && n !== OVERRIDE_LAYER_NAME) (seen.add(n), layers.push({ name: n, state: 'off' }));
   const candidate = {
@@ -109,7 +136,10 @@ export function profileFromOverrideJson(value: unknown, name: string, where: str
   };
   const checked = ProfileSchema.safeParse(candidate);
   if (!checked.success) return { ok: false, error: invalidProfileError(issuesOf(checked.error), where) };
-  if (apps.length) warnings.push(`the file was limited to ${apps.join(', ')} (app_keys); the profile lists them as its applications, but binds nothing until you run \`strata profile bind\``);
+  if (apps.length)
+    warnings.push(
+      `the file was limited to ${apps.join(', ')} (app_keys); the profile lists them as its applications, but binds nothing until you run \`strata profile bind\``,
+    );
   return { ok: true, profile: checked.data, warnings };
 }
 

@@ -92,7 +92,12 @@ export const ProfileSchema = z
     p.layers.forEach((l, i) => {
       if (seen.has(l.name)) ctx.addIssue({ code: 'custom', path: ['layers', i, 'name'], message: `${l.name} is listed twice; give each layer one state` });
       seen.add(l.name);
-      if (l.name === OVERRIDE_LAYER_NAME) ctx.addIssue({ code: 'custom', path: ['layers', i, 'name'], message: `${OVERRIDE_LAYER_NAME} is the override layer itself and cannot be one of a profile's layers` });
+      if (l.name === OVERRIDE_LAYER_NAME)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['layers', i, 'name'],
+          message: `${OVERRIDE_LAYER_NAME} is the override layer itself and cannot be one of a profile's layers`,
+        });
     });
     if (p.applicationLayersAt !== undefined && p.applicationLayersAt > p.layers.length)
       ctx.addIssue({ code: 'custom', path: ['applicationLayersAt'], message: `must be at most ${p.layers.length} (the number of layers)` });
@@ -113,18 +118,29 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-export function issuesOf(error: { issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[] }): ProfileIssue[] {
+export function issuesOf(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[];
+}): ProfileIssue[] {
   return error.issues.map((i) => {
     // Zod names unknown keys in `keys` with the parent's path; point at the key itself.
-    if (i.code === 'unrecognized_keys' && i.keys?.length) return { path: fieldPath([...i.path, i.keys[0]!]), message: `unknown field${i.keys.length > 1 ? `s ${i.keys.join(', ')}` : ''}; remove it or check its spelling` };
+    if (i.code === 'unrecognized_keys' && i.keys?.length)
+      return {
+        path: fieldPath([...i.path, i.keys[0]!]),
+        message: `unknown field${i.keys.length > 1 ? `s ${i.keys.join(', ')}` : ''}; remove it or check its spelling`,
+      };
     // A setting value is a union; zod's "Invalid input" says nothing about what would fit.
-    if (i.code === 'invalid_union' && i.path[0] === 'settings') return { path: fieldPath(i.path), message: 'a setting value is true or false, a number, a string, or a list of strings' };
+    if (i.code === 'invalid_union' && i.path[0] === 'settings')
+      return { path: fieldPath(i.path), message: 'a setting value is true or false, a number, a string, or a list of strings' };
     return { path: fieldPath(i.path), message: i.message };
   });
 }
 
 /** The error value for an invalid profile: first issue in the message, every issue in `data`. */
-export function invalidProfileError(issues: readonly ProfileIssue[], where: string, fix = 'correct the field and try again; `strata profile --help` describes the format'): StrataError {
+export function invalidProfileError(
+  issues: readonly ProfileIssue[],
+  where: string,
+  fix = 'correct the field and try again; `strata profile --help` describes the format',
+): StrataError {
   const first = issues[0] ?? { path: '', message: 'not a profile' };
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
   return strataError('profile/invalid', `${first.path ? `${first.path}: ` : ''}${first.message}${more}`, {

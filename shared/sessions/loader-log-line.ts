@@ -31,7 +31,8 @@ const LEVEL_TAGS: Record<string, Severity> = { ERROR: 'error', WARNING: 'warning
 const CATEGORY_TAGS: Record<string, LoaderCategory> = { LAYER: 'layer', DRIVER: 'driver', VALIDATION: 'validation', IMPLEMENTATION: 'implementation' };
 const LEVEL_ORDER: readonly Severity[] = ['error', 'warning', 'info', 'perf', 'debug'];
 
-const PREFIX = /^((?:ERROR|WARNING|INFO|DEBUG|PERF|LAYER|DRIVER|VALIDATION|IMPLEMENTATION)(?: \| (?:ERROR|WARNING|INFO|DEBUG|PERF|LAYER|DRIVER|VALIDATION|IMPLEMENTATION))*):/;
+const PREFIX =
+  /^((?:ERROR|WARNING|INFO|DEBUG|PERF|LAYER|DRIVER|VALIDATION|IMPLEMENTATION)(?: \| (?:ERROR|WARNING|INFO|DEBUG|PERF|LAYER|DRIVER|VALIDATION|IMPLEMENTATION))*):/;
 
 /** Cheap first test: every loader line starts with one of these letters. */
 const FIRST = new Set(['E', 'W', 'I', 'D', 'P', 'L', 'V']);

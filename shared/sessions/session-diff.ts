@@ -82,7 +82,12 @@ export function diffSessions(a: SessionDigest, b: SessionDigest): SessionDiff {
       removed: (namesA ?? []).filter((n) => !setB.has(n)),
       moved,
     },
-    messages: { appeared: appeared.sort(byWeight), disappeared: disappeared.sort(byWeight), changed: changed.sort(byWeight), unchanged: unchanged.sort(byWeight) },
+    messages: {
+      appeared: appeared.sort(byWeight),
+      disappeared: disappeared.sort(byWeight),
+      changed: changed.sort(byWeight),
+      unchanged: unchanged.sort(byWeight),
+    },
     counts: { a: a.counts, b: b.counts },
   };
 }

@@ -84,13 +84,18 @@ export function renderSessionHtml(input: SessionReportInput): string {
     row([
       `<span class="${escapeHtml(m.severity)}">${escapeHtml(m.severity)}</span>`,
       link(m.specUrl, m.vuid) + (m.specText ? `<br><small>${escapeHtml(m.specText)}</small>` : ''),
-      m.objects.map((o) => `${escapeHtml(o.typeName ?? String(o.type))} <code>${escapeHtml(o.handle)}</code>${o.name ? ` “${escapeHtml(o.name)}”` : ''}`).join('<br>'),
+      m.objects
+        .map((o) => `${escapeHtml(o.typeName ?? String(o.type))} <code>${escapeHtml(o.handle)}</code>${o.name ? ` “${escapeHtml(o.name)}”` : ''}`)
+        .join('<br>'),
       `<pre>${escapeHtml(m.text)}</pre>`,
     ]),
   );
   const lines = input.lines
     .filter((r) => r.kind === 'line')
-    .map((r) => `<tr class="${escapeHtml(r.stream)}"><td class="t">${escapeHtml((Number(r.t) / 1000).toFixed(3))}</td><td>${escapeHtml(r.stream)}</td><td><pre>${escapeHtml(r.text)}</pre></td></tr>`);
+    .map(
+      (r) =>
+        `<tr class="${escapeHtml(r.stream)}"><td class="t">${escapeHtml((Number(r.t) / 1000).toFixed(3))}</td><td>${escapeHtml(r.stream)}</td><td><pre>${escapeHtml(r.text)}</pre></td></tr>`,
+    );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">

@@ -26,7 +26,11 @@ export const LaunchStartRequestSchema = z
     /** VK_LOADER_DEBUG for the launch: error, warn, info, debug, perf, layer, driver, validation, all (comma-separated). */
     loaderDebug: z.string().min(1).optional(),
     /** Stop the application after this many seconds. */
-    timeoutS: z.number().positive().max(7 * 24 * 3600).optional(),
+    timeoutS: z
+      .number()
+      .positive()
+      .max(7 * 24 * 3600)
+      .optional(),
     /** Route the validation layer's messages to Strata (default true). */
     routeValidation: z.boolean().optional(),
   })

@@ -11,7 +11,10 @@ export const SessionQuerySchema = z
     severity: z.array(SeveritySchema).min(1).optional(),
     source: z.array(LineSourceSchema).min(1).optional(),
     stream: z.array(CaptureStreamSchema).min(1).optional(),
-    kind: z.array(z.enum(['line', 'message'])).min(1).optional(),
+    kind: z
+      .array(z.enum(['line', 'message']))
+      .min(1)
+      .optional(),
   })
   .strict();
 export type SessionQuery = z.infer<typeof SessionQuerySchema>;

@@ -220,6 +220,10 @@ export function makeSessionId(start: Date, command: string, random4: string): st
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   const stamp = `${start.getUTCFullYear()}${p(start.getUTCMonth() + 1)}${p(start.getUTCDate())}-${p(start.getUTCHours())}${p(start.getUTCMinutes())}${p(start.getUTCSeconds())}`;
   const base = command.split(/[\\/]/).pop() ?? 'app';
-  const name = base.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^[_-]+/, '').slice(0, 32) || 'app';
+  const name =
+    base
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .replace(/^[_-]+/, '')
+      .slice(0, 32) || 'app';
   return `${stamp}-${name}-${random4.replace(/[^A-Za-z0-9]/g, '').slice(0, 8) || '0000'}`;
 }

@@ -25,7 +25,10 @@ export function routeValidationSettings(base: string | null, logFile: string): s
     const s = settingLine(line);
     if (s?.key === LOG_FILENAME_KEY) continue;
     if (s?.key === DEBUG_ACTION_KEY) {
-      actions = s.value.split(',').map((a) => a.trim()).filter(Boolean);
+      actions = s.value
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
       continue;
     }
     kept.push(line);

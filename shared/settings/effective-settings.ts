@@ -72,7 +72,12 @@ export function settingStates(description: LayerSettingsDescription, values: Rea
  * The stored values after one edit: `value` undefined (or equal to the default) removes the key,
  * so "reset to default" and "typed the default back in" store the same thing.
  */
-export function withSettingValue(description: LayerSettingsDescription | null, values: Readonly<LayerSettingValues>, key: string, value: SettingValue | undefined): LayerSettingValues {
+export function withSettingValue(
+  description: LayerSettingsDescription | null,
+  values: Readonly<LayerSettingValues>,
+  key: string,
+  value: SettingValue | undefined,
+): LayerSettingValues {
   const next: LayerSettingValues = { ...values };
   const setting = description?.byKey.get(key);
   const def = setting ? defaultOf(setting) : undefined;

@@ -22,7 +22,11 @@ export interface InstalledSettings {
   inputs: LayerSettingsInput[];
 }
 
-export function installedSettingsFile(settings: SettingsByLayer | undefined, describe: (layerName: string) => LayerSettingsDescription | null, platform: Platform): InstalledSettings {
+export function installedSettingsFile(
+  settings: SettingsByLayer | undefined,
+  describe: (layerName: string) => LayerSettingsDescription | null,
+  platform: Platform,
+): InstalledSettings {
   const inputs: LayerSettingsInput[] = [];
   const problems: InstalledSettings['problems'] = [];
   for (const [layer, values] of Object.entries(settings ?? {})) {

@@ -26,6 +26,7 @@ export function findLayerDescription(inventory: ManifestInventory, layerName: st
 /** Every layer name discovery found, once each, for "did you mean" and listings. */
 export function discoveredLayerNames(inventory: ManifestInventory): string[] {
   const names = new Set<string>();
-  for (const kind of ['implicit_layer', 'explicit_layer'] as const) for (const m of inventory.manifests[kind] ?? []) for (const l of m.layers) if (l.name) names.add(l.name);
+  for (const kind of ['implicit_layer', 'explicit_layer'] as const)
+    for (const m of inventory.manifests[kind] ?? []) for (const l of m.layers) if (l.name) names.add(l.name);
   return [...names];
 }

@@ -23,11 +23,11 @@ function holds(current: SettingValue | undefined, wanted: SettingValue): boolean
 function describeCondition(dependee: SettingDescription | undefined, key: string, wanted: SettingValue): string {
   const name = dependee?.label ?? key;
   if (Array.isArray(wanted)) {
-    const labels = wanted.map((w) => (dependee && 'options' in dependee ? dependee.options.find((o) => o.key === w)?.label ?? w : w));
+    const labels = wanted.map((w) => (dependee && 'options' in dependee ? (dependee.options.find((o) => o.key === w)?.label ?? w) : w));
     return labels.length ? `${name} to include ${labels.join(' and ')}` : `${name} to be empty`;
   }
   if (typeof wanted === 'boolean') return `${name} to be ${wanted ? 'on' : 'off'}`;
-  const label = dependee && 'options' in dependee ? dependee.options.find((o) => o.key === wanted)?.label ?? String(wanted) : String(wanted);
+  const label = dependee && 'options' in dependee ? (dependee.options.find((o) => o.key === wanted)?.label ?? String(wanted)) : String(wanted);
   return `${name} to be ${label}`;
 }
 

@@ -74,7 +74,9 @@ export function checkSettingValue(setting: SettingDescription, value: SettingVal
     }
     case 'FRAMES':
       if (typeof value !== 'string') return 'Must be frame numbers and ranges, e.g. 0-5,10';
-      return value === '' || FRAMES_PATTERN.test(value) ? null : `"${value}" is not a frame list; write numbers and ranges like 0-5,10 or 10-100-10 (first-last-step)`;
+      return value === '' || FRAMES_PATTERN.test(value)
+        ? null
+        : `"${value}" is not a frame list; write numbers and ranges like 0-5,10 or 10-100-10 (first-last-step)`;
     default:
       // STRING, FILE, SAVE_FILE, LOAD_FILE, FOLDER, SAVE_FOLDER, LOAD_FOLDER
       return typeof value === 'string' ? checkText(value) : 'Must be text';
@@ -102,7 +104,15 @@ export function parseSettingText(setting: SettingDescription, text: string): { v
     }
     case 'FLAGS':
     case 'LIST':
-      return { value: t === '' ? [] : t.split(',').map((s) => s.trim()).filter((s) => s !== '') };
+      return {
+        value:
+          t === ''
+            ? []
+            : t
+                .split(',')
+                .map((s) => s.trim())
+                .filter((s) => s !== ''),
+      };
     default:
       return { value: text };
   }
@@ -144,7 +154,8 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length] as number;
@@ -179,4 +190,3 @@ export function checkLayerValues(description: LayerSettingsDescription, values: 
   }
   return problems;
 }
-

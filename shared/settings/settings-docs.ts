@@ -12,8 +12,8 @@ import { settingPrefix } from './settings-file-format';
  * export carries where it differs from the default. Pure.
  */
 
-
-const shown = (v: SettingValue | undefined): string => (v === undefined ? '' : Array.isArray(v) ? (v.length ? v.join(', ') : '(none)') : v === '' ? '(empty)' : String(v));
+const shown = (v: SettingValue | undefined): string =>
+  v === undefined ? '' : Array.isArray(v) ? (v.length ? v.join(', ') : '(none)') : v === '' ? '(empty)' : String(v);
 
 interface Fact {
   label: string;
@@ -23,11 +23,15 @@ interface Fact {
 }
 
 function facts(description: LayerSettingsDescription, s: SettingDescription, values: LayerSettingValues): Fact[] {
-  const out: Fact[] = [{ label: 'Key', value: `${settingPrefix(description.layerName)}.${s.key}`, code: true }, { label: 'Type', value: `${s.type} (${typeInWords(s.type)})` }];
+  const out: Fact[] = [
+    { label: 'Key', value: `${settingPrefix(description.layerName)}.${s.key}`, code: true },
+    { label: 'Type', value: `${s.type} (${typeInWords(s.type)})` },
+  ];
   const def = defaultOf(s);
   if (def !== undefined) out.push({ label: 'Default', value: shown(def), code: true });
   const value = effectiveValue(s, values);
-  if (value !== undefined && def !== undefined && !sameSettingValue(s, value, def)) out.push({ label: 'Value in this export', value: shown(value), code: true });
+  if (value !== undefined && def !== undefined && !sameSettingValue(s, value, def))
+    out.push({ label: 'Value in this export', value: shown(value), code: true });
   if ((s.type === 'INT' || s.type === 'FLOAT') && (s.min !== undefined || s.max !== undefined))
     out.push({ label: 'Range', value: `${s.min ?? '…'} to ${s.max ?? '…'}${s.unit ? ` ${s.unit}` : ''}` });
   else if ((s.type === 'INT' || s.type === 'FLOAT') && s.unit) out.push({ label: 'Unit', value: s.unit });
@@ -69,7 +73,13 @@ export function settingsDocumentHtml(description: LayerSettingsDescription, valu
   if (!description.described) {
     out.push('<p>This layer has no settings description in its manifest.</p>');
     const given = Object.entries(values);
-    if (given.length) out.push('<h2>Values in this export</h2>', '<ul>', ...given.map(([k, v]) => `<li><code>${escapeHtml(`${settingPrefix(description.layerName)}.${k} = ${shown(v)}`)}</code></li>`), '</ul>');
+    if (given.length)
+      out.push(
+        '<h2>Values in this export</h2>',
+        '<ul>',
+        ...given.map(([k, v]) => `<li><code>${escapeHtml(`${settingPrefix(description.layerName)}.${k} = ${shown(v)}`)}</code></li>`),
+        '</ul>',
+      );
   }
   if (description.presets.length) {
     out.push('<h2>Presets</h2>', '<table>', '<thead><tr><th>Preset</th><th>Description</th><th>Values</th></tr></thead>', '<tbody>');
@@ -90,13 +100,16 @@ export function settingsDocumentHtml(description: LayerSettingsDescription, valu
       if (s.detailed) out.push(`<p>${escapeHtml(s.detailed)}</p>`);
       if (s.type !== 'GROUP') {
         out.push('<table><tbody>');
-        for (const f of facts(description, s, values)) out.push(`<tr><th scope="row">${escapeHtml(f.label)}</th><td>${f.code ? `<code>${escapeHtml(f.value)}</code>` : escapeHtml(f.value)}</td></tr>`);
+        for (const f of facts(description, s, values))
+          out.push(`<tr><th scope="row">${escapeHtml(f.label)}</th><td>${f.code ? `<code>${escapeHtml(f.value)}</code>` : escapeHtml(f.value)}</td></tr>`);
         out.push('</tbody></table>');
       }
       if ('options' in s) {
         out.push('<table>', '<thead><tr><th>Value</th><th>Label</th><th>Description</th><th>Platforms</th></tr></thead>', '<tbody>');
         for (const o of s.options)
-          out.push(`<tr><td><code>${escapeHtml(o.key)}</code></td><td>${escapeHtml(o.label)}</td><td>${escapeHtml(o.description)}</td><td>${o.platforms.map(platformName).join(', ')}</td></tr>`);
+          out.push(
+            `<tr><td><code>${escapeHtml(o.key)}</code></td><td>${escapeHtml(o.label)}</td><td>${escapeHtml(o.description)}</td><td>${o.platforms.map(platformName).join(', ')}</td></tr>`,
+          );
         out.push('</tbody>', '</table>');
       }
       out.push('</section>');
@@ -119,18 +132,29 @@ export function settingsDocumentMarkdown(description: LayerSettingsDescription, 
   const out = [`# ${description.layerName} settings`, ''];
   const layer = description.layer;
   if (layer.description) out.push(layer.description, '');
-  if (layer.introduction) out.push(...layer.introduction.split(/\n+/).filter((p) => p.trim()).flatMap((p) => [p, '']));
+  if (layer.introduction)
+    out.push(
+      ...layer.introduction
+        .split(/\n+/)
+        .filter((p) => p.trim())
+        .flatMap((p) => [p, '']),
+    );
   if (layer.url) out.push(`More: <${layer.url}>`, '');
   out.push(`In \`vk_layer_settings.txt\` each setting is one line \`${settingPrefix(description.layerName)}.<key> = <value>\`; lists are comma-separated.`, '');
   if (!description.described) {
     out.push('This layer has no settings description in its manifest.', '');
     const given = Object.entries(values);
-    if (given.length) out.push('## Values in this export', '', ...given.map(([k, v]) => `- ${code(`${settingPrefix(description.layerName)}.${k} = ${shown(v)}`)}`), '');
+    if (given.length)
+      out.push('## Values in this export', '', ...given.map(([k, v]) => `- ${code(`${settingPrefix(description.layerName)}.${k} = ${shown(v)}`)}`), '');
   }
   if (description.presets.length) {
     out.push('## Presets', '', '| Preset | Description | Values |', '|---|---|---|');
     for (const p of description.presets)
-      out.push(`| ${cell(p.label)} | ${cell(p.description)} | ${Object.entries(p.values).map(([k, v]) => code(cell(`${k} = ${shown(v)}`))).join('<br>')} |`);
+      out.push(
+        `| ${cell(p.label)} | ${cell(p.description)} | ${Object.entries(p.values)
+          .map(([k, v]) => code(cell(`${k} = ${shown(v)}`)))
+          .join('<br>')} |`,
+      );
     out.push('');
   }
   if (description.settings.length) out.push('## Settings', '');
@@ -146,7 +170,8 @@ export function settingsDocumentMarkdown(description: LayerSettingsDescription, 
       }
       if ('options' in s) {
         out.push('| Value | Label | Description | Platforms |', '|---|---|---|---|');
-        for (const o of s.options) out.push(`| ${code(cell(o.key))} | ${cell(o.label)} | ${cell(o.description)} | ${o.platforms.map(platformName).join(', ')} |`);
+        for (const o of s.options)
+          out.push(`| ${code(cell(o.key))} | ${cell(o.label)} | ${cell(o.description)} | ${o.platforms.map(platformName).join(', ')} |`);
         out.push('');
       }
       walk(s.children, depth + 1);

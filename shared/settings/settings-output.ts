@@ -54,7 +54,15 @@ export function settingsFileEntries(input: LayerSettingsInput, options: OutputOp
   const prefix = settingPrefix(description.layerName);
   const entry = (key: string, value: SettingValue, changed: boolean, setting?: SettingDescription): SettingsFileEntry => {
     const fullKey = `${prefix}.${key}`;
-    return { layerName: description.layerName, key, fullKey, value, line: `${fullKey} = ${formatSettingValue(value)}`, changed, ...(setting ? { setting } : {}) };
+    return {
+      layerName: description.layerName,
+      key,
+      fullKey,
+      value,
+      line: `${fullKey} = ${formatSettingValue(value)}`,
+      changed,
+      ...(setting ? { setting } : {}),
+    };
   };
   if (!description.described) return Object.entries(values).map(([k, v]) => entry(k, v, true));
   const states = settingStates(description, values, options.platform);
@@ -148,7 +156,11 @@ function cmdScript(input: LayerSettingsInput, options: OutputOptions): string {
   const vars = settingsEnvironment(input, o);
   const withVar = new Set(vars.map((v) => v.key));
   const rest = settingsFileEntries(input, o).filter((e) => !withVar.has(e.key));
-  const lines = ['@echo off', `rem The settings of ${input.description.layerName} as environment variables, written by Strata.`, 'rem Run this file in the cmd.exe window that starts the application.'];
+  const lines = [
+    '@echo off',
+    `rem The settings of ${input.description.layerName} as environment variables, written by Strata.`,
+    'rem Run this file in the cmd.exe window that starts the application.',
+  ];
   for (const v of vars) lines.push(`set "${v.name}=${v.value.replace(/%/g, '%%')}"`);
   if (!vars.length) lines.push('rem This layer names no environment variable for its settings.');
   if (rest.length) {

@@ -86,7 +86,11 @@ class SettingsReader {
     const p = property(obj, key);
     if (!p) return undefined;
     if (p.value.kind === 'string' && (tokens as readonly string[]).includes(p.value.value)) return p.value.value as T;
-    this.report('settings/unknown-token', p.value.range, `${where}: "${key}" is ${p.value.kind === 'string' ? `"${p.value.value}"` : `a ${p.value.kind}`}, not one of ${tokens.join(', ')}; the inherited value is used`);
+    this.report(
+      'settings/unknown-token',
+      p.value.range,
+      `${where}: "${key}" is ${p.value.kind === 'string' ? `"${p.value.value}"` : `a ${p.value.kind}`}, not one of ${tokens.join(', ')}; the inherited value is used`,
+    );
     return undefined;
   }
 
@@ -100,7 +104,12 @@ class SettingsReader {
     const out: Platform[] = [];
     for (const item of p.value.items) {
       if (item.kind === 'string' && (PLATFORMS as readonly string[]).includes(item.value)) out.push(item.value as Platform);
-      else this.report('settings/unknown-token', item.range, `${where}: ${item.kind === 'string' ? `"${item.value}"` : `a ${item.kind}`} is not a platform (${PLATFORMS.join(', ')}); it is ignored`);
+      else
+        this.report(
+          'settings/unknown-token',
+          item.range,
+          `${where}: ${item.kind === 'string' ? `"${item.value}"` : `a ${item.kind}`} is not a platform (${PLATFORMS.join(', ')}); it is ignored`,
+        );
     }
     return out;
   }
@@ -130,7 +139,11 @@ class SettingsReader {
   /** A list of settings (features.settings, or a setting's or flag's nested settings). */
   list(node: LocatedJson, where: string, inherited: Inherited): SettingDescription[] {
     if (node.kind !== 'array') {
-      this.report('settings/malformed', node.range, `${where} should be an array of settings, not ${node.kind === 'object' ? 'an object' : `a ${node.kind}`}; no setting is read from it`);
+      this.report(
+        'settings/malformed',
+        node.range,
+        `${where} should be an array of settings, not ${node.kind === 'object' ? 'an object' : `a ${node.kind}`}; no setting is read from it`,
+      );
       return [];
     }
     const out: SettingDescription[] = [];
@@ -143,7 +156,11 @@ class SettingsReader {
 
   setting(node: LocatedJson, where: string, inherited: Inherited): SettingDescription | null {
     if (node.kind !== 'object') {
-      this.report('settings/malformed', node.range, `An entry of ${where} is ${node.kind === 'array' ? 'an array' : `a ${node.kind}`}, not a setting object; it is left out`);
+      this.report(
+        'settings/malformed',
+        node.range,
+        `An entry of ${where} is ${node.kind === 'array' ? 'an array' : `a ${node.kind}`}, not a setting object; it is left out`,
+      );
       return null;
     }
     const keyProp = property(node, 'key');
@@ -159,12 +176,20 @@ class SettingsReader {
       return null;
     }
     if (!(SETTING_TYPES as readonly string[]).includes(typeProp.value.value)) {
-      this.report('settings/unknown-type', typeProp.value.range, `${here} has type "${typeProp.value.value}", which is not one of ${SETTING_TYPES.join(', ')}; it is left out`);
+      this.report(
+        'settings/unknown-type',
+        typeProp.value.range,
+        `${here} has type "${typeProp.value.value}", which is not one of ${SETTING_TYPES.join(', ')}; it is left out`,
+      );
       return null;
     }
     const type = typeProp.value.value as SettingType;
     if (this.byKey.has(key)) {
-      this.report('settings/duplicate-key', keyProp.value.range, `${here} is defined twice in ${this.layerName}; settings share one namespace in vk_layer_settings.txt, so the second is left out`);
+      this.report(
+        'settings/duplicate-key',
+        keyProp.value.range,
+        `${here} is defined twice in ${this.layerName}; settings share one namespace in vk_layer_settings.txt, so the second is left out`,
+      );
       return null;
     }
     const common = this.common(node, key, here, inherited);
@@ -178,7 +203,12 @@ class SettingsReader {
       range: node.range,
       children: [] as SettingDescription[],
     };
-    const childInherited = (parent: SettingParent, platforms: Platform[], status: SettingStatus, view: SettingView): Inherited => ({ platforms, status, view, parent });
+    const childInherited = (parent: SettingParent, platforms: Platform[], status: SettingStatus, view: SettingView): Inherited => ({
+      platforms,
+      status,
+      view,
+      parent,
+    });
     let setting: SettingDescription | null;
     switch (type) {
       case 'GROUP':
@@ -194,7 +224,8 @@ class SettingsReader {
         let min: number | undefined;
         let max: number | undefined;
         if (range) {
-          if (range.value.kind !== 'object') this.report('settings/wrong-type', range.value.range, `${here}: "range" should be an object such as {"min": 1, "max": 100}; it is ignored`);
+          if (range.value.kind !== 'object')
+            this.report('settings/wrong-type', range.value.range, `${here}: "range" should be an object such as {"min": 1, "max": 100}; it is ignored`);
           else {
             min = this.num(range.value, 'min', here, integer);
             max = this.num(range.value, 'max', here, integer);
@@ -249,7 +280,8 @@ class SettingsReader {
         const listProp = property(node, 'list');
         const list: string[] = [];
         if (listProp) {
-          if (listProp.value.kind !== 'array') this.report('settings/wrong-type', listProp.value.range, `${here}: "list" should be an array of suggested values; it is ignored`);
+          if (listProp.value.kind !== 'array')
+            this.report('settings/wrong-type', listProp.value.range, `${here}: "list" should be an array of suggested values; it is ignored`);
           else for (const item of listProp.value.items) if (item.kind === 'string' || item.kind === 'number') list.push(String(item.value));
         }
         setting = { ...base, type, list, listOnly: this.bool(node, 'list_only', here) ?? false, default: this.defaultOf(node, here, 'list', []) as string[] };
@@ -260,13 +292,19 @@ class SettingsReader {
     // A default the setting itself would refuse (out of range, not an option) is kept, but reported.
     if (setting.type !== 'GROUP') {
       const problem = checkSettingValue(setting, setting.default);
-      if (problem) this.report('settings/invalid-default', property(node, 'default')?.value.range ?? node.range, `${here}: the default does not fit the setting: ${problem}`);
+      if (problem)
+        this.report(
+          'settings/invalid-default',
+          property(node, 'default')?.value.range ?? node.range,
+          `${here}: the default does not fit the setting: ${problem}`,
+        );
     }
     const dep = property(node, 'dependence');
     if (dep) this.readDependence(setting, dep.value, here);
     // Nested settings: under the setting, then under each of its flags.
     const nested = property(node, 'settings');
-    if (nested) setting.children.push(...this.list(nested.value, `the settings of "${key}"`, childInherited({ key }, common.platforms, common.status, common.view)));
+    if (nested)
+      setting.children.push(...this.list(nested.value, `the settings of "${key}"`, childInherited({ key }, common.platforms, common.status, common.view)));
     if ('options' in setting) {
       const flagsProp = property(node, 'flags');
       if (flagsProp?.value.kind === 'array')
@@ -276,7 +314,11 @@ class SettingsReader {
           const flagSettings = property(item, 'settings');
           const option = setting.options.find((o) => o.key === (flagKey?.value.kind === 'string' ? flagKey.value.value : undefined));
           if (!option || !flagSettings) continue;
-          const children = this.list(flagSettings.value, `the settings of "${key}" flag "${option.key}"`, childInherited({ key, flag: option.key }, option.platforms, option.status, option.view));
+          const children = this.list(
+            flagSettings.value,
+            `the settings of "${key}" flag "${option.key}"`,
+            childInherited({ key, flag: option.key }, option.platforms, option.status, option.view),
+          );
           option.children.push(...children.map((c) => c.key));
           setting.children.push(...children);
         }
@@ -287,14 +329,22 @@ class SettingsReader {
   options(node: Obj, where: string, parent: { platforms: Platform[]; status: SettingStatus; view: SettingView }): SettingOption[] | null {
     const flags = property(node, 'flags');
     if (!flags || flags.value.kind !== 'array' || flags.value.items.length === 0) {
-      this.report('settings/no-options', flags?.value.range ?? node.range, `${where} has no "flags" to choose from (an array of {"key", "label", "description"}); it is left out`);
+      this.report(
+        'settings/no-options',
+        flags?.value.range ?? node.range,
+        `${where} has no "flags" to choose from (an array of {"key", "label", "description"}); it is left out`,
+      );
       return null;
     }
     const out: SettingOption[] = [];
     const seen = new Set<string>();
     for (const item of flags.value.items) {
       if (item.kind !== 'object') {
-        this.report('settings/malformed', item.range, `${where}: a flag is ${item.kind === 'array' ? 'an array' : `a ${item.kind}`}, not an object; it is left out`);
+        this.report(
+          'settings/malformed',
+          item.range,
+          `${where}: a flag is ${item.kind === 'array' ? 'an array' : `a ${item.kind}`}, not an object; it is left out`,
+        );
         continue;
       }
       const k = property(item, 'key');
@@ -349,7 +399,8 @@ class SettingsReader {
           else if (item.kind === 'object') {
             const k = property(item, 'key');
             const enabled = property(item, 'enabled');
-            if (k && (k.value.kind === 'string' || k.value.kind === 'number') && !(enabled?.value.kind === 'boolean' && !enabled.value.value)) out.push(String(k.value.value));
+            if (k && (k.value.kind === 'string' || k.value.kind === 'number') && !(enabled?.value.kind === 'boolean' && !enabled.value.value))
+              out.push(String(k.value.value));
           } else return wrong('an array of values');
         }
         return out;
@@ -375,7 +426,8 @@ class SettingsReader {
         }
         conditions.push({ key: k.value.value, value: toPlain(v.value), range: k.value.range });
       }
-    else if (list) this.report('settings/wrong-type', list.value.range, `${where}: the dependence's "settings" should be an array of {"key", "value"}; it is ignored`);
+    else if (list)
+      this.report('settings/wrong-type', list.value.range, `${where}: the dependence's "settings" should be an array of {"key", "value"}; it is ignored`);
     setting.dependence = { mode, conditions: [] };
     this.dependences.push({ setting, conditions });
   }
@@ -386,12 +438,20 @@ class SettingsReader {
       for (const c of conditions) {
         const target = this.byKey.get(c.key);
         if (!target) {
-          this.report('settings/unknown-dependence', c.range, `Setting "${setting.key}" depends on "${c.key}", which ${this.layerName} does not define; the condition is ignored`);
+          this.report(
+            'settings/unknown-dependence',
+            c.range,
+            `Setting "${setting.key}" depends on "${c.key}", which ${this.layerName} does not define; the condition is ignored`,
+          );
           continue;
         }
         const value = normalizeValue(target, c.value);
         if (value === undefined) {
-          this.report('settings/unknown-dependence', c.range, `Setting "${setting.key}" depends on "${c.key}" having a value of the wrong kind for a ${target.type} setting; the condition is ignored`);
+          this.report(
+            'settings/unknown-dependence',
+            c.range,
+            `Setting "${setting.key}" depends on "${c.key}" having a value of the wrong kind for a ${target.type} setting; the condition is ignored`,
+          );
           continue;
         }
         setting.dependence!.conditions.push({ key: c.key, value });
@@ -429,7 +489,13 @@ class SettingsReader {
           const target = this.byKey.get(k.value.value);
           const value = target ? normalizeValue(target, toPlain(v.value)) : undefined;
           if (!target || value === undefined || checkSettingValue(target, value) !== null) {
-            this.report('settings/unknown-preset-key', k.value.range, target ? `${where}: the value of "${k.value.value}" does not fit that setting; it is ignored` : `${where} sets "${k.value.value}", which ${this.layerName} does not define; it is ignored`);
+            this.report(
+              'settings/unknown-preset-key',
+              k.value.range,
+              target
+                ? `${where}: the value of "${k.value.value}" does not fit that setting; it is ignored`
+                : `${where} sets "${k.value.value}", which ${this.layerName} does not define; it is ignored`,
+            );
             continue;
           }
           values[k.value.value] = value;
@@ -512,7 +578,8 @@ export function parseLayerSettings(layer: Obj, layerName: string, fileFormatVers
   // vkconfig reads features.settings; a bare layer.settings (an early draft of 1.2.0) is read too.
   const settingsNode = (features?.value.kind === 'object' ? property(features.value, 'settings') : undefined) ?? property(layer, 'settings');
   const presetsNode = features?.value.kind === 'object' ? property(features.value, 'presets') : undefined;
-  if (features && features.value.kind !== 'object') reader.report('settings/malformed', features.value.range, `"features" should be an object with "settings" and "presets"; no setting is read from it`);
+  if (features && features.value.kind !== 'object')
+    reader.report('settings/malformed', features.value.range, `"features" should be an object with "settings" and "presets"; no setting is read from it`);
   const inherited: Inherited = { platforms: layerPlatforms, status: layerStatus, view: 'STANDARD', parent: null };
   const settings = settingsNode ? reader.list(settingsNode.value, `the settings of ${layerName}`, inherited) : [];
   reader.resolveDependences();
@@ -520,7 +587,11 @@ export function parseLayerSettings(layer: Obj, layerName: string, fileFormatVers
   if (settingsNode && fileFormatVersion !== undefined) {
     const v = parseVersion(fileFormatVersion);
     if (compareVersions(v, { major: 1, minor: 2, patch: 0 }) < 0)
-      reader.report('settings/old-file-format', settingsNode.keyRange, `Settings descriptions came with file_format_version 1.2.0; this file says ${fileFormatVersion}, so other tools may ignore them`);
+      reader.report(
+        'settings/old-file-format',
+        settingsNode.keyRange,
+        `Settings descriptions came with file_format_version 1.2.0; this file says ${fileFormatVersion}, so other tools may ignore them`,
+      );
   }
   const str = (key: string) => stringOf(layer, key);
   const introduction = str('introduction');

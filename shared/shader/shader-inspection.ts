@@ -24,7 +24,12 @@ const BlockMemberSchema: z.ZodType<BlockMember> = z.lazy(() =>
     members: z.array(BlockMemberSchema).optional(),
   }),
 );
-const BlockLayoutSchema = z.object({ typeName: z.string(), size: z.number().int(), runtimeArrayStride: z.number().int().optional(), members: z.array(BlockMemberSchema) });
+const BlockLayoutSchema = z.object({
+  typeName: z.string(),
+  size: z.number().int(),
+  runtimeArrayStride: z.number().int().optional(),
+  members: z.array(BlockMemberSchema),
+});
 const InterfaceVariableSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -56,7 +61,18 @@ export const SpirvReflectionSchema: z.ZodType<SpirvReflection> = z.object({
       name: z.string(),
       set: z.number().int(),
       binding: z.number().int(),
-      kind: z.enum(['uniform buffer', 'storage buffer', 'sampler', 'combined image sampler', 'sampled image', 'storage image', 'uniform texel buffer', 'storage texel buffer', 'input attachment', 'acceleration structure']),
+      kind: z.enum([
+        'uniform buffer',
+        'storage buffer',
+        'sampler',
+        'combined image sampler',
+        'sampled image',
+        'storage image',
+        'uniform texel buffer',
+        'storage texel buffer',
+        'input attachment',
+        'acceleration structure',
+      ]),
       type: z.string(),
       arraySize: z.array(z.number().int()),
       inputAttachmentIndex: z.number().int().optional(),
@@ -67,7 +83,13 @@ export const SpirvReflectionSchema: z.ZodType<SpirvReflection> = z.object({
   ),
   pushConstants: z.array(z.object({ id: z.number().int(), name: z.string(), block: BlockLayoutSchema })),
   specializationConstants: z.array(
-    z.object({ id: z.number().int(), specId: z.number().int(), name: z.string(), type: z.string(), defaultValue: z.union([z.boolean(), z.number(), z.string()]) }),
+    z.object({
+      id: z.number().int(),
+      specId: z.number().int(),
+      name: z.string(),
+      type: z.string(),
+      defaultValue: z.union([z.boolean(), z.number(), z.string()]),
+    }),
   ),
 });
 

@@ -12,7 +12,13 @@ export const ShaderPackRequestSchema = z
   .object({
     /** Each present stage's SPIR-V module, base64. At least one. */
     stages: z
-      .object({ vert: ShaderBase64Schema.optional(), tesc: ShaderBase64Schema.optional(), tese: ShaderBase64Schema.optional(), geom: ShaderBase64Schema.optional(), frag: ShaderBase64Schema.optional() })
+      .object({
+        vert: ShaderBase64Schema.optional(),
+        tesc: ShaderBase64Schema.optional(),
+        tese: ShaderBase64Schema.optional(),
+        geom: ShaderBase64Schema.optional(),
+        frag: ShaderBase64Schema.optional(),
+      })
       .strict()
       .refine((s) => Object.values(s).some((v) => v !== undefined), 'name at least one stage (vert, tesc, tese, geom, frag)'),
   })

@@ -36,8 +36,14 @@ export const spirvDiagnosticCodes = {
   'spirv/unterminated-function': { severity: DiagnosticSeverity.Error, spec: LOGICAL },
   'spirv/duplicate-result-id': { severity: DiagnosticSeverity.Error, spec: 'SPIR-V § 2.2.1 Instructions (Result <id>: defined once)' },
   'spirv/undefined-id': { severity: DiagnosticSeverity.Error, spec: VALIDATION },
-  'spirv/entry-point-not-function': { severity: DiagnosticSeverity.Error, spec: 'SPIR-V § 3.32.5 OpEntryPoint (Entry Point must be the Result <id> of an OpFunction)' },
-  'spirv/execution-mode-not-entry-point': { severity: DiagnosticSeverity.Error, spec: 'SPIR-V § 3.32.5 OpExecutionMode (Entry Point must be the Entry Point <id> operand of an OpEntryPoint)' },
+  'spirv/entry-point-not-function': {
+    severity: DiagnosticSeverity.Error,
+    spec: 'SPIR-V § 3.32.5 OpEntryPoint (Entry Point must be the Result <id> of an OpFunction)',
+  },
+  'spirv/execution-mode-not-entry-point': {
+    severity: DiagnosticSeverity.Error,
+    spec: 'SPIR-V § 3.32.5 OpExecutionMode (Entry Point must be the Entry Point <id> operand of an OpEntryPoint)',
+  },
 } as const;
 
 export type SpirvDiagnosticCode = keyof typeof spirvDiagnosticCodes;

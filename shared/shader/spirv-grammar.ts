@@ -1,10 +1,4 @@
-import {
-  glslStd450Instructions,
-  spirvGenerators,
-  spirvInstructions,
-  spirvOperandKinds,
-  type GeneratedOperandKind,
-} from './spirv-grammar.generated';
+import { glslStd450Instructions, spirvGenerators, spirvInstructions, spirvOperandKinds, type GeneratedOperandKind } from './spirv-grammar.generated';
 
 /**
  * Lookups over the generated grammar tables (spirv-grammar.generated.ts): opcode → instruction,

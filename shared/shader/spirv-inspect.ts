@@ -10,7 +10,10 @@ export function summarizeModule(module: ParsedModule): SpirvSummary | null {
   if (!header) return null;
   const tool = header.generator >>> 16;
   const strings = (opname: string, index: number) =>
-    module.instructions.filter((i) => i.opname === opname).map((i) => i.operands[index]).flatMap((o) => (o?.type === 'string' ? [o.value] : []));
+    module.instructions
+      .filter((i) => i.opname === opname)
+      .map((i) => i.operands[index])
+      .flatMap((o) => (o?.type === 'string' ? [o.value] : []));
   const memoryModel = module.instructions.find((i) => i.opname === 'OpMemoryModel');
   const enumAt = (index: number) => {
     const o = memoryModel?.operands[index];
@@ -22,7 +25,9 @@ export function summarizeModule(module: ParsedModule): SpirvSummary | null {
     generator: `${generatorName(tool) ?? `Unknown(${tool})`}; ${header.generator & 0xffff}`,
     bound: header.bound,
     instructionCount: module.instructions.length,
-    capabilities: module.instructions.filter((i) => i.opname === 'OpCapability').flatMap((i) => (i.operands[0]?.type === 'enum' ? [i.operands[0].name ?? String(i.operands[0].value)] : [])),
+    capabilities: module.instructions
+      .filter((i) => i.opname === 'OpCapability')
+      .flatMap((i) => (i.operands[0]?.type === 'enum' ? [i.operands[0].name ?? String(i.operands[0].value)] : [])),
     extensions: strings('OpExtension', 0),
     extInstImports: strings('OpExtInstImport', 1),
     addressingModel: enumAt(0),
@@ -38,5 +43,10 @@ export function inspectSpirv(bytes: Uint8Array): Omit<ShaderInspection, 'path'> 
 export function inspectParsed(module: ParsedModule): Omit<ShaderInspection, 'path'> {
   const { ok, diagnostics } = validateParsed(module);
   // LSP 3.18 allows MarkupContent messages; ours are plain strings, and the contract says so.
-  return { ok, summary: summarizeModule(module), reflection: reflectModule(module), diagnostics: diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value })) };
+  return {
+    ok,
+    summary: summarizeModule(module),
+    reflection: reflectModule(module),
+    diagnostics: diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value })),
+  };
 }

@@ -51,13 +51,23 @@ export interface ParsedModule {
 }
 
 /** How the decoder treats an operand kind, decided once per kind (not per operand). */
-const ID = 0, LITERAL_INTEGER = 1, LITERAL_STRING = 2, CONTEXT_NUMBER = 3, EXT_INST = 4, SPEC_OP = 5, PAIR = 6, COMPOSITE = 7, VALUE_ENUM = 8, BIT_ENUM = 9, UNKNOWN_KIND = 10;
+const ID = 0,
+  LITERAL_INTEGER = 1,
+  LITERAL_STRING = 2,
+  CONTEXT_NUMBER = 3,
+  EXT_INST = 4,
+  SPEC_OP = 5,
+  PAIR = 6,
+  COMPOSITE = 7,
+  VALUE_ENUM = 8,
+  BIT_ENUM = 9,
+  UNKNOWN_KIND = 10;
 const ID_KINDS = new Set(['IdResultType', 'IdResult', 'IdRef', 'IdScope', 'IdMemorySemantics']);
 
 /** UTF-8 bytes to a string (U+FFFD for malformed sequences), without TextDecoder (not in shared/'s lib). */
 export function decodeUtf8(bytes: readonly number[]): string {
   let out = '';
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     let need = 0;
     let cp = 0;
@@ -243,7 +253,12 @@ class ModuleDecoder {
     for (let i = expected.length - 1; i >= 0; i--) {
       const missing = expected[i]!;
       if (missing.quantifier !== '') continue;
-      this.report('spirv/missing-operand', base, wordCount, `${name} at word ${base} ends after ${wordCount} words, before its ${missing.name ? `"${missing.name}" ` : ''}${missing.kind} operand.`);
+      this.report(
+        'spirv/missing-operand',
+        base,
+        wordCount,
+        `${name} at word ${base} ends after ${wordCount} words, before its ${missing.name ? `"${missing.name}" ` : ''}${missing.kind} operand.`,
+      );
       parsed.ok = false;
       break;
     }
@@ -374,7 +389,10 @@ class ModuleDecoder {
   private typedNumber(parsed: ParsedInstruction, kind: string, pos: number, typeId: number | undefined): number | Failure {
     const type = typeId === undefined ? undefined : this.numericTypes.get(typeId);
     if (!type) {
-      return failure('spirv/untyped-literal', `the literal's type ${typeId === undefined ? '' : `%${typeId} `}is not an OpTypeInt or OpTypeFloat declared earlier, so its width is unknown.`);
+      return failure(
+        'spirv/untyped-literal',
+        `the literal's type ${typeId === undefined ? '' : `%${typeId} `}is not an OpTypeInt or OpTypeFloat declared earlier, so its width is unknown.`,
+      );
     }
     const numWords = type.width <= 32 ? 1 : Math.ceil(type.width / 32);
     if (pos + numWords > parsed.wordCount) {

@@ -59,7 +59,12 @@ export function readSpirvWords(bytes: Uint8Array): Omit<SpirvModuleWords, 'instr
   const diagnostics: Diagnostic[] = [];
   if (bytes.byteLength < HEADER_WORDS * 4) {
     diagnostics.push(
-      spirvDiagnostic('spirv/truncated-header', 0, Math.floor(bytes.byteLength / 4), `The module is ${bytes.byteLength} bytes long; a SPIR-V header alone is ${HEADER_WORDS * 4} bytes (five words).`),
+      spirvDiagnostic(
+        'spirv/truncated-header',
+        0,
+        Math.floor(bytes.byteLength / 4),
+        `The module is ${bytes.byteLength} bytes long; a SPIR-V header alone is ${HEADER_WORDS * 4} bytes (five words).`,
+      ),
     );
     return { header: null, words: new Uint32Array(0), diagnostics };
   }
@@ -69,14 +74,24 @@ export function readSpirvWords(bytes: Uint8Array): Omit<SpirvModuleWords, 'instr
   else if (swap32(first) === SPIRV_MAGIC) littleEndian = false;
   else {
     diagnostics.push(
-      spirvDiagnostic('spirv/bad-magic', 0, 1, `Word 0 is 0x${first.toString(16).padStart(8, '0')}, not the SPIR-V magic number 0x07230203 in either byte order: this is not a SPIR-V module.`),
+      spirvDiagnostic(
+        'spirv/bad-magic',
+        0,
+        1,
+        `Word 0 is 0x${first.toString(16).padStart(8, '0')}, not the SPIR-V magic number 0x07230203 in either byte order: this is not a SPIR-V module.`,
+      ),
     );
     return { header: null, words: new Uint32Array(0), diagnostics };
   }
   if (bytes.byteLength % 4 !== 0) {
     const count = Math.floor(bytes.byteLength / 4);
     diagnostics.push(
-      spirvDiagnostic('spirv/not-word-aligned', count, 1, `The module is ${bytes.byteLength} bytes long, not a whole number of 32-bit words; the last ${bytes.byteLength % 4} bytes are ignored.`),
+      spirvDiagnostic(
+        'spirv/not-word-aligned',
+        count,
+        1,
+        `The module is ${bytes.byteLength} bytes long, not a whole number of 32-bit words; the last ${bytes.byteLength % 4} bytes are ignored.`,
+      ),
     );
   }
   const words = toWords(bytes, littleEndian);
@@ -90,7 +105,9 @@ export function readSpirvWords(bytes: Uint8Array): Omit<SpirvModuleWords, 'instr
     schema: words[4]!,
   };
   if (header.bound === 0) {
-    diagnostics.push(spirvDiagnostic('spirv/zero-bound', 3, 1, 'The id bound (word 3) is 0, but every <id> must satisfy 0 < id < bound: no instruction could have a result.'));
+    diagnostics.push(
+      spirvDiagnostic('spirv/zero-bound', 3, 1, 'The id bound (word 3) is 0, but every <id> must satisfy 0 < id < bound: no instruction could have a result.'),
+    );
   }
 
   return { header, words, diagnostics };
@@ -116,7 +133,12 @@ export function forEachInstruction(words: Uint32Array, diagnostics: Diagnostic[]
     const opcode = first & 0xffff;
     if (wordCount === 0) {
       diagnostics.push(
-        spirvDiagnostic('spirv/zero-word-count', offset, 1, `The instruction at word ${offset} (opcode ${opcode}) has word count 0; an instruction is at least one word. Reading stops here.`),
+        spirvDiagnostic(
+          'spirv/zero-word-count',
+          offset,
+          1,
+          `The instruction at word ${offset} (opcode ${opcode}) has word count 0; an instruction is at least one word. Reading stops here.`,
+        ),
       );
       break;
     }

@@ -160,7 +160,18 @@ const STAGES: Record<number, [model: string, stage: string]> = {
   5365: ['MeshEXT', 'mesh'],
 };
 
-const QUALIFIERS = new Set(['Flat', 'NoPerspective', 'Centroid', 'Sample', 'Patch', 'Invariant', 'PerPrimitiveEXT', 'PerPrimitiveNV', 'PerViewNV', 'PerTaskNV']);
+const QUALIFIERS = new Set([
+  'Flat',
+  'NoPerspective',
+  'Centroid',
+  'Sample',
+  'Patch',
+  'Invariant',
+  'PerPrimitiveEXT',
+  'PerPrimitiveNV',
+  'PerViewNV',
+  'PerTaskNV',
+]);
 
 const DIM_NAMES: Record<string, string> = { Dim1D: '1D', Dim2D: '2D', Dim3D: '3D', Cube: 'Cube', Rect: '2DRect', Buffer: 'Buffer' };
 
@@ -261,7 +272,8 @@ class Reflector {
       }
       case 'OpVariable': {
         const storageClass = enumName(ops[2]);
-        if (id !== undefined && inst.resultTypeId !== undefined && storageClass && storageClass !== 'Function') this.variables.push({ id, type: inst.resultTypeId, storageClass });
+        if (id !== undefined && inst.resultTypeId !== undefined && storageClass && storageClass !== 'Function')
+          this.variables.push({ id, type: inst.resultTypeId, storageClass });
         return;
       }
       case 'OpConstantTrue':
@@ -278,7 +290,14 @@ class Reflector {
       }
       case 'OpConstantComposite':
       case 'OpSpecConstantComposite':
-        if (id !== undefined) this.composites.set(id, ops.slice(2).map(idOf).filter((x): x is number => x !== undefined));
+        if (id !== undefined)
+          this.composites.set(
+            id,
+            ops
+              .slice(2)
+              .map(idOf)
+              .filter((x): x is number => x !== undefined),
+          );
         return;
     }
     if (id === undefined) return;
@@ -330,7 +349,13 @@ class Reflector {
       case 'OpTypeRuntimeArray':
         return { k: 'runtime-array', element: idOf(ops[1]) ?? 0 };
       case 'OpTypeStruct':
-        return { k: 'struct', members: ops.slice(1).map(idOf).filter((x): x is number => x !== undefined) };
+        return {
+          k: 'struct',
+          members: ops
+            .slice(1)
+            .map(idOf)
+            .filter((x): x is number => x !== undefined),
+        };
       case 'OpTypePointer':
         return { k: 'pointer', storageClass: enumName(ops[1]) ?? '?', pointee: idOf(ops[2]) ?? 0 };
     }
@@ -590,13 +615,26 @@ function entryPoints(r: Reflector): EntryPoint[] {
     const entry = result.find((e) => e.id === idOf(inst.operands[0]));
     const mode = inst.operands[1];
     if (!entry || mode?.type !== 'enum') continue;
-    const operands = inst.operands.slice(2).map((o) => (o.type === 'id' ? (r.constants.get(o.id)?.value as number | undefined) ?? `%${o.id}` : o.type === 'number' ? o.words[0]! : o.type === 'enum' ? (o.name ?? o.value) : `${o.type}`));
+    const operands = inst.operands
+      .slice(2)
+      .map((o) =>
+        o.type === 'id'
+          ? ((r.constants.get(o.id)?.value as number | undefined) ?? `%${o.id}`)
+          : o.type === 'number'
+            ? o.words[0]!
+            : o.type === 'enum'
+              ? (o.name ?? o.value)
+              : `${o.type}`,
+      );
     entry.executionModes.push({ mode: mode.name ?? String(mode.value), operands });
     if (mode.name === 'LocalSize') entry.workgroupSize = [0, 1, 2].map((i) => ({ value: Number(operands[i] ?? 1) })) as EntryPoint['workgroupSize'];
-    if (mode.name === 'LocalSizeId') entry.workgroupSize = [0, 1, 2].map((i) => workgroupDimension(r, idOf(inst.operands[2 + i]) ?? 0)) as EntryPoint['workgroupSize'];
+    if (mode.name === 'LocalSizeId')
+      entry.workgroupSize = [0, 1, 2].map((i) => workgroupDimension(r, idOf(inst.operands[2 + i]) ?? 0)) as EntryPoint['workgroupSize'];
   }
   if (builtinSize?.length === 3) {
-    for (const entry of result) if (entry.workgroupSize || ['comp', 'task', 'mesh', 'kernel'].includes(entry.stage)) entry.workgroupSize = builtinSize.map((id) => workgroupDimension(r, id)) as EntryPoint['workgroupSize'];
+    for (const entry of result)
+      if (entry.workgroupSize || ['comp', 'task', 'mesh', 'kernel'].includes(entry.stage))
+        entry.workgroupSize = builtinSize.map((id) => workgroupDimension(r, id)) as EntryPoint['workgroupSize'];
   }
   return result;
 }
@@ -711,7 +749,12 @@ function specializationConstants(r: Reflector): SpecializationConstant[] {
 
 export function reflectModule(module: ParsedModule): SpirvReflection {
   const r = new Reflector(module);
-  return { entryPoints: entryPoints(r), descriptorBindings: descriptorBindings(r), pushConstants: pushConstants(r), specializationConstants: specializationConstants(r) };
+  return {
+    entryPoints: entryPoints(r),
+    descriptorBindings: descriptorBindings(r),
+    pushConstants: pushConstants(r),
+    specializationConstants: specializationConstants(r),
+  };
 }
 
 /** Bytes → reflection, decoding only the declarations (a module's functions say nothing reflection reports). */

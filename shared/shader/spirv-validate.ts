@@ -165,7 +165,12 @@ export function validateModule(module: ParsedModule): Diagnostic[] {
   instructions.forEach((inst, index) => {
     if (inst.resultId !== undefined) {
       const first = defined.get(inst.resultId);
-      if (first) report('spirv/duplicate-result-id', inst, `${at(inst)} defines %${inst.resultId} again; ${at(first)} already defined it, and a result <id> is defined once.`);
+      if (first)
+        report(
+          'spirv/duplicate-result-id',
+          inst,
+          `${at(inst)} defines %${inst.resultId} again; ${at(first)} already defined it, and a result <id> is defined once.`,
+        );
       else defined.set(inst.resultId, inst);
     }
     if (inFunction) {
@@ -175,12 +180,22 @@ export function validateModule(module: ParsedModule): Diagnostic[] {
         inFunction = inst;
         advance(hasBody.get(index) ? DEFINITIONS : DECLARATIONS, inst);
       } else if (inst.opcode === Op.Variable) {
-        if (storageClassOf(inst) !== STORAGE_CLASS_FUNCTION) report('spirv/layout-order', inst, `${at(inst)} is inside a function but its storage class is not Function; global variables belong to ${SECTIONS[TYPES_SECTION]}.`);
+        if (storageClassOf(inst) !== STORAGE_CLASS_FUNCTION)
+          report(
+            'spirv/layout-order',
+            inst,
+            `${at(inst)} is inside a function but its storage class is not Function; global variables belong to ${SECTIONS[TYPES_SECTION]}.`,
+          );
       } else {
         const rank = globalSection(inst);
-        if (rank !== undefined && rank !== TYPES_SECTION) report('spirv/layout-order', inst, `${at(inst)} is inside a function (${at(inFunction)}), but belongs to ${SECTIONS[rank]}.`);
+        if (rank !== undefined && rank !== TYPES_SECTION)
+          report('spirv/layout-order', inst, `${at(inst)} is inside a function (${at(inFunction)}), but belongs to ${SECTIONS[rank]}.`);
         else if (rank === TYPES_SECTION && inst.opcode !== Op.Line && inst.opcode !== Op.NoLine && inst.opcode !== Op.ExtInst && inst.opcode !== Op.Undef)
-          report('spirv/layout-order', inst, `${at(inst)} is inside a function (${at(inFunction)}), but types and constants belong to ${SECTIONS[TYPES_SECTION]}.`);
+          report(
+            'spirv/layout-order',
+            inst,
+            `${at(inst)} is inside a function (${at(inFunction)}), but types and constants belong to ${SECTIONS[TYPES_SECTION]}.`,
+          );
       }
       return;
     }
@@ -199,20 +214,29 @@ export function validateModule(module: ParsedModule): Diagnostic[] {
       return;
     }
     if (inst.opcode === Op.MemoryModel) {
-      if (memoryModel) report('spirv/duplicate-memory-model', inst, `${at(inst)} is a second memory model; a module has exactly one (the first is ${at(memoryModel)}).`);
+      if (memoryModel)
+        report('spirv/duplicate-memory-model', inst, `${at(inst)} is a second memory model; a module has exactly one (the first is ${at(memoryModel)}).`);
       memoryModel ??= inst;
     }
     advance(rank, inst);
   });
   if (inFunction && complete) report('spirv/unterminated-function', inFunction, `${at(inFunction)} has no OpFunctionEnd before the module ends.`);
   if (!memoryModel && complete) {
-    diagnostics.push(spirvDiagnostic('spirv/missing-memory-model', HEADER_WORDS, 0, 'The module has no OpMemoryModel; exactly one is required, after the capabilities, extensions and imports.'));
+    diagnostics.push(
+      spirvDiagnostic(
+        'spirv/missing-memory-model',
+        HEADER_WORDS,
+        0,
+        'The module has no OpMemoryModel; exactly one is required, after the capabilities, extensions and imports.',
+      ),
+    );
   }
 
   const entryPoints = new Set<number>();
   for (const inst of instructions) {
     forEachUsedId(inst, (id, offset) => {
-      if (id !== 0 && id < bound && !defined.has(id)) report('spirv/undefined-id', inst, `${at(inst)} uses %${id}, which no instruction of the module defines.`, offset, 1);
+      if (id !== 0 && id < bound && !defined.has(id))
+        report('spirv/undefined-id', inst, `${at(inst)} uses %${id}, which no instruction of the module defines.`, offset, 1);
     });
     if (inst.opcode === Op.EntryPoint) {
       const target = inst.operands[1];
@@ -220,7 +244,13 @@ export function validateModule(module: ParsedModule): Diagnostic[] {
       entryPoints.add(target.id);
       const def = defined.get(target.id);
       if (def && def.opcode !== Op.Function) {
-        report('spirv/entry-point-not-function', inst, `${at(inst)} names %${target.id} as its entry point, but %${target.id} is ${at(def)}, not an OpFunction.`, inst.offset + target.offset, 1);
+        report(
+          'spirv/entry-point-not-function',
+          inst,
+          `${at(inst)} names %${target.id} as its entry point, but %${target.id} is ${at(def)}, not an OpFunction.`,
+          inst.offset + target.offset,
+          1,
+        );
       }
     }
   }
@@ -228,7 +258,13 @@ export function validateModule(module: ParsedModule): Diagnostic[] {
     if (inst.opcode !== Op.ExecutionMode && inst.opcode !== Op.ExecutionModeId) continue;
     const target = inst.operands[0];
     if (target?.type === 'id' && !entryPoints.has(target.id)) {
-      report('spirv/execution-mode-not-entry-point', inst, `${at(inst)} sets a mode on %${target.id}, which no OpEntryPoint declares as an entry point.`, inst.offset + target.offset, 1);
+      report(
+        'spirv/execution-mode-not-entry-point',
+        inst,
+        `${at(inst)} sets a mode on %${target.id}, which no OpEntryPoint declares as an entry point.`,
+        inst.offset + target.offset,
+        1,
+      );
     }
   }
   return diagnostics;

@@ -9,7 +9,13 @@
 /** The stages in file order; a stage mask bit is `1 << index` (the same bits as VkShaderStageFlagBits). */
 export const VBC_STAGES = ['vert', 'tesc', 'tese', 'geom', 'frag'] as const;
 export type VbcStage = (typeof VBC_STAGES)[number];
-export const VBC_EXECUTION_MODELS: Record<VbcStage, string> = { vert: 'Vertex', tesc: 'TessellationControl', tese: 'TessellationEvaluation', geom: 'Geometry', frag: 'Fragment' };
+export const VBC_EXECUTION_MODELS: Record<VbcStage, string> = {
+  vert: 'Vertex',
+  tesc: 'TessellationControl',
+  tese: 'TessellationEvaluation',
+  geom: 'Geometry',
+  frag: 'Fragment',
+};
 export const ALL_STAGES_MASK = 0x1f;
 
 export const BaseType = {

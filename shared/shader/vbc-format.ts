@@ -1,7 +1,18 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { SPIRV_MAGIC } from './spirv-reader';
 import { vbcDiagnostic, type VbcDiagnosticCode } from './vbc-diagnostic-codes';
-import { ALL_STAGES_MASK, BINDING_KINDS, BINDING_TABLES, NUMERIC_BASE_TYPES, TEXEL_RANKS, TEXEL_TYPES, TexelRank, VBC_STAGES, BaseType, type VbcStage } from './vbc-enums';
+import {
+  ALL_STAGES_MASK,
+  BINDING_KINDS,
+  BINDING_TABLES,
+  NUMERIC_BASE_TYPES,
+  TEXEL_RANKS,
+  TEXEL_TYPES,
+  TexelRank,
+  VBC_STAGES,
+  BaseType,
+  type VbcStage,
+} from './vbc-enums';
 
 /**
  * The binary layout of a VBC file ("Compiled Shader Format", LibVega/VSL wiki): a 25-byte header,
@@ -149,7 +160,12 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
   result.header = { version, shaderType, bytecodeWords, bindingTableSizes };
   result.sections.push({ name: 'header', byteOffset: 0, byteLength: VBC_HEADER_BYTES });
   if (version !== VBC_VERSION) {
-    report('vbc/unsupported-version', 3, 1, `Format version ${version}; Strata reads version ${VBC_VERSION}, the only one the format page describes. The rest of the file is not read.`);
+    report(
+      'vbc/unsupported-version',
+      3,
+      1,
+      `Format version ${version}; Strata reads version ${VBC_VERSION}, the only one the format page describes. The rest of the file is not read.`,
+    );
     return result;
   }
   if (shaderType !== VBC_GRAPHICS) report('vbc/unsupported-shader-type', 4, 1, `Shader type ${shaderType}; the format page knows only 1 (graphics).`);
@@ -157,8 +173,10 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
   const presentMask = bytecodeWords.reduce((m, w, i) => (w ? m | (1 << i) : m), 0);
 
   const checkMask = (mask: number, at: number, what: string) => {
-    if (mask & ~ALL_STAGES_MASK) report('vbc/bad-stage-mask', at, 2, `${what} has stage mask 0x${mask.toString(16)}, with bits beyond the five graphics stages (0x1f).`);
-    else if (mask & ~presentMask) report('vbc/bad-stage-mask', at, 2, `${what} has stage mask ${stageList(mask)}, but the file has no bytecode for ${stageList(mask & ~presentMask)}.`);
+    if (mask & ~ALL_STAGES_MASK)
+      report('vbc/bad-stage-mask', at, 2, `${what} has stage mask 0x${mask.toString(16)}, with bits beyond the five graphics stages (0x1f).`);
+    else if (mask & ~presentMask)
+      report('vbc/bad-stage-mask', at, 2, `${what} has stage mask ${stageList(mask)}, but the file has no bytecode for ${stageList(mask & ~presentMask)}.`);
   };
   const reserved = (at: number, length: number, what: string) => {
     if (bytes.subarray(at, at + length).some((b) => b !== 0)) report('vbc/reserved-not-zero', at, length, `${what}: the reserved padding is not zero.`);
@@ -169,7 +187,8 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
   // one real problem under thousands of findings about its words.
   const bytecodeBytes = bytecodeWords.reduce((a, w) => a + w * 4, 0);
   const bytecodeStart = bytes.length - bytecodeBytes;
-  const magicAt = (at: number) => at + 4 <= bytes.length && (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0 === SPIRV_MAGIC;
+  const magicAt = (at: number) =>
+    at + 4 <= bytes.length && (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0 === SPIRV_MAGIC;
   const reflectionEnd = bytecodeBytes > 0 && bytecodeStart >= VBC_HEADER_BYTES && magicAt(bytecodeStart) ? bytecodeStart : bytes.length;
   /** Bytes from the reader to where the reflection must end. */
   const room = () => Math.max(0, reflectionEnd - r.at);
@@ -186,7 +205,12 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
   const counted = (name: string, itemSize: number): number | null => {
     const start = r.at;
     if (r.left < 4) {
-      report('vbc/section-past-end', start, r.left, `The ${name} section starts at byte ${start}, but its 4-byte count does not fit in the ${bytes.length}-byte file.`);
+      report(
+        'vbc/section-past-end',
+        start,
+        r.left,
+        `The ${name} section starts at byte ${start}, but its 4-byte count does not fit in the ${bytes.length}-byte file.`,
+      );
       return null;
     }
     const count = r.u32();
@@ -208,9 +232,20 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
       reserved(at + 5, 3, `${name} entry ${i}`);
       r.at += 3;
       list.push(v);
-      if (!NUMERIC_BASE_TYPES.has(v.baseType)) report('vbc/bad-base-type', at + 1, 1, `${name} entry ${i} (location ${v.location}) has base type ${v.baseType}; an interface variable is Boolean (1), Signed (2), Unsigned (3) or Float (4).`);
+      if (!NUMERIC_BASE_TYPES.has(v.baseType))
+        report(
+          'vbc/bad-base-type',
+          at + 1,
+          1,
+          `${name} entry ${i} (location ${v.location}) has base type ${v.baseType}; an interface variable is Boolean (1), Signed (2), Unsigned (3) or Float (4).`,
+        );
       if (v.dims[0] < 1 || v.dims[0] > 4 || v.dims[1] < 1 || v.dims[1] > 4 || v.arraySize < 1 || (fragment && (v.dims[1] !== 1 || v.arraySize !== 1)))
-        report('vbc/bad-dimensions', at + 2, 3, `${name} entry ${i} (location ${v.location}) has dimensions ${v.dims[0]}×${v.dims[1]}, array size ${v.arraySize}; components and columns are 1–4, the array size at least 1${fragment ? ', and a fragment output is never a matrix or an array' : ''}.`);
+        report(
+          'vbc/bad-dimensions',
+          at + 2,
+          3,
+          `${name} entry ${i} (location ${v.location}) has dimensions ${v.dims[0]}×${v.dims[1]}, array size ${v.arraySize}; components and columns are 1–4, the array size at least 1${fragment ? ', and a fragment output is never a matrix or an array' : ''}.`,
+        );
       const first = locations.get(v.location);
       if (first !== undefined) report('vbc/duplicate-location', at, 1, `${name} entries ${first} and ${i} both have location ${v.location}.`);
       else locations.set(v.location, i);
@@ -243,14 +278,28 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
       if (!TEXEL_RANKS.has(b.rank)) report('vbc/bad-texel-rank', at + 4, 1, `${what} has texel rank ${b.rank}, not one of the ranks in docs/vbc.md.`);
       else if (b.rank === TexelRank.None) {
         if (baseType !== BaseType.Sampler || b.texelType || b.texelSize || b.texelComponents)
-          report('vbc/bad-texel-rank', at + 4, 4, `${what} has rank None (a separate sampler), which only a Sampler binding with texel type, size and components 0 may have.`);
+          report(
+            'vbc/bad-texel-rank',
+            at + 4,
+            4,
+            `${what} has rank None (a separate sampler), which only a Sampler binding with texel type, size and components 0 may have.`,
+          );
       } else {
-        if (!TEXEL_TYPES.has(b.texelType)) report('vbc/bad-texel-type', at + 5, 1, `${what} has texel type ${b.texelType}; texel types are 0–4 (Signed, Unsigned, Float, UNorm, SNorm).`);
-        if (![1, 2, 4].includes(b.texelComponents)) report('vbc/bad-texel-components', at + 7, 1, `${what} has ${b.texelComponents} texel components; the format page allows 1, 2 or 4.`);
-        if (![1, 2, 4, 8].includes(b.texelSize)) report('vbc/bad-texel-components', at + 6, 1, `${what} has a texel component size of ${b.texelSize} bytes; expected 1, 2, 4 or 8.`);
+        if (!TEXEL_TYPES.has(b.texelType))
+          report('vbc/bad-texel-type', at + 5, 1, `${what} has texel type ${b.texelType}; texel types are 0–4 (Signed, Unsigned, Float, UNorm, SNorm).`);
+        if (![1, 2, 4].includes(b.texelComponents))
+          report('vbc/bad-texel-components', at + 7, 1, `${what} has ${b.texelComponents} texel components; the format page allows 1, 2 or 4.`);
+        if (![1, 2, 4, 8].includes(b.texelSize))
+          report('vbc/bad-texel-components', at + 6, 1, `${what} has a texel component size of ${b.texelSize} bytes; expected 1, 2, 4 or 8.`);
       }
     }
-    if (!kind) report('vbc/bad-base-type', at + 1, 1, `${what} has base type ${baseType}; a binding is Sampler (5), Image (6), ROBuffer (7), RWBuffer (8), ROTexels (9) or RWTexels (10).`);
+    if (!kind)
+      report(
+        'vbc/bad-base-type',
+        at + 1,
+        1,
+        `${what} has base type ${baseType}; a binding is Sampler (5), Image (6), ROBuffer (7), RWBuffer (8), ROTexels (9) or RWTexels (10).`,
+      );
     else tableCounts[kind.table]!++;
     if (slot >= MAX_SLOTS) report('vbc/slot-out-of-range', at, 1, `${what}: slots are in [0, ${MAX_SLOTS}).`);
     const first = slots.get(slot);
@@ -260,19 +309,34 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
   }
   BINDING_TABLES.forEach((table, t) => {
     if (bindingTableSizes[t] !== tableCounts[t])
-      report('vbc/binding-table-mismatch', 15 + 2 * t, 2, `The header's ${table} table size is ${bindingTableSizes[t]}, but the bindings section has ${tableCounts[t]} binding${tableCounts[t] === 1 ? '' : 's'} of that kind.`);
+      report(
+        'vbc/binding-table-mismatch',
+        15 + 2 * t,
+        2,
+        `The header's ${table} table size is ${bindingTableSizes[t]}, but the bindings section has ${tableCounts[t]} binding${tableCounts[t] === 1 ? '' : 's'} of that kind.`,
+      );
   });
 
   // Uniform Data: a u16 size; when non-zero, a stage mask, a member count and the members.
   const uniformStart = r.at;
   if (r.left < 2) {
-    report('vbc/section-past-end', uniformStart, r.left, `The uniform section starts at byte ${uniformStart}, but its 2-byte size does not fit in the ${bytes.length}-byte file.`);
+    report(
+      'vbc/section-past-end',
+      uniformStart,
+      r.left,
+      `The uniform section starts at byte ${uniformStart}, but its 2-byte size does not fit in the ${bytes.length}-byte file.`,
+    );
     return result;
   }
   const uniformSize = r.u16();
   if (uniformSize !== 0) {
     if (r.left < 6) {
-      report('vbc/section-past-end', uniformStart, 2 + r.left, `The uniform section (byte ${uniformStart}) has size ${uniformSize}, but its stage mask and member count do not fit in the file.`);
+      report(
+        'vbc/section-past-end',
+        uniformStart,
+        2 + r.left,
+        `The uniform section (byte ${uniformStart}) has size ${uniformSize}, but its stage mask and member count do not fit in the file.`,
+      );
       return result;
     }
     const stageMask = r.u16();
@@ -296,8 +360,15 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
       const m: VbcUniformMember = { name, offset: r.u16(), baseType: r.u8(), dims: [r.u8(), r.u8()], arraySize: r.u8() };
       uniform.members.push(m);
       result.uniformMemberOffsets.push(at);
-      if (!NUMERIC_BASE_TYPES.has(m.baseType) && m.baseType !== BaseType.Struct) report('vbc/bad-base-type', r.at - 4, 1, `Uniform member "${name}" has base type ${m.baseType}; members are numeric (1–4) or Struct (13).`);
-      if (m.offset >= uniformSize) report('vbc/uniform-member-out-of-range', at + 1 + nameLength, 2, `Uniform member "${name}" is at offset ${m.offset}, past the uniform's size of ${uniformSize} bytes.`);
+      if (!NUMERIC_BASE_TYPES.has(m.baseType) && m.baseType !== BaseType.Struct)
+        report('vbc/bad-base-type', r.at - 4, 1, `Uniform member "${name}" has base type ${m.baseType}; members are numeric (1–4) or Struct (13).`);
+      if (m.offset >= uniformSize)
+        report(
+          'vbc/uniform-member-out-of-range',
+          at + 1 + nameLength,
+          2,
+          `Uniform member "${name}" is at offset ${m.offset}, past the uniform's size of ${uniformSize} bytes.`,
+        );
     }
     result.reflection.uniform = uniform;
   }
@@ -306,7 +377,8 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
   const subpassStart = r.at;
   const subpassCount = counted('subpass inputs', 4);
   if (subpassCount === null) return result;
-  if (subpassCount > MAX_SUBPASS_INPUTS) report('vbc/too-many-subpass-inputs', subpassStart, 4, `The file has ${subpassCount} subpass inputs; the format allows at most ${MAX_SUBPASS_INPUTS}.`);
+  if (subpassCount > MAX_SUBPASS_INPUTS)
+    report('vbc/too-many-subpass-inputs', subpassStart, 4, `The file has ${subpassCount} subpass inputs; the format allows at most ${MAX_SUBPASS_INPUTS}.`);
   for (let i = 0; i < subpassCount; i++) {
     const at = r.at;
     const s: VbcSubpassInput = { texelType: r.u8(), components: r.u8() };
@@ -314,7 +386,8 @@ export function decodeVbc(bytes: Uint8Array): DecodedVbc {
     r.at += 2;
     result.reflection.subpassInputs.push(s);
     if (!TEXEL_TYPES.has(s.texelType)) report('vbc/bad-texel-type', at, 1, `Subpass input ${i} has texel type ${s.texelType}; texel types are 0–4.`);
-    if (![1, 2, 4].includes(s.components)) report('vbc/bad-texel-components', at + 1, 1, `Subpass input ${i} has ${s.components} components; the format page allows 1, 2 or 4.`);
+    if (![1, 2, 4].includes(s.components))
+      report('vbc/bad-texel-components', at + 1, 1, `Subpass input ${i} has ${s.components} components; the format page allows 1, 2 or 4.`);
   }
 
   // Bytecode: each present stage, 4 × words bytes, in stage order, to the end of the file.

@@ -1,6 +1,17 @@
 import type { BlockMember, DescriptorBinding, EntryPoint, InterfaceVariable, SpirvReflection } from './spirv-reflect';
 import type { VbcDiagnosticCode } from './vbc-diagnostic-codes';
-import { BaseType, TEXEL_FORMATS, TexelRank, TexelType, VBC_EXECUTION_MODELS, VBC_STAGES, baseTypeName, texelRankName, texelTypeName, type VbcStage } from './vbc-enums';
+import {
+  BaseType,
+  TEXEL_FORMATS,
+  TexelRank,
+  TexelType,
+  VBC_EXECUTION_MODELS,
+  VBC_STAGES,
+  baseTypeName,
+  texelRankName,
+  texelTypeName,
+  type VbcStage,
+} from './vbc-enums';
 import { MAX_SLOTS, MAX_SUBPASS_INPUTS, type VbcBinding, type VbcInterfaceVariable, type VbcReflection, type VbcUniformMember } from './vbc-format';
 
 /**
@@ -63,7 +74,14 @@ export function parseGlslType(text: string): GlslType | undefined {
   const scalar: Record<string, number> = { bool: BaseType.Boolean, int: BaseType.Signed, uint: BaseType.Unsigned, float: BaseType.Float };
   if (name in scalar) return { base: scalar[name], rows: 1, cols: 1, arrays: dims, text };
   const v = /^([biu]?)vec([234])$/.exec(name);
-  if (v) return { base: { b: BaseType.Boolean, i: BaseType.Signed, u: BaseType.Unsigned, '': BaseType.Float }[v[1]!], rows: Number(v[2]), cols: 1, arrays: dims, text };
+  if (v)
+    return {
+      base: { b: BaseType.Boolean, i: BaseType.Signed, u: BaseType.Unsigned, '': BaseType.Float }[v[1]!],
+      rows: Number(v[2]),
+      cols: 1,
+      arrays: dims,
+      text,
+    };
   const mat = /^mat([234])(?:x([234]))?$/.exec(name);
   if (mat) return { base: BaseType.Float, rows: Number(mat[2] ?? mat[1]), cols: Number(mat[1]), arrays: dims, text };
   // double, dvecN, dmatN, float16_t, int64_t, u8vec4, …: VBC has no width field.
@@ -84,14 +102,19 @@ function interfaceEntry(v: InterfaceVariable, stage: VbcStage, fragmentOutput: b
   const t = parseGlslType(v.type);
   const fail = (why: string) => void problems.push({ code: 'vbc/unrepresentable', stage, message: `${what}: ${why}` });
   if (v.location === undefined || v.location > 255) return fail(`its location ${v.location ?? '(none)'} is not a u8`);
-  if (!t || t.base === undefined || t.base === BaseType.Struct) return fail('VBC describes only 32-bit scalars, vectors and matrices (no structs, no other widths)');
+  if (!t || t.base === undefined || t.base === BaseType.Struct)
+    return fail('VBC describes only 32-bit scalars, vectors and matrices (no structs, no other widths)');
   const arraySize = product(t.arrays);
   if (arraySize < 1 || arraySize > 255) return fail(`array size ${arraySize} does not fit (1–255)`);
   if (fragmentOutput && (t.cols !== 1 || t.arrays.length)) return fail('a VBC fragment output is never a matrix or an array');
   return { location: v.location, baseType: t.base, dims: [t.rows, t.cols], arraySize };
 }
 
-function texelInfo(d: DescriptorBinding, stage: VbcStage, problems: VbcProblem[]): { rank: number; texelType: number; texelSize: number; texelComponents: number } | undefined {
+function texelInfo(
+  d: DescriptorBinding,
+  stage: VbcStage,
+  problems: VbcProblem[],
+): { rank: number; texelType: number; texelSize: number; texelComponents: number } | undefined {
   if (d.type === 'sampler') return { rank: TexelRank.None, texelType: 0, texelSize: 0, texelComponents: 0 };
   const m = /^([iu]?)(?:sampler|texture|image)(1D|2D|2DRect|3D|Cube|Buffer)(MS)?(Array)?(?:Shadow)?$/.exec(d.type);
   if (!m) {
@@ -100,16 +123,33 @@ function texelInfo(d: DescriptorBinding, stage: VbcStage, problems: VbcProblem[]
   }
   const [, prefix, dim, ms, array] = m;
   const rank =
-    dim === 'Buffer' ? TexelRank.Buffer
-    : dim === '3D' ? TexelRank.E3D
-    : dim === 'Cube' ? (array ? TexelRank.CubeArray : TexelRank.Cube)
-    : dim === '1D' ? (array ? TexelRank.E1DArray : TexelRank.E1D)
-    : ms ? (array ? TexelRank.E2DMSArray : TexelRank.E2DMS)
-    : array ? TexelRank.E2DArray : TexelRank.E2D;
+    dim === 'Buffer'
+      ? TexelRank.Buffer
+      : dim === '3D'
+        ? TexelRank.E3D
+        : dim === 'Cube'
+          ? array
+            ? TexelRank.CubeArray
+            : TexelRank.Cube
+          : dim === '1D'
+            ? array
+              ? TexelRank.E1DArray
+              : TexelRank.E1D
+            : ms
+              ? array
+                ? TexelRank.E2DMSArray
+                : TexelRank.E2DMS
+              : array
+                ? TexelRank.E2DArray
+                : TexelRank.E2D;
   if (d.imageFormat && d.imageFormat !== 'Unknown') {
     const f = TEXEL_FORMATS[d.imageFormat];
     if (!f) {
-      problems.push({ code: 'vbc/unrepresentable', stage, message: `${stage} set ${d.set} binding ${d.binding} "${d.name}": image format ${d.imageFormat} is not in Strata's VBC texel format table.` });
+      problems.push({
+        code: 'vbc/unrepresentable',
+        stage,
+        message: `${stage} set ${d.set} binding ${d.binding} "${d.name}": image format ${d.imageFormat} is not in Strata's VBC texel format table.`,
+      });
       return undefined;
     }
     return { rank, texelType: f[0], texelSize: f[1], texelComponents: f[2] };
@@ -135,9 +175,15 @@ export function deriveVbcReflection(stages: VbcStageReflection[]): DerivedVbcRef
   const byLocation = (a: VbcInterfaceVariable, b: VbcInterfaceVariable) => a.location - b.location;
 
   const vert = stages.find((s) => s.stage === 'vert');
-  if (vert) reflection.vertexInputs = userVariables(stageEntryPoint(vert)?.inputs).flatMap((v) => interfaceEntry(v, 'vert', false, problems) ?? []).sort(byLocation);
+  if (vert)
+    reflection.vertexInputs = userVariables(stageEntryPoint(vert)?.inputs)
+      .flatMap((v) => interfaceEntry(v, 'vert', false, problems) ?? [])
+      .sort(byLocation);
   const frag = stages.find((s) => s.stage === 'frag');
-  if (frag) reflection.fragmentOutputs = userVariables(stageEntryPoint(frag)?.outputs).flatMap((v) => interfaceEntry(v, 'frag', true, problems) ?? []).sort(byLocation);
+  if (frag)
+    reflection.fragmentOutputs = userVariables(stageEntryPoint(frag)?.outputs)
+      .flatMap((v) => interfaceEntry(v, 'frag', true, problems) ?? [])
+      .sort(byLocation);
 
   // Descriptors of every stage, once per (set, binding), with the stages that declare them.
   const descriptors = new Map<string, { d: DescriptorBinding; mask: number; stage: VbcStage }>();
@@ -147,7 +193,11 @@ export function deriveVbcReflection(stages: VbcStageReflection[]): DerivedVbcRef
       const seen = descriptors.get(key);
       if (!seen) descriptors.set(key, { d, mask: bit(s.stage), stage: s.stage });
       else if (seen.d.kind !== d.kind || seen.d.type !== d.type) {
-        problems.push({ code: 'vbc/stage-link-mismatch', stage: s.stage, message: `Set ${d.set} binding ${d.binding} is ${seen.d.kind} ${seen.d.type} in ${seen.stage} but ${d.kind} ${d.type} in ${s.stage}.` });
+        problems.push({
+          code: 'vbc/stage-link-mismatch',
+          stage: s.stage,
+          message: `Set ${d.set} binding ${d.binding} is ${seen.d.kind} ${seen.d.type} in ${seen.stage} but ${d.kind} ${d.type} in ${s.stage}.`,
+        });
       } else seen.mask |= bit(s.stage);
     }
   }
@@ -171,7 +221,8 @@ export function deriveVbcReflection(stages: VbcStageReflection[]): DerivedVbcRef
     }
     if (x === uniformBlock) {
       const block = d.block!;
-      if (block.size < 1 || block.size > 0xffff) problems.push({ code: 'vbc/unrepresentable', stage, message: `${where}: the uniform's size ${block.size} is not a non-zero u16.` });
+      if (block.size < 1 || block.size > 0xffff)
+        problems.push({ code: 'vbc/unrepresentable', stage, message: `${where}: the uniform's size ${block.size} is not a non-zero u16.` });
       else reflection.uniform = { size: block.size, stageMask: mask, members: block.members.flatMap((m) => uniformMember(m, problems) ?? []) };
       continue;
     }
@@ -184,9 +235,23 @@ export function deriveVbcReflection(stages: VbcStageReflection[]): DerivedVbcRef
     if (d.kind === 'uniform buffer' || d.kind === 'storage buffer') {
       const size = d.block?.runtimeArrayStride ?? d.block?.size ?? 0;
       if (size > 0xffff) problems.push({ code: 'vbc/unrepresentable', stage, message: `${where}: its element size ${size} is not a u16.` });
-      else binding = { layout: 'buffer', slot, baseType: d.kind === 'storage buffer' && d.access !== 'read-only' ? BaseType.RWBuffer : BaseType.ROBuffer, stageMask: mask, bufferSize: size };
+      else
+        binding = {
+          layout: 'buffer',
+          slot,
+          baseType: d.kind === 'storage buffer' && d.access !== 'read-only' ? BaseType.RWBuffer : BaseType.ROBuffer,
+          stageMask: mask,
+          bufferSize: size,
+        };
     } else {
-      const baseType = { sampler: BaseType.Sampler, 'combined image sampler': BaseType.Sampler, 'sampled image': BaseType.Sampler, 'storage image': BaseType.Image, 'uniform texel buffer': BaseType.ROTexels, 'storage texel buffer': BaseType.RWTexels }[d.kind];
+      const baseType = {
+        sampler: BaseType.Sampler,
+        'combined image sampler': BaseType.Sampler,
+        'sampled image': BaseType.Sampler,
+        'storage image': BaseType.Image,
+        'uniform texel buffer': BaseType.ROTexels,
+        'storage texel buffer': BaseType.RWTexels,
+      }[d.kind];
       const texel = texelInfo(d, stage, problems);
       if (texel) binding = { layout: 'texel', slot, baseType, stageMask: mask, ...texel };
     }
@@ -196,9 +261,19 @@ export function deriveVbcReflection(stages: VbcStageReflection[]): DerivedVbcRef
     }
   }
   attachments.sort((a, b) => (a.d.inputAttachmentIndex ?? 0) - (b.d.inputAttachmentIndex ?? 0));
-  if (attachments.length > MAX_SUBPASS_INPUTS) problems.push({ code: 'vbc/too-many-subpass-inputs', stage: attachments[0]!.stage, message: `The stages use ${attachments.length} input attachments; a VBC file holds at most ${MAX_SUBPASS_INPUTS}.` });
+  if (attachments.length > MAX_SUBPASS_INPUTS)
+    problems.push({
+      code: 'vbc/too-many-subpass-inputs',
+      stage: attachments[0]!.stage,
+      message: `The stages use ${attachments.length} input attachments; a VBC file holds at most ${MAX_SUBPASS_INPUTS}.`,
+    });
   attachments.forEach(({ d, stage }, i) => {
-    if (d.inputAttachmentIndex !== i) problems.push({ code: 'vbc/unrepresentable', stage, message: `Input attachment "${d.name}" has index ${d.inputAttachmentIndex ?? '(none)'}; VBC subpass inputs are contiguous from 0, so it would be ${i}.` });
+    if (d.inputAttachmentIndex !== i)
+      problems.push({
+        code: 'vbc/unrepresentable',
+        stage,
+        message: `Input attachment "${d.name}" has index ${d.inputAttachmentIndex ?? '(none)'}; VBC subpass inputs are contiguous from 0, so it would be ${i}.`,
+      });
     const prefix = /^([iu]?)subpassInput/.exec(d.type)?.[1];
     reflection.subpassInputs.push({ texelType: prefix === 'i' ? TexelType.Signed : prefix === 'u' ? TexelType.Unsigned : TexelType.Float, components: 4 });
   });
@@ -216,7 +291,12 @@ export function stageProblems(stages: VbcStageReflection[]): VbcProblem[] {
     }
   }
   const has = (st: VbcStage) => stages.some((s) => s.stage === st);
-  if (has('tesc') !== has('tese')) problems.push({ code: 'vbc/unpaired-tessellation', stage: has('tesc') ? 'tesc' : 'tese', message: `The file has ${has('tesc') ? 'tesc' : 'tese'} without ${has('tesc') ? 'tese' : 'tesc'}; tessellation needs both stages.` });
+  if (has('tesc') !== has('tese'))
+    problems.push({
+      code: 'vbc/unpaired-tessellation',
+      stage: has('tesc') ? 'tesc' : 'tese',
+      message: `The file has ${has('tesc') ? 'tesc' : 'tese'} without ${has('tesc') ? 'tese' : 'tesc'}; tessellation needs both stages.`,
+    });
   return problems;
 }
 
@@ -269,8 +349,14 @@ export function linkProblems(stages: VbcStageReflection[]): VbcProblem[] {
       for (const [key, type] of locationSlots(v, PER_VERTEX_INPUTS.has(consumer.stage))) {
         const theirs = written.get(key);
         const what = `${consumer.stage} input "${v.name || v.blockName}" at location ${key}`;
-        if (theirs === undefined) problems.push({ code: 'vbc/stage-link-mismatch', stage: consumer.stage, message: `${what} (${type}) is not written by ${producer.stage}.` });
-        else if (theirs !== type) problems.push({ code: 'vbc/stage-link-mismatch', stage: consumer.stage, message: `${what} is ${type}, but ${producer.stage} writes ${theirs} there.` });
+        if (theirs === undefined)
+          problems.push({ code: 'vbc/stage-link-mismatch', stage: consumer.stage, message: `${what} (${type}) is not written by ${producer.stage}.` });
+        else if (theirs !== type)
+          problems.push({
+            code: 'vbc/stage-link-mismatch',
+            stage: consumer.stage,
+            message: `${what} is ${type}, but ${producer.stage} writes ${theirs} there.`,
+          });
       }
     }
   }
@@ -295,11 +381,24 @@ export function compareVbcReflection(declared: VbcReflection, derived: DerivedVb
   for (const [section, code, mine, theirs, verb] of lists) {
     theirs.forEach((t) => {
       const index = mine.findIndex((m) => m.location === t.location);
-      if (index < 0) problems.push({ code, section, index: -1, message: `The ${section} do not list location ${t.location}, which ${verb} (${describeVar(t)}).` });
-      else if (describeVar(mine[index]!) !== describeVar(t)) problems.push({ code, section, index, message: `The ${section} say location ${t.location} is ${describeVar(mine[index]!)}; ${verb} ${describeVar(t)} there.` });
+      if (index < 0)
+        problems.push({ code, section, index: -1, message: `The ${section} do not list location ${t.location}, which ${verb} (${describeVar(t)}).` });
+      else if (describeVar(mine[index]!) !== describeVar(t))
+        problems.push({
+          code,
+          section,
+          index,
+          message: `The ${section} say location ${t.location} is ${describeVar(mine[index]!)}; ${verb} ${describeVar(t)} there.`,
+        });
     });
     mine.forEach((m, index) => {
-      if (!theirs.some((t) => t.location === m.location)) problems.push({ code, section, index, message: `The ${section} list location ${m.location} (${describeVar(m)}), which ${verb.replace(/ (\w+)s$/, ' does not $1')}.` });
+      if (!theirs.some((t) => t.location === m.location))
+        problems.push({
+          code,
+          section,
+          index,
+          message: `The ${section} list location ${m.location} (${describeVar(m)}), which ${verb.replace(/ (\w+)s$/, ' does not $1')}.`,
+        });
     });
   }
 
@@ -308,39 +407,108 @@ export function compareVbcReflection(declared: VbcReflection, derived: DerivedVb
     const from = src ? ` (set ${src.set} binding ${src.binding} "${src.name}")` : '';
     const index = declared.bindings.findIndex((b) => b.slot === t.slot);
     const mine = declared.bindings[index];
-    if (!mine) return void problems.push({ code: 'vbc/binding-mismatch', section: 'bindings', index: -1, message: `No binding at slot ${t.slot}; the SPIR-V declares ${describeBinding(t)}${from} for it.` });
-    if (describeBinding(mine) !== describeBinding(t)) problems.push({ code: 'vbc/binding-mismatch', section: 'bindings', index, message: `Slot ${t.slot} is ${describeBinding(mine)}; the SPIR-V declares ${describeBinding(t)}${from}.` });
-    if (mine.stageMask !== t.stageMask) problems.push({ code: 'vbc/stage-mask-mismatch', section: 'bindings', index, message: `Slot ${t.slot}'s stage mask is ${stageNames(mine.stageMask)}; the stages that declare it${from} are ${stageNames(t.stageMask)}.` });
+    if (!mine)
+      return void problems.push({
+        code: 'vbc/binding-mismatch',
+        section: 'bindings',
+        index: -1,
+        message: `No binding at slot ${t.slot}; the SPIR-V declares ${describeBinding(t)}${from} for it.`,
+      });
+    if (describeBinding(mine) !== describeBinding(t))
+      problems.push({
+        code: 'vbc/binding-mismatch',
+        section: 'bindings',
+        index,
+        message: `Slot ${t.slot} is ${describeBinding(mine)}; the SPIR-V declares ${describeBinding(t)}${from}.`,
+      });
+    if (mine.stageMask !== t.stageMask)
+      problems.push({
+        code: 'vbc/stage-mask-mismatch',
+        section: 'bindings',
+        index,
+        message: `Slot ${t.slot}'s stage mask is ${stageNames(mine.stageMask)}; the stages that declare it${from} are ${stageNames(t.stageMask)}.`,
+      });
   });
   declared.bindings.forEach((b, index) => {
-    if (!expected.bindings.some((t) => t.slot === b.slot)) problems.push({ code: 'vbc/binding-mismatch', section: 'bindings', index, message: `Slot ${b.slot} (${describeBinding(b)}) matches no descriptor of the SPIR-V.` });
+    if (!expected.bindings.some((t) => t.slot === b.slot))
+      problems.push({
+        code: 'vbc/binding-mismatch',
+        section: 'bindings',
+        index,
+        message: `Slot ${b.slot} (${describeBinding(b)}) matches no descriptor of the SPIR-V.`,
+      });
   });
 
   const mu = declared.uniform;
   const tu = expected.uniform;
-  if (!mu !== !tu) problems.push({ code: 'vbc/uniform-mismatch', section: 'uniform', index: -1, message: mu ? `The file declares a ${mu.size}-byte uniform, but no stage has a uniform buffer.` : `The file declares no uniform, but the SPIR-V has a ${tu!.size}-byte uniform buffer.` });
+  if (!mu !== !tu)
+    problems.push({
+      code: 'vbc/uniform-mismatch',
+      section: 'uniform',
+      index: -1,
+      message: mu
+        ? `The file declares a ${mu.size}-byte uniform, but no stage has a uniform buffer.`
+        : `The file declares no uniform, but the SPIR-V has a ${tu!.size}-byte uniform buffer.`,
+    });
   else if (mu && tu) {
-    if (mu.size !== tu.size) problems.push({ code: 'vbc/uniform-mismatch', section: 'uniform', index: -1, message: `The uniform is ${mu.size} bytes; the SPIR-V block is ${tu.size}.` });
-    if (mu.stageMask !== tu.stageMask) problems.push({ code: 'vbc/stage-mask-mismatch', section: 'uniform', index: -1, message: `The uniform's stage mask is ${stageNames(mu.stageMask)}; the stages that declare it are ${stageNames(tu.stageMask)}.` });
-    const describe = (m: VbcUniformMember) => `"${m.name}" at ${m.offset}: ${baseTypeName(m.baseType)} ${m.dims[0]}×${m.dims[1]}${m.arraySize !== 1 ? `[${m.arraySize}]` : ''}`;
+    if (mu.size !== tu.size)
+      problems.push({
+        code: 'vbc/uniform-mismatch',
+        section: 'uniform',
+        index: -1,
+        message: `The uniform is ${mu.size} bytes; the SPIR-V block is ${tu.size}.`,
+      });
+    if (mu.stageMask !== tu.stageMask)
+      problems.push({
+        code: 'vbc/stage-mask-mismatch',
+        section: 'uniform',
+        index: -1,
+        message: `The uniform's stage mask is ${stageNames(mu.stageMask)}; the stages that declare it are ${stageNames(tu.stageMask)}.`,
+      });
+    const describe = (m: VbcUniformMember) =>
+      `"${m.name}" at ${m.offset}: ${baseTypeName(m.baseType)} ${m.dims[0]}×${m.dims[1]}${m.arraySize !== 1 ? `[${m.arraySize}]` : ''}`;
     const n = Math.max(mu.members.length, tu.members.length);
     for (let i = 0; i < n; i++) {
       const a = mu.members[i];
       const b = tu.members[i];
-      if (!a) problems.push({ code: 'vbc/uniform-mismatch', section: 'uniform', index: -1, message: `The uniform lists ${mu.members.length} members; the SPIR-V block has ${tu.members.length} (missing ${describe(b!)}).` });
-      else if (!b) problems.push({ code: 'vbc/uniform-mismatch', section: 'uniform', index: i, message: `Uniform member ${describe(a)} is not in the SPIR-V block.` });
-      else if (describe(a) !== describe(b)) problems.push({ code: 'vbc/uniform-mismatch', section: 'uniform', index: i, message: `Uniform member ${i} is ${describe(a)}; the SPIR-V block has ${describe(b)}.` });
+      if (!a)
+        problems.push({
+          code: 'vbc/uniform-mismatch',
+          section: 'uniform',
+          index: -1,
+          message: `The uniform lists ${mu.members.length} members; the SPIR-V block has ${tu.members.length} (missing ${describe(b!)}).`,
+        });
+      else if (!b)
+        problems.push({ code: 'vbc/uniform-mismatch', section: 'uniform', index: i, message: `Uniform member ${describe(a)} is not in the SPIR-V block.` });
+      else if (describe(a) !== describe(b))
+        problems.push({
+          code: 'vbc/uniform-mismatch',
+          section: 'uniform',
+          index: i,
+          message: `Uniform member ${i} is ${describe(a)}; the SPIR-V block has ${describe(b)}.`,
+        });
     }
   }
 
   const ms = declared.subpassInputs;
   const ts = expected.subpassInputs;
-  if (ms.length !== ts.length) problems.push({ code: 'vbc/subpass-input-mismatch', section: 'subpass inputs', index: -1, message: `The file lists ${ms.length} subpass inputs; the SPIR-V uses ${ts.length} input attachments.` });
+  if (ms.length !== ts.length)
+    problems.push({
+      code: 'vbc/subpass-input-mismatch',
+      section: 'subpass inputs',
+      index: -1,
+      message: `The file lists ${ms.length} subpass inputs; the SPIR-V uses ${ts.length} input attachments.`,
+    });
   for (let i = 0; i < Math.min(ms.length, ts.length); i++) {
     const a = ms[i]!;
     const b = ts[i]!;
     if (a.texelType !== b.texelType || a.components !== b.components)
-      problems.push({ code: 'vbc/subpass-input-mismatch', section: 'subpass inputs', index: i, message: `Subpass input ${i} is ${texelTypeName(a.texelType)}×${a.components}; the SPIR-V's input attachment ${i} is ${texelTypeName(b.texelType)}×${b.components}.` });
+      problems.push({
+        code: 'vbc/subpass-input-mismatch',
+        section: 'subpass inputs',
+        index: i,
+        message: `Subpass input ${i} is ${texelTypeName(a.texelType)}×${a.components}; the SPIR-V's input attachment ${i} is ${texelTypeName(b.texelType)}×${b.components}.`,
+      });
   }
   return problems;
 }

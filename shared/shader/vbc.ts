@@ -34,7 +34,15 @@ const plain = (d: Diagnostic) => ({ ...d, message: typeof d.message === 'string'
 function inspectStage(stage: VbcStage, byteOffset: number, bytes: Uint8Array): StageInspection {
   const module = parseSpirv(bytes);
   const { ok, diagnostics } = validateParsed(module);
-  return { stage, byteOffset, byteLength: bytes.length, ok, summary: summarizeModule(module), reflection: reflectModule(module), diagnostics: diagnostics.map(plain) };
+  return {
+    stage,
+    byteOffset,
+    byteLength: bytes.length,
+    ok,
+    summary: summarizeModule(module),
+    reflection: reflectModule(module),
+    diagnostics: diagnostics.map(plain),
+  };
 }
 
 /** A stage's SPIR-V diagnostic as a diagnostic of the file: same code, range in bytes of the file. */
@@ -101,7 +109,10 @@ export function inspectVbc(bytes: Uint8Array): Omit<ShaderInspection, 'path'> {
   const diagnostics: Diagnostic[] = [...decoded.diagnostics];
   for (const s of stages) diagnostics.push(...s.diagnostics.map((d) => liftStageDiagnostic(s, d) as Diagnostic));
   // Cross-check only a file whose reflection and bytecode were read whole: otherwise every finding would be an echo of the damage.
-  const readWhole = decoded.header !== null && decoded.sections.some((s) => s.name === 'subpass inputs') && !decoded.diagnostics.some((d) => d.code === 'vbc/bytecode-size-mismatch');
+  const readWhole =
+    decoded.header !== null &&
+    decoded.sections.some((s) => s.name === 'subpass inputs') &&
+    !decoded.diagnostics.some((d) => d.code === 'vbc/bytecode-size-mismatch');
   if (readWhole && stages.length) {
     const reflections: VbcStageReflection[] = stages.map((s) => ({ stage: s.stage, reflection: s.reflection }));
     const derived = deriveVbcReflection(reflections);
@@ -154,13 +165,20 @@ export function packVbc(stages: VbcStageInput): PackedVbc {
     if (!bytes) continue;
     const module = parseSpirv(bytes);
     const validation = validateParsed(module);
-    for (const d of validation.diagnostics) diagnostics.push({ ...plain(d), message: `${stage}: ${plain(d).message}`, data: { ...(typeof d.data === 'object' && d.data ? d.data : {}), stage } });
+    for (const d of validation.diagnostics)
+      diagnostics.push({ ...plain(d), message: `${stage}: ${plain(d).message}`, data: { ...(typeof d.data === 'object' && d.data ? d.data : {}), stage } });
     if (!module.header) continue;
     reflections.push({ stage, reflection: reflectModule(module) });
     words[stage] = littleEndian(bytes, module.header.endianness === 'big');
-    if (bytes.length / 4 > 0xffff) problem({ code: 'vbc/unrepresentable', stage, message: `The module is ${Math.floor(bytes.length / 4)} words; a VBC bytecode size is a u16 (at most 65535 words).` });
+    if (bytes.length / 4 > 0xffff)
+      problem({
+        code: 'vbc/unrepresentable',
+        stage,
+        message: `The module is ${Math.floor(bytes.length / 4)} words; a VBC bytecode size is a u16 (at most 65535 words).`,
+      });
   }
-  if (!Object.keys(stages).some((k) => stages[k as VbcStage])) problem({ code: 'vbc/no-stages', message: 'No stage was given: name at least one SPIR-V module.' });
+  if (!Object.keys(stages).some((k) => stages[k as VbcStage]))
+    problem({ code: 'vbc/no-stages', message: 'No stage was given: name at least one SPIR-V module.' });
   const derived = deriveVbcReflection(reflections);
   [...stageProblems(reflections), ...linkProblems(reflections), ...derived.problems].forEach(problem);
   const ok = !diagnostics.some((d) => d.severity === 1);

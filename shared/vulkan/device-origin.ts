@@ -45,7 +45,18 @@ export const DriverManifestDevicesSchema = z.object({
 export type DriverManifestDevices = z.infer<typeof DriverManifestDevicesSchema>;
 
 function keyOf(f: DeviceFingerprint): string {
-  return JSON.stringify([f.vendorID, f.deviceID, f.deviceType, f.deviceName, f.apiVersionRaw, f.driverVersionRaw, f.pipelineCacheUUID, f.driverID, f.driverName, f.driverInfo]);
+  return JSON.stringify([
+    f.vendorID,
+    f.deviceID,
+    f.deviceType,
+    f.deviceName,
+    f.apiVersionRaw,
+    f.driverVersionRaw,
+    f.pipelineCacheUUID,
+    f.driverID,
+    f.driverName,
+    f.driverInfo,
+  ]);
 }
 
 /**
@@ -54,7 +65,10 @@ function keyOf(f: DeviceFingerprint): string {
  * loader load the driver twice and list its device twice: one device each, never both to the
  * first). A device no manifest accounts for (a layer that adds devices) gets null.
  */
-export function attributeDevices(devices: readonly DeviceFingerprint[], perManifest: readonly { manifest: string; devices: readonly DeviceFingerprint[] }[]): (DeviceOrigin | null)[] {
+export function attributeDevices(
+  devices: readonly DeviceFingerprint[],
+  perManifest: readonly { manifest: string; devices: readonly DeviceFingerprint[] }[],
+): (DeviceOrigin | null)[] {
   const remaining = perManifest.map((m) => {
     const counts = new Map<string, number>();
     for (const d of m.devices) counts.set(keyOf(d), (counts.get(keyOf(d)) ?? 0) + 1);

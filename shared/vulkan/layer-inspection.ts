@@ -160,7 +160,14 @@ export function emptyInspection(job: Pick<LayerInspectJob, 'name' | 'manifest' |
 }
 
 /** A crash or timeout of the per-layer probe, as this layer's diagnostic. */
-export function layerProbeDiedError(kind: 'crashed' | 'timeout', name: string | null, manifest: string, library: string | null, stage: string | null, detail: string): StrataError {
+export function layerProbeDiedError(
+  kind: 'crashed' | 'timeout',
+  name: string | null,
+  manifest: string,
+  library: string | null,
+  stage: string | null,
+  detail: string,
+): StrataError {
   const label = `${layerLabel(name, manifest)}${library ? ` [${library}]` : ''}`;
   const during = stage ? ` during ${stage}` : '';
   return kind === 'crashed'

@@ -61,17 +61,24 @@ after(async () => {
 
 test('the strip names the global override, both bindings and the other tool’s file; Chain shows one application’s chain; Disable asks which', async () => {
   const headline = page.getByTestId('activity-headline');
-  await page.waitForFunction(() => /application/.test(document.querySelector('[data-testid="activity-headline"]')?.textContent ?? ''), undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => /application/.test(document.querySelector('[data-testid="activity-headline"]')?.textContent ?? ''), undefined, {
+    timeout: 20_000,
+  });
   assert.equal(await headline.textContent(), 'Global override: on 1 · 2 applications bound · 1 file of another tool');
 
   await page.getByTestId('activity-toggle').click();
   const details = page.getByTestId('activity-details');
   await details.waitFor();
-  assert.deepEqual(await details.getByTestId('activity-binding').evaluateAll((els) => els.map((e) => [e.getAttribute('data-app'), e.getAttribute('data-ok')])), [
-    [apps.one, 'true'],
-    [apps.two, 'true'],
-  ]);
-  const files = await details.getByTestId('activity-file').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-role')}:${e.getAttribute('data-owner')}`));
+  assert.deepEqual(
+    await details.getByTestId('activity-binding').evaluateAll((els) => els.map((e) => [e.getAttribute('data-app'), e.getAttribute('data-ok')])),
+    [
+      [apps.one, 'true'],
+      [apps.two, 'true'],
+    ],
+  );
+  const files = await details
+    .getByTestId('activity-file')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-role')}:${e.getAttribute('data-owner')}`));
   assert.deepEqual([...files].sort(), ['app-override:strata', 'app-override:strata', 'global-override:strata', 'loader-settings:foreign']);
   assert.match((await details.locator(`[data-path="${foreignSettings}"]`).textContent()) ?? '', /another tool.*does not read it/);
   assert.deepEqual(await unnamedControls(page), []);
@@ -81,7 +88,10 @@ test('the strip names the global override, both bindings and the other tool’s 
 
   // No problem for Strata's own per-application files.
   await page.locator('button[data-panel="problems"]').click();
-  await page.getByTestId('problems-view').waitFor({ timeout: 15_000 }).catch(() => {});
+  await page
+    .getByTestId('problems-view')
+    .waitFor({ timeout: 15_000 })
+    .catch(() => {});
   assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /duplicate-name/);
 
   // One application's chain, from the strip.
@@ -132,14 +142,24 @@ test('the strip names the global override, both bindings and the other tool’s 
   assert.match((await page.getByTestId('live-status').textContent()) ?? '', /exit 0/);
   const live = page.getByTestId('live-log');
   await live.getByTestId('log-search').fill('Insert instance layer');
-  await page.waitForFunction(() => /^\d+ of \d+$/.test(document.querySelector('[data-testid="live-log"] [data-testid="log-status"]')?.textContent ?? '') && !/^(\d+) of \1$/.test(document.querySelector('[data-testid="live-log"] [data-testid="log-status"]')?.textContent ?? ''));
+  await page.waitForFunction(
+    () =>
+      /^\d+ of \d+$/.test(document.querySelector('[data-testid="live-log"] [data-testid="log-status"]')?.textContent ?? '') &&
+      !/^(\d+) of \1$/.test(document.querySelector('[data-testid="live-log"] [data-testid="log-status"]')?.textContent ?? ''),
+  );
   const inserted = await live.getByTestId('log-line').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
-  assert.ok(inserted.some((l) => l.includes(`"${B}"`)), inserted.join('\n'));
+  assert.ok(
+    inserted.some((l) => l.includes(`"${B}"`)),
+    inserted.join('\n'),
+  );
   assert.ok(!inserted.some((l) => l.includes(`"${A}"`) || l.includes(`"${C}"`)), inserted.join('\n'));
   await live.getByTestId('log-search').fill('');
 
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.getByTestId('activity-toggle').click().catch(() => {});
+  await page
+    .getByTestId('activity-toggle')
+    .click()
+    .catch(() => {});
   await page.mouse.move(0, 0);
   await page.screenshot({ path: artifact('activity-strip-dark.png') });
   assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
@@ -169,7 +189,10 @@ test('Diagnose: one click runs the loader for the system, the log grouped with r
   assert.ok(names.includes(`manifests/explicit_layer${recording}`), names.join('\n'));
   assert.equal(strFromU8(zip[`manifests/explicit_layer${recording}`]!), readFileSync(recording, 'utf8'), 'byte for byte');
   const activity = JSON.parse(strFromU8(zip['strata-activity.json']!)) as { bindings: { app: string }[] };
-  assert.deepEqual(activity.bindings.map((b) => b.app), [apps.two]);
+  assert.deepEqual(
+    activity.bindings.map((b) => b.app),
+    [apps.two],
+  );
   assert.match(strFromU8(zip['run/command.txt']!), /vulkaninfo --summary/);
   assert.ok(strFromU8(zip['run/output.log']!).includes('lvp_icd.x86_64.json'));
   assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');

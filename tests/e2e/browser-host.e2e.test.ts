@@ -45,8 +45,7 @@ function luminance(css: string): number {
 
 const theme = () => page.evaluate(() => document.documentElement.dataset['theme']);
 /** Media-query change events reach the page asynchronously (at the next rendering step). */
-const waitForTheme = (expected: 'light' | 'dark') =>
-  page.waitForFunction((t) => document.documentElement.dataset['theme'] === t, expected, { timeout: 2_000 });
+const waitForTheme = (expected: 'light' | 'dark') => page.waitForFunction((t) => document.documentElement.dataset['theme'] === t, expected, { timeout: 2_000 });
 /** Waits until the page sees the emulated OS scheme and has had a frame to react to it. */
 const settleColorScheme = async (scheme: 'light' | 'dark') => {
   await page.emulateMedia({ colorScheme: scheme });

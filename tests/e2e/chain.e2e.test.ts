@@ -26,7 +26,9 @@ interface ExplainJson {
 /** `strata explain --json` for the server's environment (exit 1 when vkCreateInstance would fail). */
 function explainJson(layers: string): ExplainJson {
   try {
-    return JSON.parse(execFileSync(process.execPath, [STRATA_BIN, 'explain', '--enable-layers', layers, '--json'], { cwd: APP_ROOT, env: home.env, encoding: 'utf8' }));
+    return JSON.parse(
+      execFileSync(process.execPath, [STRATA_BIN, 'explain', '--enable-layers', layers, '--json'], { cwd: APP_ROOT, env: home.env, encoding: 'utf8' }),
+    );
   } catch (e) {
     const out = (e as { stdout?: string }).stdout;
     if (!out) throw e;
@@ -70,7 +72,10 @@ test('Alt+2 opens Chain; requesting VK_LAYER_KHRONOS_validation draws the same l
   const cli = explainJson('VK_LAYER_KHRONOS_validation');
   assert.equal(cli.result, 'VK_SUCCESS');
   assert.ok(cli.chain.length > 0);
-  assert.deepEqual(await diagramNames(), cli.chain.map((l) => l.name));
+  assert.deepEqual(
+    await diagramNames(),
+    cli.chain.map((l) => l.name),
+  );
   assert.equal(await page.getByTestId('chain-result').getAttribute('data-result'), 'VK_SUCCESS');
   assert.match((await page.getByTestId('chain-result').textContent()) ?? '', /VK_SUCCESS/);
   // Each layer box carries its badge and first reason; the validation layer was asked for.
@@ -78,7 +83,10 @@ test('Alt+2 opens Chain; requesting VK_LAYER_KHRONOS_validation draws the same l
   assert.match(validation, /explicit/);
   assert.match(validation, /Requested by the application/);
   // The excluded list matches the CLI's.
-  assert.deepEqual(await page.getByTestId('chain-excluded').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer'))), cli.excluded.map((e) => e.name));
+  assert.deepEqual(
+    await page.getByTestId('chain-excluded').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer'))),
+    cli.excluded.map((e) => e.name),
+  );
   await setTheme('Light');
   await page.screenshot({ path: artifact('chain-light.png'), fullPage: true });
 });
@@ -141,7 +149,9 @@ test('the loader selector models another loader, and "differs on" names the load
   await differs.waitFor();
   assert.match(await differs.innerText(), /Same chain on every loader/);
   await select.selectOption('1.4.359');
-  await page.waitForFunction(() => /loader 1\.4\.359/i.test(String((globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText)));
+  await page.waitForFunction(() =>
+    /loader 1\.4\.359/i.test(String((globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText)),
+  );
   await page.screenshot({ path: artifact('chain-loader-selector.png') });
   await select.selectOption('');
 });

@@ -15,12 +15,22 @@ import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from
  */
 declare const window: { strataE2eMarker?: number; strataE2eStream?: unknown };
 declare const sessionStorage: { getItem(key: string): string | null };
-declare function fetch(url: string, init: { headers: Record<string, string> }): Promise<{ ok: boolean; status: number; body: { getReader(): { read(): Promise<unknown> } } | null }>;
+declare function fetch(
+  url: string,
+  init: { headers: Record<string, string> },
+): Promise<{ ok: boolean; status: number; body: { getReader(): { read(): Promise<unknown> } } | null }>;
 
 const NAME = 'VK_LAYER_STRATA_e2e_watched';
 const manifest = JSON.stringify({
   file_format_version: '1.2.0',
-  layer: { name: NAME, type: 'GLOBAL', library_path: 'libVkLayer_watched.so', api_version: '1.3.239', implementation_version: '1', description: 'written while the page is open' },
+  layer: {
+    name: NAME,
+    type: 'GLOBAL',
+    library_path: 'libVkLayer_watched.so',
+    api_version: '1.3.239',
+    implementation_version: '1',
+    description: 'written while the page is open',
+  },
 });
 
 let home: TempHome;

@@ -165,7 +165,10 @@ test('Refresh works by keyboard: asks both channels again, reports busy, keeps f
 test('a driver whose library does not exist: an error card with the fix, and the device error with Retry', async () => {
   const home = makeTempHome();
   const manifest = join(home.dir, 'broken_icd.json');
-  writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: join(home.dir, 'no-such-dir', 'libvulkan_missing.so'), api_version: '1.3.239' } }));
+  writeFileSync(
+    manifest,
+    JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: join(home.dir, 'no-such-dir', 'libvulkan_missing.so'), api_version: '1.3.239' } }),
+  );
   home.env['VK_DRIVER_FILES'] = manifest;
   broken = await startServer(home);
   const p = await openApp(broken.url, 'light');
@@ -195,7 +198,10 @@ test('a driver whose library does not exist: an error card with the fix, and the
   });
   await devicesError.getByRole('button', { name: 'Retry' }).focus();
   await p.keyboard.press('Enter');
-  await p.locator('[data-testid="drivers-devices"][aria-busy="true"]').waitFor({ timeout: 5_000 }).catch(() => {});
+  await p
+    .locator('[data-testid="drivers-devices"][aria-busy="true"]')
+    .waitFor({ timeout: 5_000 })
+    .catch(() => {});
   await idle(p);
   assert.equal(retried, 1);
   await p.getByTestId('devices-error').waitFor();

@@ -87,18 +87,35 @@ function realChain(): { stack: string[]; recorded: string[]; result: string } {
     const m = /^LAYER:\s+(VK_LAYER_\S+)\s*$/.exec(line);
     if (m) stack.push(m[1]!);
   }
-  const recorded = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(' ')[0]!) : [];
+  const recorded = existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ')[0]!)
+    : [];
   return { stack, recorded, result: /^create (-?\d+)$/m.exec(out)?.[1] ?? out };
 }
 
 const rowNames = () => page.getByTestId('layer-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer')));
 const row = (name: string) => page.locator(`[data-testid="layer-row"][data-layer="${name}"]`);
 const stateOf = (name: string) => row(name).getByTestId('layer-state');
-const previewNames = () => page.getByTestId('chain-preview').getByTestId('chain-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer')));
+const previewNames = () =>
+  page
+    .getByTestId('chain-preview')
+    .getByTestId('chain-node')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-layer')));
 /** The live chain diagram, once it shows `names` (it recomputes on every edit); fails with what it shows after 5 s. */
 async function expectPreview(names: string[], message?: string) {
   try {
-    await page.waitForFunction((want) => JSON.stringify(Array.from(document.querySelectorAll('[data-testid="chain-preview"] [data-testid="chain-node"]')).map((e) => e.getAttribute('data-layer'))) === JSON.stringify(want), names, { timeout: 5_000 });
+    await page.waitForFunction(
+      (want) =>
+        JSON.stringify(
+          Array.from(document.querySelectorAll('[data-testid="chain-preview"] [data-testid="chain-node"]')).map((e) => e.getAttribute('data-layer')),
+        ) === JSON.stringify(want),
+      names,
+      { timeout: 5_000 },
+    );
   } catch {
     assert.deepEqual(await previewNames(), names, message);
   }
@@ -121,9 +138,26 @@ async function unnamedControls(): Promise<string[]> {
       const el = els[i]!;
       if (el.getClientRects().length === 0 && el.tagName !== 'INPUT') continue;
       const by = el.getAttribute('aria-labelledby');
-      const labelled = by ? by.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ') : '';
-      const labels = el.labels ? Array.from(el.labels).map((l) => l.textContent ?? '').join(' ') : '';
-      const name = [labelled, el.getAttribute('aria-label') ?? '', labels, el.tagName === 'SELECT' || el.tagName === 'INPUT' ? '' : (el.textContent ?? ''), el.getAttribute('title') ?? ''].join('').trim();
+      const labelled = by
+        ? by
+            .split(/\s+/)
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' ')
+        : '';
+      const labels = el.labels
+        ? Array.from(el.labels)
+            .map((l) => l.textContent ?? '')
+            .join(' ')
+        : '';
+      const name = [
+        labelled,
+        el.getAttribute('aria-label') ?? '',
+        labels,
+        el.tagName === 'SELECT' || el.tagName === 'INPUT' ? '' : (el.textContent ?? ''),
+        el.getAttribute('title') ?? '',
+      ]
+        .join('')
+        .trim();
       if (!name) out.push(`<${el.tagName.toLowerCase()} id="${el.id}" data-testid="${el.getAttribute('data-testid') ?? ''}">`);
     }
     return out;
@@ -147,216 +181,238 @@ after(async () => {
   home?.cleanup();
 });
 
-test('reorder by drag and by keyboard, force a layer off, apply: the file is what the dialog showed, and the real loader builds the chain the diagram drew', { timeout: 120_000 }, async () => {
-  await page.getByTestId('layer-list').waitFor({ timeout: 20_000 });
-  await row(A).waitFor();
-  assert.deepEqual(await strataOrder(), [D, A, B, C], 'discovery order: the implicit layer first');
-  assert.equal(await page.getByTestId('override-ownership').getAttribute('data-ownership'), 'absent');
-  // The implicit layer cannot be ordered, and says why (tooltip and accessible description).
-  assert.equal(await row(D).getAttribute('data-orderable'), 'false');
-  const why = await row(D).getAttribute('aria-describedby');
-  assert.match((await page.locator(`[id="${why}"]`).textContent()) ?? '', /the loader places it itself/);
-  assert.match((await row(D).locator('.drag-locked').getAttribute('title')) ?? '', /the loader places it itself/);
-  // Implicit layers in the loader's order: XDG_CONFIG_HOME's before /usr/share's.
-  await expectPreview([D, 'VK_LAYER_MESA_device_select'], 'before any edit: the implicit layers the loader enables');
+test(
+  'reorder by drag and by keyboard, force a layer off, apply: the file is what the dialog showed, and the real loader builds the chain the diagram drew',
+  { timeout: 120_000 },
+  async () => {
+    await page.getByTestId('layer-list').waitFor({ timeout: 20_000 });
+    await row(A).waitFor();
+    assert.deepEqual(await strataOrder(), [D, A, B, C], 'discovery order: the implicit layer first');
+    assert.equal(await page.getByTestId('override-ownership').getAttribute('data-ownership'), 'absent');
+    // The implicit layer cannot be ordered, and says why (tooltip and accessible description).
+    assert.equal(await row(D).getAttribute('data-orderable'), 'false');
+    const why = await row(D).getAttribute('aria-describedby');
+    assert.match((await page.locator(`[id="${why}"]`).textContent()) ?? '', /the loader places it itself/);
+    assert.match((await row(D).locator('.drag-locked').getAttribute('title')) ?? '', /the loader places it itself/);
+    // Implicit layers in the loader's order: XDG_CONFIG_HOME's before /usr/share's.
+    await expectPreview([D, 'VK_LAYER_MESA_device_select'], 'before any edit: the implicit layers the loader enables');
 
-  // States through the row's control.
-  for (const n of [A, B, C]) await stateOf(n).selectOption('on');
-  await page.getByTestId('chain-draft-badge').first().waitFor();
-  assert.match((await page.getByTestId('draft-state').textContent()) ?? '', /Unsaved changes · 3 layers changed/);
-  await page.getByTestId('nav-unsaved').waitFor();
-  assert.match(await page.evaluate(() => document.title), /^● Strata/);
-  // The override lands in XDG_DATA_HOME: its components come between the two implicit layers.
-  await expectPreview([D, A, B, C, 'VK_LAYER_MESA_device_select']);
+    // States through the row's control.
+    for (const n of [A, B, C]) await stateOf(n).selectOption('on');
+    await page.getByTestId('chain-draft-badge').first().waitFor();
+    assert.match((await page.getByTestId('draft-state').textContent()) ?? '', /Unsaved changes · 3 layers changed/);
+    await page.getByTestId('nav-unsaved').waitFor();
+    assert.match(await page.evaluate(() => document.title), /^● Strata/);
+    // The override lands in XDG_DATA_HOME: its components come between the two implicit layers.
+    await expectPreview([D, A, B, C, 'VK_LAYER_MESA_device_select']);
 
-  // Drag C by its handle onto A: C takes A's place.
-  const handle = row(C).getByTestId('layer-drag-handle');
-  const from = (await handle.boundingBox())!;
-  const to = (await row(A).boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 4 });
-  await page.mouse.move(to.x + 40, to.y + to.height / 2 - 8, { steps: 12 });
-  await page.mouse.up();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="layer-row"]').length > 0);
-  assert.deepEqual(await strataOrder(), [D, C, A, B], 'dragged');
-  assert.match((await announcement()) ?? '', new RegExp(`^${C} moved to position \\d+ of \\d+$`));
+    // Drag C by its handle onto A: C takes A's place.
+    const handle = row(C).getByTestId('layer-drag-handle');
+    const from = (await handle.boundingBox())!;
+    const to = (await row(A).boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 4 });
+    await page.mouse.move(to.x + 40, to.y + to.height / 2 - 8, { steps: 12 });
+    await page.mouse.up();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="layer-row"]').length > 0);
+    assert.deepEqual(await strataOrder(), [D, C, A, B], 'dragged');
+    assert.match((await announcement()) ?? '', new RegExp(`^${C} moved to position \\d+ of \\d+$`));
 
-  // Keyboard: B's row, Alt+↑ moves it above A, announced.
-  await row(B).focus();
-  await page.keyboard.press('Alt+ArrowUp');
-  assert.deepEqual(await strataOrder(), [D, C, B, A]);
-  // Positions count the layers the draft holds (not the override's own row, nor files without a layer).
-  const inDraft = await page.locator('[data-testid="layer-row"]:not([data-state=""])').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer')));
-  assert.equal(await announcement(), `${B} moved to position ${inDraft.indexOf(B) + 1} of ${inDraft.length}`);
-  assert.equal(await activeLayer(), B, 'focus stays on the moved layer');
-  // Alt+↑ on the implicit layer says why it cannot move.
-  await row(D).focus();
-  await page.keyboard.press('Alt+ArrowDown');
-  assert.match((await announcement()) ?? '', new RegExp(`^${D} cannot be moved: Implicit layer`));
+    // Keyboard: B's row, Alt+↑ moves it above A, announced.
+    await row(B).focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    assert.deepEqual(await strataOrder(), [D, C, B, A]);
+    // Positions count the layers the draft holds (not the override's own row, nor files without a layer).
+    const inDraft = await page.locator('[data-testid="layer-row"]:not([data-state=""])').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer')));
+    assert.equal(await announcement(), `${B} moved to position ${inDraft.indexOf(B) + 1} of ${inDraft.length}`);
+    assert.equal(await activeLayer(), B, 'focus stays on the moved layer');
+    // Alt+↑ on the implicit layer says why it cannot move.
+    await row(D).focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    assert.match((await announcement()) ?? '', new RegExp(`^${D} cannot be moved: Implicit layer`));
 
-  // Force D off (blacklisted).
-  await stateOf(D).selectOption('off');
-  await expectPreview([C, B, A, 'VK_LAYER_MESA_device_select'], 'live: D is gone, the components come in the draft order');
-  assert.deepEqual(await unnamedControls(), []);
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: artifact('layers-editor-draft-light.png'), fullPage: true });
+    // Force D off (blacklisted).
+    await stateOf(D).selectOption('off');
+    await expectPreview([C, B, A, 'VK_LAYER_MESA_device_select'], 'live: D is gone, the components come in the draft order');
+    assert.deepEqual(await unnamedControls(), []);
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: artifact('layers-editor-draft-light.png'), fullPage: true });
 
-  // The Chain panel shows the same draft chain; the Problems panel the draft's diagnostics.
-  await page.keyboard.press('Alt+2');
-  await page.getByTestId('chain-card').waitFor();
-  assert.deepEqual(await page.getByTestId('chain-card').getByTestId('chain-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer'))), [C, B, A, 'VK_LAYER_MESA_device_select']);
-  await page.getByTestId('chain-draft-badge').waitFor();
-  const blacklisted = page.locator(`[data-testid="chain-excluded"][data-layer="${D}"] + [role="tooltip"]`);
-  assert.match((await blacklisted.textContent()) ?? '', /blacklisted by the override layer/i);
-  assert.deepEqual(await unnamedControls(), []);
-  const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chain-export-png').click()]);
-  assert.equal(png.suggestedFilename(), 'strata-layer-chain.png');
-  assert.deepEqual([...readFileSync((await png.path())!).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
-  await page.screenshot({ path: artifact('chain-draft-light.png'), fullPage: true });
-  await page.keyboard.press('Alt+8');
-  await page.getByTestId('problem-order').waitFor();
-  assert.deepEqual(await unnamedControls(), []);
-  await page.screenshot({ path: artifact('problems-draft-light.png'), fullPage: true });
-  await page.keyboard.press('Alt+2');
-  await page.getByTestId('chain-card').waitFor();
-  await setTheme('Dark');
-  await page.screenshot({ path: artifact('chain-draft-dark.png'), fullPage: true });
-  await page.keyboard.press('Alt+8');
-  await page.getByTestId('problem-order').waitFor();
-  await page.screenshot({ path: artifact('problems-draft-dark.png'), fullPage: true });
-  await page.keyboard.press('Alt+1');
-  await page.getByTestId('layer-list').waitFor();
-  await page.screenshot({ path: artifact('layers-editor-draft-dark.png'), fullPage: true });
-  await setTheme('Light');
+    // The Chain panel shows the same draft chain; the Problems panel the draft's diagnostics.
+    await page.keyboard.press('Alt+2');
+    await page.getByTestId('chain-card').waitFor();
+    assert.deepEqual(
+      await page
+        .getByTestId('chain-card')
+        .getByTestId('chain-node')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-layer'))),
+      [C, B, A, 'VK_LAYER_MESA_device_select'],
+    );
+    await page.getByTestId('chain-draft-badge').waitFor();
+    const blacklisted = page.locator(`[data-testid="chain-excluded"][data-layer="${D}"] + [role="tooltip"]`);
+    assert.match((await blacklisted.textContent()) ?? '', /blacklisted by the override layer/i);
+    assert.deepEqual(await unnamedControls(), []);
+    const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chain-export-png').click()]);
+    assert.equal(png.suggestedFilename(), 'strata-layer-chain.png');
+    assert.deepEqual([...readFileSync((await png.path())!).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
+    await page.screenshot({ path: artifact('chain-draft-light.png'), fullPage: true });
+    await page.keyboard.press('Alt+8');
+    await page.getByTestId('problem-order').waitFor();
+    assert.deepEqual(await unnamedControls(), []);
+    await page.screenshot({ path: artifact('problems-draft-light.png'), fullPage: true });
+    await page.keyboard.press('Alt+2');
+    await page.getByTestId('chain-card').waitFor();
+    await setTheme('Dark');
+    await page.screenshot({ path: artifact('chain-draft-dark.png'), fullPage: true });
+    await page.keyboard.press('Alt+8');
+    await page.getByTestId('problem-order').waitFor();
+    await page.screenshot({ path: artifact('problems-draft-dark.png'), fullPage: true });
+    await page.keyboard.press('Alt+1');
+    await page.getByTestId('layer-list').waitFor();
+    await page.screenshot({ path: artifact('layers-editor-draft-dark.png'), fullPage: true });
+    await setTheme('Light');
 
-  // Apply: the dialog lists the one file and its diff; what it shows is what lands on disk.
-  await page.getByTestId('draft-apply').click();
-  const dialog = page.getByTestId('apply-dialog');
-  await dialog.getByTestId('apply-file').waitFor();
-  assert.equal(await dialog.getByTestId('apply-file').getAttribute('data-path'), overrideFile);
-  assert.equal(await dialog.getByTestId('apply-file').getAttribute('data-action'), 'create');
-  const diff = (await dialog.getByTestId('apply-diff').textContent()) ?? '';
-  for (const n of [C, B, A, D]) assert.ok(diff.includes(`+      "${n}"`), `the diff adds ${n}: ${diff}`);
-  const shown = (await dialog.getByTestId('apply-new-text').textContent()) ?? '';
-  assert.match((await dialog.getByTestId('apply-changes').textContent()) ?? '', /VK_LAYER_STRATA_d: Application-controlled → Off \(forced, blacklisted\)/);
-  assert.deepEqual(await unnamedControls(), []);
-  await page.screenshot({ path: artifact('apply-dialog-light.png') });
-  await dialog.getByTestId('apply-confirm').click();
-  await dialog.waitFor({ state: 'detached' });
-  await page.locator('[data-testid="override-ownership"][data-ownership="strata"]').waitFor();
-  assert.match((await page.getByTestId('draft-state').textContent()) ?? '', /No unsaved changes/);
-  assert.equal(await page.getByTestId('nav-unsaved').count(), 0);
-  assert.equal(await page.evaluate(() => document.title), 'Strata');
+    // Apply: the dialog lists the one file and its diff; what it shows is what lands on disk.
+    await page.getByTestId('draft-apply').click();
+    const dialog = page.getByTestId('apply-dialog');
+    await dialog.getByTestId('apply-file').waitFor();
+    assert.equal(await dialog.getByTestId('apply-file').getAttribute('data-path'), overrideFile);
+    assert.equal(await dialog.getByTestId('apply-file').getAttribute('data-action'), 'create');
+    const diff = (await dialog.getByTestId('apply-diff').textContent()) ?? '';
+    for (const n of [C, B, A, D]) assert.ok(diff.includes(`+      "${n}"`), `the diff adds ${n}: ${diff}`);
+    const shown = (await dialog.getByTestId('apply-new-text').textContent()) ?? '';
+    assert.match((await dialog.getByTestId('apply-changes').textContent()) ?? '', /VK_LAYER_STRATA_d: Application-controlled → Off \(forced, blacklisted\)/);
+    assert.deepEqual(await unnamedControls(), []);
+    await page.screenshot({ path: artifact('apply-dialog-light.png') });
+    await dialog.getByTestId('apply-confirm').click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator('[data-testid="override-ownership"][data-ownership="strata"]').waitFor();
+    assert.match((await page.getByTestId('draft-state').textContent()) ?? '', /No unsaved changes/);
+    assert.equal(await page.getByTestId('nav-unsaved').count(), 0);
+    assert.equal(await page.evaluate(() => document.title), 'Strata');
 
-  const onDisk = readFileSync(overrideFile, 'utf8');
-  assert.equal(onDisk, shown, 'the file on disk is the text the dialog showed');
-  const layer = (JSON.parse(onDisk) as { layer: { component_layers: string[]; blacklisted_layers: string[] } }).layer;
-  assert.deepEqual(layer.component_layers, [C, B, A]);
-  assert.deepEqual(layer.blacklisted_layers, [D]);
+    const onDisk = readFileSync(overrideFile, 'utf8');
+    assert.equal(onDisk, shown, 'the file on disk is the text the dialog showed');
+    const layer = (JSON.parse(onDisk) as { layer: { component_layers: string[]; blacklisted_layers: string[] } }).layer;
+    assert.deepEqual(layer.component_layers, [C, B, A]);
+    assert.deepEqual(layer.blacklisted_layers, [D]);
 
-  // The diagram (now the installed chain, read back through discovery) is the chain the real loader builds.
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="chain-draft-badge"]').length === 0);
-  const drawn = await previewNames();
-  const real = realChain();
-  assert.equal(real.result, '0');
-  assert.deepEqual(real.stack, drawn, 'VK_LOADER_DEBUG call stack = diagram');
-  assert.deepEqual(real.recorded, drawn.filter((n) => n?.startsWith('VK_LAYER_STRATA_')), 'the recording layers ran in the diagram’s order');
-});
+    // The diagram (now the installed chain, read back through discovery) is the chain the real loader builds.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="chain-draft-badge"]').length === 0);
+    const drawn = await previewNames();
+    const real = realChain();
+    assert.equal(real.result, '0');
+    assert.deepEqual(real.stack, drawn, 'VK_LOADER_DEBUG call stack = diagram');
+    assert.deepEqual(
+      real.recorded,
+      drawn.filter((n) => n?.startsWith('VK_LAYER_STRATA_')),
+      'the recording layers ran in the diagram’s order',
+    );
+  },
+);
 
-test('keyboard only: filter, move a layer, force one off, open Apply with Ctrl+S, Escape, apply with Enter; the loader follows', { timeout: 120_000 }, async () => {
-  // No mouse from here on. "/" focuses the filter from anywhere but a text field.
-  await page.keyboard.press('/');
-  assert.equal(await activeTestId(), 'layer-filter');
-  await page.keyboard.type('recording layer');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="layer-row"]').length === 4);
-  // Tab to the list (one Tab stop), then arrows to A.
-  for (let i = 0; i < 8 && (await activeTestId()) !== 'layer-row'; i++) await page.keyboard.press('Tab');
-  assert.equal(await activeTestId(), 'layer-row');
-  for (let i = 0; i < 6 && (await activeLayer()) !== A; i++) await page.keyboard.press('ArrowDown');
-  assert.equal(await activeLayer(), A);
-  await page.keyboard.press('Enter');
-  await page.getByTestId('layer-details').getByText(A).first().waitFor();
-  // A up twice: above B and C.
-  await page.keyboard.press('Alt+ArrowUp');
-  await page.keyboard.press('Alt+ArrowUp');
-  assert.deepEqual(await strataOrder(), [D, A, C, B]);
-  assert.match((await announcement()) ?? '', new RegExp(`^${A} moved to position`));
-  // Down to B, Tab to its state control, choose Off with the arrow keys.
-  for (let i = 0; i < 6 && (await activeLayer()) !== B; i++) await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Tab');
-  assert.equal(await activeTestId(), 'layer-state');
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null), `State of ${B}`);
-  await page.keyboard.press('ArrowDown');
-  assert.equal(await stateOf(B).inputValue(), 'off');
-  await expectPreview([A, C, 'VK_LAYER_MESA_device_select']);
-
-  // Ctrl+S opens Apply; focus is in the dialog; Tab stays in it; Escape closes and gives focus back.
-  await page.keyboard.press('Control+s');
-  const dialog = page.getByTestId('apply-dialog');
-  await dialog.getByTestId('apply-file').waitFor();
-  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'apply-confirm');
-  for (let i = 0; i < 3; i++) {
+test(
+  'keyboard only: filter, move a layer, force one off, open Apply with Ctrl+S, Escape, apply with Enter; the loader follows',
+  { timeout: 120_000 },
+  async () => {
+    // No mouse from here on. "/" focuses the filter from anywhere but a text field.
+    await page.keyboard.press('/');
+    assert.equal(await activeTestId(), 'layer-filter');
+    await page.keyboard.type('recording layer');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="layer-row"]').length === 4);
+    // Tab to the list (one Tab stop), then arrows to A.
+    for (let i = 0; i < 8 && (await activeTestId()) !== 'layer-row'; i++) await page.keyboard.press('Tab');
+    assert.equal(await activeTestId(), 'layer-row');
+    for (let i = 0; i < 6 && (await activeLayer()) !== A; i++) await page.keyboard.press('ArrowDown');
+    assert.equal(await activeLayer(), A);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('layer-details').getByText(A).first().waitFor();
+    // A up twice: above B and C.
+    await page.keyboard.press('Alt+ArrowUp');
+    await page.keyboard.press('Alt+ArrowUp');
+    assert.deepEqual(await strataOrder(), [D, A, C, B]);
+    assert.match((await announcement()) ?? '', new RegExp(`^${A} moved to position`));
+    // Down to B, Tab to its state control, choose Off with the arrow keys.
+    for (let i = 0; i < 6 && (await activeLayer()) !== B; i++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Tab');
-    assert.ok(await page.evaluate(() => !!document.activeElement?.closest('dialog')), 'focus stays in the dialog');
-  }
-  await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'detached' });
-  assert.equal(await activeTestId(), 'layer-state', 'focus is back where it was');
-  await page.keyboard.press('Control+s');
-  await dialog.getByTestId('apply-file').waitFor();
-  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'apply-confirm');
-  const shown = (await dialog.getByTestId('apply-new-text').textContent()) ?? '';
-  await page.keyboard.press('Enter');
-  await dialog.waitFor({ state: 'detached' });
-  await page.getByTestId('draft-state').getByText('No unsaved changes').waitFor();
+    assert.equal(await activeTestId(), 'layer-state');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null), `State of ${B}`);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await stateOf(B).inputValue(), 'off');
+    await expectPreview([A, C, 'VK_LAYER_MESA_device_select']);
 
-  const onDisk = readFileSync(overrideFile, 'utf8');
-  assert.equal(onDisk, shown);
-  const layer = (JSON.parse(onDisk) as { layer: { component_layers: string[]; blacklisted_layers: string[] } }).layer;
-  assert.deepEqual(layer.component_layers, [A, C]);
-  assert.deepEqual(layer.blacklisted_layers.sort(), [B, D]);
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="chain-draft-badge"]').length === 0);
-  const real = realChain();
-  assert.deepEqual(real.stack, await previewNames());
-  assert.deepEqual(real.recorded, [A, C]);
-  await page.keyboard.press('Escape');
-});
+    // Ctrl+S opens Apply; focus is in the dialog; Tab stays in it; Escape closes and gives focus back.
+    await page.keyboard.press('Control+s');
+    const dialog = page.getByTestId('apply-dialog');
+    await dialog.getByTestId('apply-file').waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'apply-confirm');
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('Tab');
+      assert.ok(await page.evaluate(() => !!document.activeElement?.closest('dialog')), 'focus stays in the dialog');
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await activeTestId(), 'layer-state', 'focus is back where it was');
+    await page.keyboard.press('Control+s');
+    await dialog.getByTestId('apply-file').waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'apply-confirm');
+    const shown = (await dialog.getByTestId('apply-new-text').textContent()) ?? '';
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId('draft-state').getByText('No unsaved changes').waitFor();
 
-test('a file another tool wrote while the dialog was open: the error dialog shows the difference and the fix; Overwrite replaces it, Disable restores it', { timeout: 60_000 }, async () => {
-  await page.getByTestId('layer-filter').fill('');
-  await setTheme('Dark');
-  await stateOf(B).selectOption('on');
-  await page.getByTestId('draft-apply').click();
-  const dialog = page.getByTestId('apply-dialog');
-  await dialog.getByTestId('apply-file').waitFor();
-  // Another tool's override, between the preview and the click.
-  const foreign = `${JSON.stringify({ file_format_version: '1.1.2', layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'another tool', component_layers: [C], disable_environment: { X: '1' } } }, null, 2)}\n`;
-  rmSync(join(home.env['XDG_STATE_HOME']!, 'strata', 'override-record.json'));
-  writeFileSync(overrideFile, foreign);
-  await dialog.getByTestId('apply-confirm').click();
-  const error = page.getByTestId('apply-error-dialog');
-  await error.waitFor();
-  assert.equal(await error.getByTestId('apply-error').getAttribute('data-code'), 'override/not-strata-file');
-  assert.match((await error.textContent()) ?? '', /Nothing was written/);
-  assert.match((await error.getByTestId('apply-error-diff').textContent()) ?? '', /another tool/);
-  assert.equal(readFileSync(overrideFile, 'utf8'), foreign, 'nothing half-applied');
-  assert.deepEqual(await unnamedControls(), []);
-  await page.screenshot({ path: artifact('apply-conflict-dark.png') });
-  await error.getByTestId('apply-force').click();
-  await error.waitFor({ state: 'detached' });
-  await setTheme('Light');
-  const written = JSON.parse(readFileSync(overrideFile, 'utf8')) as { layer: { component_layers: string[] } };
-  assert.deepEqual(written.layer.component_layers, [A, C, B]);
+    const onDisk = readFileSync(overrideFile, 'utf8');
+    assert.equal(onDisk, shown);
+    const layer = (JSON.parse(onDisk) as { layer: { component_layers: string[]; blacklisted_layers: string[] } }).layer;
+    assert.deepEqual(layer.component_layers, [A, C]);
+    assert.deepEqual(layer.blacklisted_layers.sort(), [B, D]);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="chain-draft-badge"]').length === 0);
+    const real = realChain();
+    assert.deepEqual(real.stack, await previewNames());
+    assert.deepEqual(real.recorded, [A, C]);
+    await page.keyboard.press('Escape');
+  },
+);
 
-  // Disable Strata's override: the dialog lists what Strata changed (here the global override), then the other tool's file is back.
-  await page.getByTestId('override-disable').click();
-  const confirm = page.getByTestId('disable-dialog');
-  await confirm.getByTestId('disable-global').waitFor();
-  assert.equal(await confirm.getByTestId('disable-global').isChecked(), true);
-  await confirm.getByTestId('disable-confirm').click();
-  await confirm.waitFor({ state: 'detached' });
-  assert.equal(readFileSync(overrideFile, 'utf8'), foreign);
-  await page.locator('[data-testid="override-ownership"][data-ownership="foreign"]').waitFor();
-  assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
-});
+test(
+  'a file another tool wrote while the dialog was open: the error dialog shows the difference and the fix; Overwrite replaces it, Disable restores it',
+  { timeout: 60_000 },
+  async () => {
+    await page.getByTestId('layer-filter').fill('');
+    await setTheme('Dark');
+    await stateOf(B).selectOption('on');
+    await page.getByTestId('draft-apply').click();
+    const dialog = page.getByTestId('apply-dialog');
+    await dialog.getByTestId('apply-file').waitFor();
+    // Another tool's override, between the preview and the click.
+    const foreign = `${JSON.stringify({ file_format_version: '1.1.2', layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'another tool', component_layers: [C], disable_environment: { X: '1' } } }, null, 2)}\n`;
+    rmSync(join(home.env['XDG_STATE_HOME']!, 'strata', 'override-record.json'));
+    writeFileSync(overrideFile, foreign);
+    await dialog.getByTestId('apply-confirm').click();
+    const error = page.getByTestId('apply-error-dialog');
+    await error.waitFor();
+    assert.equal(await error.getByTestId('apply-error').getAttribute('data-code'), 'override/not-strata-file');
+    assert.match((await error.textContent()) ?? '', /Nothing was written/);
+    assert.match((await error.getByTestId('apply-error-diff').textContent()) ?? '', /another tool/);
+    assert.equal(readFileSync(overrideFile, 'utf8'), foreign, 'nothing half-applied');
+    assert.deepEqual(await unnamedControls(), []);
+    await page.screenshot({ path: artifact('apply-conflict-dark.png') });
+    await error.getByTestId('apply-force').click();
+    await error.waitFor({ state: 'detached' });
+    await setTheme('Light');
+    const written = JSON.parse(readFileSync(overrideFile, 'utf8')) as { layer: { component_layers: string[] } };
+    assert.deepEqual(written.layer.component_layers, [A, C, B]);
+
+    // Disable Strata's override: the dialog lists what Strata changed (here the global override), then the other tool's file is back.
+    await page.getByTestId('override-disable').click();
+    const confirm = page.getByTestId('disable-dialog');
+    await confirm.getByTestId('disable-global').waitFor();
+    assert.equal(await confirm.getByTestId('disable-global').isChecked(), true);
+    await confirm.getByTestId('disable-confirm').click();
+    await confirm.waitFor({ state: 'detached' });
+    assert.equal(readFileSync(overrideFile, 'utf8'), foreign);
+    await page.locator('[data-testid="override-ownership"][data-ownership="foreign"]').waitFor();
+    assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
+  },
+);

@@ -121,7 +121,8 @@ test('Layers is the default panel and lists our layers and Debian’s in the loa
   assert.equal(await page.locator('h1').textContent(), 'Layers');
   await page.getByTestId('layer-list').waitFor({ timeout: 15_000 });
   const names = await layerNames();
-  for (const n of ['VK_LAYER_STRATA_e2e_implicit', 'VK_LAYER_STRATA_e2e_good', 'VK_LAYER_STRATA_e2e_broken', 'VK_LAYER_KHRONOS_validation']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+  for (const n of ['VK_LAYER_STRATA_e2e_implicit', 'VK_LAYER_STRATA_e2e_good', 'VK_LAYER_STRATA_e2e_broken', 'VK_LAYER_KHRONOS_validation'])
+    assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
   // XDG_CONFIG_HOME comes before XDG_DATA_DIRS in the search order; implicit layers come first.
   assert.ok(names.indexOf('VK_LAYER_STRATA_e2e_implicit') < names.indexOf('VK_LAYER_STRATA_e2e_good'));
   assert.ok(names.indexOf('VK_LAYER_STRATA_e2e_good') < names.indexOf('VK_LAYER_KHRONOS_validation'));
@@ -178,7 +179,11 @@ test('keyboard: arrows move through the list, Enter selects and shows the detail
   // Down to the good layer (the next after the implicit ones), select it with Enter.
   const names = await layerNames();
   for (let i = 0; i < names.indexOf('VK_LAYER_STRATA_e2e_good'); i++) await page.keyboard.press('ArrowDown');
-  assert.deepEqual(await page.locator('[data-testid="layer-row"][aria-selected="true"]').evaluateAll((e) => e.map((x) => x.getAttribute('data-layer'))), ['VK_LAYER_STRATA_e2e_implicit'], 'arrows do not select');
+  assert.deepEqual(
+    await page.locator('[data-testid="layer-row"][aria-selected="true"]').evaluateAll((e) => e.map((x) => x.getAttribute('data-layer'))),
+    ['VK_LAYER_STRATA_e2e_implicit'],
+    'arrows do not select',
+  );
   await page.keyboard.press('Enter');
   assert.match((await page.getByTestId('layer-manifest').textContent()) ?? '', /strata_e2e_good\.json/);
   assert.match((await details.textContent()) ?? '', /None found\./);
@@ -208,13 +213,23 @@ test('Problems: grouped by file, with the codes strata lint reports; a clean fil
   assert.equal(await page.locator('h1').textContent(), 'Problems');
   await page.getByTestId('problem-list').waitFor({ timeout: 15_000 });
   const groupPaths = await page.getByTestId('problem-group').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
-  assert.deepEqual(groupPaths, lint.filter((f) => f.diagnostics.length > 0).map((f) => f.uri), 'the files lint reports, in its order');
-  const codes = async (path: string) => page.locator(`[data-testid="problem-group"][data-path="${path}"] [data-testid="problem-row"]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-code')));
+  assert.deepEqual(
+    groupPaths,
+    lint.filter((f) => f.diagnostics.length > 0).map((f) => f.uri),
+    'the files lint reports, in its order',
+  );
+  const codes = async (path: string) =>
+    page
+      .locator(`[data-testid="problem-group"][data-path="${path}"] [data-testid="problem-row"]`)
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-code')));
   assert.deepEqual(await codes(paths.broken), ['manifest/invalid-json']);
   assert.deepEqual(await codes(paths.implicit), ['layer/implicit-without-disable-environment']);
   assert.equal(await page.locator(`[data-testid="problem-group"][data-path="${paths.good}"]`).count(), 0);
   // The message's "Fix:" is shown on its own line.
-  assert.match((await page.locator(`[data-testid="problem-group"][data-path="${paths.implicit}"] .problem-fix`).textContent()) ?? '', /^Fix: add "disable_environment"/);
+  assert.match(
+    (await page.locator(`[data-testid="problem-group"][data-path="${paths.implicit}"] .problem-fix`).textContent()) ?? '',
+    /^Fix: add "disable_environment"/,
+  );
 });
 
 for (const [which, code] of [
@@ -235,8 +250,14 @@ for (const [which, code] of [
     const marked = page.getByTestId('source-marked-line');
     assert.deepEqual(await marked.evaluateAll((els) => els.map((e) => e.getAttribute('data-line'))), [String(expected.range.start.line + 1)]);
     const fileLine = (which === 'broken' ? BROKEN : IMPLICIT).split('\n')[expected.range.start.line]!;
-    assert.equal(await marked.locator('[data-testid="source-highlight"]').textContent(), fileLine.slice(expected.range.start.character, expected.range.end.character));
-    assert.match((await page.getByTestId('source-message').textContent()) ?? '', new RegExp(`${code}.*Line ${expected.range.start.line + 1}, column ${expected.range.start.character + 1}`));
+    assert.equal(
+      await marked.locator('[data-testid="source-highlight"]').textContent(),
+      fileLine.slice(expected.range.start.character, expected.range.end.character),
+    );
+    assert.match(
+      (await page.getByTestId('source-message').textContent()) ?? '',
+      new RegExp(`${code}.*Line ${expected.range.start.line + 1}, column ${expected.range.start.character + 1}`),
+    );
     // The marked line is inside the visible part of the code box.
     const visible = await page.locator('.source-code').evaluate((box, line) => {
       const b = (box as unknown as ScrollBox).getBoundingClientRect();

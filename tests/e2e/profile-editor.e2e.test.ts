@@ -26,7 +26,8 @@ let appOne: string;
 const problems: string[] = [];
 const row = (name: string) => page.locator(`[data-testid="layer-row"][data-layer="${name}"]`);
 const stateOf = (name: string) => row(name).getByTestId('layer-state');
-const strataOrder = async () => (await page.getByTestId('layer-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer')))).filter((n) => n?.startsWith('VK_LAYER_STRATA_'));
+const strataOrder = async () =>
+  (await page.getByTestId('layer-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer')))).filter((n) => n?.startsWith('VK_LAYER_STRATA_'));
 
 before(async () => {
   prepareE2e();
@@ -66,7 +67,10 @@ test('edit a bound profile in the Layers editor, diff, save: its application get
   await page.keyboard.press('Alt+ArrowUp');
   await page.keyboard.press('Alt+ArrowUp');
   await stateOf(B).selectOption('off');
-  assert.deepEqual((await strataOrder()).filter((n) => n !== B), [C, A]);
+  assert.deepEqual(
+    (await strataOrder()).filter((n) => n !== B),
+    [C, A],
+  );
   assert.match((await page.getByTestId('profile-edit-state').textContent()) ?? '', /Changed since it was saved/);
 
   await page.getByTestId('profile-edit-diff').click();
@@ -81,15 +85,30 @@ test('edit a bound profile in the Layers editor, diff, save: its application get
 
   // Save (Ctrl+S): the file, and the bound application outside Strata.
   await page.keyboard.press('Control+s');
-  await page.waitForFunction(() => /As saved/.test(document.querySelector('[data-testid="profile-edit-state"]')?.textContent ?? ''), undefined, { timeout: 20_000 });
-  const saved = JSON.parse(readFileSync(join(home.env['XDG_CONFIG_HOME']!, 'strata', 'profiles', 'Alpha.json'), 'utf8')) as { layers: { name: string; state: string }[]; applications?: string[] };
+  await page.waitForFunction(() => /As saved/.test(document.querySelector('[data-testid="profile-edit-state"]')?.textContent ?? ''), undefined, {
+    timeout: 20_000,
+  });
+  const saved = JSON.parse(readFileSync(join(home.env['XDG_CONFIG_HOME']!, 'strata', 'profiles', 'Alpha.json'), 'utf8')) as {
+    layers: { name: string; state: string }[];
+    applications?: string[];
+  };
   assert.equal(saved.layers.length, 3, 'only the layers the profile names (On and Off) are written');
-  assert.deepEqual(saved.layers.filter((l) => l.state === 'on').map((l) => l.name), [C, A]);
-  assert.deepEqual(saved.layers.filter((l) => l.state === 'off').map((l) => l.name), [B]);
+  assert.deepEqual(
+    saved.layers.filter((l) => l.state === 'on').map((l) => l.name),
+    [C, A],
+  );
+  assert.deepEqual(
+    saved.layers.filter((l) => l.state === 'off').map((l) => l.name),
+    [B],
+  );
   assert.deepEqual(saved.applications, [appOne], 'the binding is kept in the file');
   assert.deepEqual((await runProbe(appOne, home.env)).chain, [C, A], 'the bound application gets the saved profile');
   await page.waitForTimeout(1500);
-  assert.equal(await page.getByRole('alert').filter({ hasText: 'Manifests changed on disk' }).count(), 0, 'Strata’s own rewrite of the application’s file is no news');
+  assert.equal(
+    await page.getByRole('alert').filter({ hasText: 'Manifests changed on disk' }).count(),
+    0,
+    'Strata’s own rewrite of the application’s file is no news',
+  );
   await page.waitForFunction(() => /1 application bound/.test(document.querySelector('[data-testid="activity-headline"]')?.textContent ?? ''));
 
   // Revert to saved after an edit.
@@ -102,9 +121,18 @@ test('edit a bound profile in the Layers editor, diff, save: its application get
   await page.getByTestId('profile-duplicate-name').fill('Alpha copy');
   await page.getByTestId('profile-duplicate-confirm').click();
   await page.locator('[data-testid="profile-edit-bar"][data-profile="Alpha copy"]').waitFor({ timeout: 15_000 });
-  const copy = JSON.parse(readFileSync(join(home.env['XDG_CONFIG_HOME']!, 'strata', 'profiles', 'Alpha-copy.json'), 'utf8')) as { layers: { name: string; state: string }[]; applications?: string[] };
-  assert.deepEqual(copy.layers.filter((l) => l.state === 'on').map((l) => l.name), [C, A]);
-  assert.deepEqual(copy.layers.filter((l) => l.state === 'off').map((l) => l.name), [B]);
+  const copy = JSON.parse(readFileSync(join(home.env['XDG_CONFIG_HOME']!, 'strata', 'profiles', 'Alpha-copy.json'), 'utf8')) as {
+    layers: { name: string; state: string }[];
+    applications?: string[];
+  };
+  assert.deepEqual(
+    copy.layers.filter((l) => l.state === 'on').map((l) => l.name),
+    [C, A],
+  );
+  assert.deepEqual(
+    copy.layers.filter((l) => l.state === 'off').map((l) => l.name),
+    [B],
+  );
   assert.equal(copy.applications, undefined, 'a copy is bound to nothing');
   assert.deepEqual(await unnamedControls(page), []);
   await page.mouse.move(0, 0);

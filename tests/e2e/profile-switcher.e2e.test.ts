@@ -22,7 +22,8 @@ let page: Page;
 const problems: string[] = [];
 
 const switcher = () => page.getByTestId('profile-switcher');
-const waitSource = (key: string) => page.waitForFunction((k) => document.querySelector('[data-testid="profile-switcher"]')?.getAttribute('data-source') === k, key, { timeout: 20_000 });
+const waitSource = (key: string) =>
+  page.waitForFunction((k) => document.querySelector('[data-testid="profile-switcher"]')?.getAttribute('data-source') === k, key, { timeout: 20_000 });
 const validationRow = () => page.locator(`[data-testid="layer-row"][data-layer="${VALIDATION}"]`);
 
 before(async () => {
@@ -41,7 +42,9 @@ after(async () => {
 
 test('a preset picked in the header with the keyboard becomes the Layers draft, and the chain preview shows it', async () => {
   const select = page.getByLabel('Profile', { exact: true });
-  await page.waitForFunction(() => document.querySelector('[data-testid="profile-switcher-select"]')?.getAttribute('disabled') === null, undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="profile-switcher-select"]')?.getAttribute('disabled') === null, undefined, {
+    timeout: 20_000,
+  });
   assert.equal(await select.inputValue(), 'global', 'the draft is the global override, from no profile yet');
   await select.focus();
   await page.keyboard.press('ArrowDown');
@@ -50,7 +53,9 @@ test('a preset picked in the header with the keyboard becomes the Layers draft, 
 
   await page.locator('button[data-panel="layers"]').click();
   await validationRow().waitFor({ timeout: 20_000 });
-  await page.waitForFunction((n) => document.querySelector(`[data-testid="layer-row"][data-layer="${n}"]`)?.getAttribute('data-state') === 'on', VALIDATION, { timeout: 10_000 });
+  await page.waitForFunction((n) => document.querySelector(`[data-testid="layer-row"][data-layer="${n}"]`)?.getAttribute('data-state') === 'on', VALIDATION, {
+    timeout: 10_000,
+  });
   assert.match((await page.getByTestId('draft-state').textContent()) ?? '', /Unsaved changes/);
   await page.getByTestId('nav-unsaved').waitFor();
   await page.locator(`[data-testid="chain-preview"] [data-testid="chain-node"][data-layer="${VALIDATION}"]`).waitFor({ timeout: 10_000 });
@@ -77,7 +82,9 @@ test('an edited draft says so, and picking another profile asks before replacing
   await page.keyboard.press('ArrowDown');
   await dialog.getByTestId('profile-switch-confirm').click();
   await waitSource('preset:validation-synchronization');
-  await page.waitForFunction((n) => document.querySelector(`[data-testid="layer-row"][data-layer="${n}"]`)?.getAttribute('data-state') === 'on', VALIDATION, { timeout: 10_000 });
+  await page.waitForFunction((n) => document.querySelector(`[data-testid="layer-row"][data-layer="${n}"]`)?.getAttribute('data-state') === 'on', VALIDATION, {
+    timeout: 10_000,
+  });
   assert.equal(await switcher().getAttribute('data-edited'), 'false');
   assert.deepEqual(problems, []);
 });

@@ -19,7 +19,10 @@ let page: Page;
 const problems: string[] = [];
 const profilesDir = () => join(home.env['XDG_CONFIG_HOME']!, 'strata', 'profiles');
 const outcome = async () => (await page.getByTestId('profile-outcome').textContent()) ?? '';
-const waitOutcome = (re: RegExp) => page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="profile-outcome"]')?.textContent ?? ''), re.source, { timeout: 20_000 });
+const waitOutcome = (re: RegExp) =>
+  page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="profile-outcome"]')?.textContent ?? ''), re.source, {
+    timeout: 20_000,
+  });
 declare const document: { querySelector(s: string): { textContent: string | null } | null };
 
 before(async () => {

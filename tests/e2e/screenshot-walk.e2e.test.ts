@@ -47,7 +47,10 @@ before(async () => {
   await profilesApply(o, { name: 'First profile' });
   await profilesBind(o, { appPath: one, profile: 'First profile' });
   await profilesBind(o, { appPath: two, profile: 'Second profile' });
-  const launched = runStrata(['launch', '--profile', 'Second profile', '--loader-debug', 'warn', '--env', `VK_DRIVER_FILES=${LAVAPIPE}`, '--', two, '1.3'], home.env);
+  const launched = runStrata(
+    ['launch', '--profile', 'Second profile', '--loader-debug', 'warn', '--env', `VK_DRIVER_FILES=${LAVAPIPE}`, '--', two, '1.3'],
+    home.env,
+  );
   assert.equal(launched.status, 0, launched.stderr);
   restoreEnv = useHomeEnv(home);
   app = await openApp(home, { viewport: SIZES[0], problems });
@@ -82,7 +85,7 @@ test('every view, both themes, 1280×800 and 1920×1080: no sideways overflow, n
           await ((await validation.count()) ? validation : page.getByTestId('layer-row').first()).click();
           await settle();
         }
-                if (panel.id === 'sessions') {
+        if (panel.id === 'sessions') {
           // The history, with the recorded session open.
           await page.getByTestId('sessions-tab-history').check();
           await page.getByTestId('session-open').first().click();

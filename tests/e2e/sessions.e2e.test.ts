@@ -63,10 +63,16 @@ async function findLine(text: string): Promise<number> {
   const live = page.getByTestId('live-log');
   await live.getByTestId('log-search').fill(text);
   // The list re-renders after the input event: wait for the status to count the matches.
-  await live.getByTestId('log-status').filter({ hasNotText: /^(\S+) of \1$/ }).waitFor({ timeout: 5_000 });
+  await live
+    .getByTestId('log-status')
+    .filter({ hasNotText: /^(\S+) of \1$/ })
+    .waitFor({ timeout: 5_000 });
   const n = await live.getByTestId('log-line').filter({ hasText: text }).count();
   await live.getByTestId('log-search').fill('');
-  await live.getByTestId('log-status').filter({ hasText: /^(\S+) of \1$/ }).waitFor({ timeout: 5_000 });
+  await live
+    .getByTestId('log-status')
+    .filter({ hasText: /^(\S+) of \1$/ })
+    .waitFor({ timeout: 5_000 });
   return n;
 }
 
@@ -82,7 +88,10 @@ test('launch with the standard validation preset: the messages arrive in the liv
   const live = page.getByTestId('live-log');
   await live.getByTestId('log-message').nth(1).waitFor({ timeout: 15_000 });
   const messages = await live.getByTestId('log-message').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
-  assert.deepEqual(messages.map((m) => VUIDS.find((v) => m.includes(v))), VUIDS);
+  assert.deepEqual(
+    messages.map((m) => VUIDS.find((v) => m.includes(v))),
+    VUIDS,
+  );
   // The application's own lines and the loader's are there too.
   assert.equal(await findLine('app: start'), 1);
   assert.equal(await findLine('Vulkan Loader Version 1.3.239'), 1);
@@ -91,7 +100,10 @@ test('launch with the standard validation preset: the messages arrive in the liv
   assert.equal(await details.getByTestId('log-object').count(), 2);
   assert.match((await details.getByTestId('log-object').nth(0).textContent()) ?? '', /VK_OBJECT_TYPE_DEVICE .*“strata-test-device”/);
   assert.match((await details.getByTestId('log-object').nth(1).textContent()) ?? '', /VK_OBJECT_TYPE_BUFFER .*“leaked-buffer”/);
-  assert.equal(await details.getByTestId('log-spec-link').getAttribute('href'), `https://registry.khronos.org/vulkan/specs/1.3-extensions/html/vkspec.html#${VUIDS[1]}`);
+  assert.equal(
+    await details.getByTestId('log-spec-link').getAttribute('href'),
+    `https://registry.khronos.org/vulkan/specs/1.3-extensions/html/vkspec.html#${VUIDS[1]}`,
+  );
   // Filters: only validation messages of severity error.
   await page.getByTestId('log-source-app').uncheck();
   await page.getByTestId('log-source-loader').uncheck();

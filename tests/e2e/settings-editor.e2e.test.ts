@@ -15,7 +15,13 @@ import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from
 declare const document: {
   documentElement: { dataset: Record<string, string | undefined> };
   getElementById(id: string): { textContent: string | null } | null;
-  querySelectorAll(s: string): ArrayLike<{ tagName: string; id: string; getAttribute(n: string): string | null; labels?: ArrayLike<{ textContent: string | null }> | null; textContent: string | null }>;
+  querySelectorAll(s: string): ArrayLike<{
+    tagName: string;
+    id: string;
+    getAttribute(n: string): string | null;
+    labels?: ArrayLike<{ textContent: string | null }> | null;
+    textContent: string | null;
+  }>;
 };
 
 const VALIDATION = 'VK_LAYER_KHRONOS_validation';
@@ -48,8 +54,17 @@ function unnamed(): Promise<string[]> {
     for (let i = 0; i < els.length; i++) {
       const el = els[i]!;
       const by = el.getAttribute('aria-labelledby');
-      const labelled = by ? by.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ') : '';
-      const labels = el.labels ? Array.from(el.labels).map((l) => l.textContent ?? '').join(' ') : '';
+      const labelled = by
+        ? by
+            .split(/\s+/)
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' ')
+        : '';
+      const labels = el.labels
+        ? Array.from(el.labels)
+            .map((l) => l.textContent ?? '')
+            .join(' ')
+        : '';
       const own = el.tagName === 'SELECT' || el.tagName === 'INPUT' ? '' : (el.textContent ?? '');
       if (![labelled, el.getAttribute('aria-label') ?? '', labels, own].join('').trim()) out.push(`<${el.tagName.toLowerCase()} id="${el.id}">`);
     }
@@ -80,7 +95,10 @@ test('the validation layer settings form: search, inline validation, preview, de
   const errorId = describedBy.split(' ').find((id) => id.endsWith('-error'));
   assert.ok(errorId, `aria-describedby names the message: ${describedBy}`);
   assert.equal(await page.locator(`[id="${errorId}"]`).textContent(), 'Must be at least 1');
-  assert.ok(!((await form.locator('.settings-preview').textContent()) ?? '').includes('duplicate_message_limit = 0'), 'an invalid value never reaches the draft');
+  assert.ok(
+    !((await form.locator('.settings-preview').textContent()) ?? '').includes('duplicate_message_limit = 0'),
+    'an invalid value never reaches the draft',
+  );
 
   await page.keyboard.press('Backspace');
   await page.keyboard.type('3');
@@ -110,7 +128,8 @@ test('the validation layer settings form: search, inline validation, preview, de
   assert.match(text, /^khronos_validation\.enable_message_limit = false$/m);
 
   // Reset both by keyboard: the preview says nothing is written for the layer.
-  for (const name of ['Reset Limit Duplicated Messages to its default (true)', 'Reset Max Duplicated Messages to its default (10)']) await form.getByRole('button', { name }).press('Enter');
+  for (const name of ['Reset Limit Duplicated Messages to its default (true)', 'Reset Max Duplicated Messages to its default (10)'])
+    await form.getByRole('button', { name }).press('Enter');
   await preview.getByText('Every setting is at its default').waitFor();
   assert.deepEqual(problems, []);
 });

@@ -81,7 +81,9 @@ test('the Friendly / Raw ids switch is a radio group: arrow keys switch, the sam
   const target = page.getByTestId('dis-target-line');
   assert.equal(await target.getAttribute('data-line'), before);
   assert.equal(await target.textContent(), raw[Number(before) - 1]);
-  for (const row of await page.locator('[data-testid="dis-rows"] .dis-line').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-line')), e.textContent ?? ''] as const))) {
+  for (const row of await page
+    .locator('[data-testid="dis-rows"] .dis-line')
+    .evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-line')), e.textContent ?? ''] as const))) {
     assert.equal(row[1], raw[row[0] - 1], `line ${row[0]}`);
   }
   assert.match((await page.locator('.disassembly .source-footer').textContent()) ?? '', /identical to spirv-dis --raw-id/);
@@ -110,7 +112,10 @@ test('Pack VBC: a refusal stays in the dialog with its diagnostics', async () =>
 
 test('Pack VBC: vert + frag pack into the file `strata shader pack` writes; it opens in the inspector and downloads', async () => {
   const cliOut = join(dir, 'cli.vbc');
-  execFileSync(process.execPath, [STRATA_BIN, 'shader', 'pack', '--vert', pathOf(VERT), '--frag', pathOf(FRAG), '-o', cliOut], { cwd: APP_ROOT, env: home.env });
+  execFileSync(process.execPath, [STRATA_BIN, 'shader', 'pack', '--vert', pathOf(VERT), '--frag', pathOf(FRAG), '-o', cliOut], {
+    cwd: APP_ROOT,
+    env: home.env,
+  });
   await page.getByTestId('shader-pack-vert').setInputFiles(pathOf(VERT));
   await page.getByTestId('shader-pack-frag').setInputFiles(pathOf(FRAG));
   assert.equal(await page.getByTestId('shader-pack-name').inputValue(), 'vertex-attributes.vbc');
@@ -146,7 +151,8 @@ test('VBC stages: the Disassembly tab’s stage selector shows each stage’s ow
   await page.mouse.move(0, 0);
   await page.screenshot({ path: artifact('shaders-vbc-disassembly-light.png') });
 
-  const inspectStage = (path: string) => JSON.parse(execFileSync(process.execPath, [STRATA_BIN, 'shader', 'inspect', path, '--json'], { cwd: APP_ROOT, env: home.env, encoding: 'utf8' }));
+  const inspectStage = (path: string) =>
+    JSON.parse(execFileSync(process.execPath, [STRATA_BIN, 'shader', 'inspect', path, '--json'], { cwd: APP_ROOT, env: home.env, encoding: 'utf8' }));
   await openTab('Interface');
   assert.equal(await page.getByTestId('shader-inputs').locator('tbody tr').count(), inspectStage(pathOf(VERT)).reflection.entryPoints[0].inputs.length);
   await page.getByTestId('shader-stage-frag').check();

@@ -41,14 +41,17 @@ const setTheme = async (name: 'Light' | 'Dark') => {
   await page.waitForFunction((t) => document.documentElement.dataset['theme'] === t, name.toLowerCase());
 };
 const openTab = (name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
-const renderedLines = () => page.locator('[data-testid="dis-rows"] .dis-line').evaluateAll((els) => els.map((e) => [e.getAttribute('data-line'), e.textContent ?? ''] as const));
+const renderedLines = () =>
+  page.locator('[data-testid="dis-rows"] .dis-line').evaluateAll((els) => els.map((e) => [e.getAttribute('data-line'), e.textContent ?? ''] as const));
 
 before(async () => {
   prepareE2e();
   home = makeTempHome();
   corpus = buildShaderCorpus();
   modulePath = corpus.modules.find((m) => m.name === SHADER)!.path;
-  inspect = JSON.parse(execFileSync(process.execPath, [STRATA_BIN, 'shader', 'inspect', modulePath, '--json'], { cwd: APP_ROOT, env: home.env, encoding: 'utf8' }));
+  inspect = JSON.parse(
+    execFileSync(process.execPath, [STRATA_BIN, 'shader', 'inspect', modulePath, '--json'], { cwd: APP_ROOT, env: home.env, encoding: 'utf8' }),
+  );
   disLines = spirvDis(modulePath).toString('utf8').split('\n').slice(0, -1);
 
   app = await openApp(home, { viewport: { width: 1400, height: 960 }, problems });
@@ -111,9 +114,17 @@ test('tabs: a tablist; arrow keys move between tabs and select them', async () =
 test('Bindings: every descriptor set/binding that strata shader inspect --json reports, and the push constants', async () => {
   await openTab('Bindings');
   await page.getByTestId('shader-bindings').waitFor();
-  const shown = await page.getByTestId('shader-binding').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-set')), Number(e.getAttribute('data-binding'))]));
-  assert.deepEqual(shown, inspect.reflection.descriptorBindings.map((d) => [d.set, d.binding]));
-  assert.ok(shown.some(([set]) => set === 1), 'the module uses set 1 too');
+  const shown = await page
+    .getByTestId('shader-binding')
+    .evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-set')), Number(e.getAttribute('data-binding'))]));
+  assert.deepEqual(
+    shown,
+    inspect.reflection.descriptorBindings.map((d) => [d.set, d.binding]),
+  );
+  assert.ok(
+    shown.some(([set]) => set === 1),
+    'the module uses set 1 too',
+  );
   const push = (await page.getByTestId('shader-push-constant').textContent()) ?? '';
   assert.ok(push.includes(inspect.reflection.pushConstants[0]!.block.typeName), push);
   await page.mouse.move(0, 0);
@@ -158,7 +169,10 @@ test('Disassembly: clicking an id jumps to the line that defines it', async () =
 });
 
 test(`Disassembly: search finds ${OPCODE}; Enter steps to the next match`, async () => {
-  const expected = disLines.map((l, i) => [l, i] as const).filter(([l]) => l.includes(OPCODE)).map(([, i]) => i);
+  const expected = disLines
+    .map((l, i) => [l, i] as const)
+    .filter(([l]) => l.includes(OPCODE))
+    .map(([, i]) => i);
   assert.ok(expected.length >= 2, 'the module samples at least twice');
   await page.getByTestId('dis-search').fill(OPCODE);
   assert.equal(await page.getByTestId('dis-status').textContent(), `1 of ${expected.length}`);
@@ -185,7 +199,9 @@ test('Problems: a valid module has none (strata agrees)', async () => {
 });
 
 test('a file that is not SPIR-V: a clear error saying what was expected; no console errors or CSP violations', async () => {
-  await page.getByTestId('shader-file-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('These are notes, not a shader.\n') });
+  await page
+    .getByTestId('shader-file-input')
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('These are notes, not a shader.\n') });
   const error = page.getByTestId('shader-not-spirv');
   await error.waitFor({ timeout: 15_000 });
   const text = (await error.textContent()) ?? '';

@@ -42,7 +42,10 @@ before(async () => {
   work = mkdtempSync(join(tmpdir(), 'strata-e2e-token-'));
   // The opener records its argv and exits, as xdg-open would after handing the file to a browser.
   const opener = join(work, 'record-opener.sh');
-  writeFileSync(opener, `#!/bin/sh\nprintf '%s\\n' "$0" "$@" > '${join(work, 'opener-argv')}.tmp' && mv '${join(work, 'opener-argv')}.tmp' '${join(work, 'opener-argv')}'\n`);
+  writeFileSync(
+    opener,
+    `#!/bin/sh\nprintf '%s\\n' "$0" "$@" > '${join(work, 'opener-argv')}.tmp' && mv '${join(work, 'opener-argv')}.tmp' '${join(work, 'opener-argv')}'\n`,
+  );
   chmodSync(opener, 0o755);
   const run = startAndWaitForUrl(process.execPath, [STRATA_BIN, 'serve', '--port', '0', '--open'], { ...home.env, STRATA_OPEN_WITH: opener }, 20_000);
   server = { home, child: run.child, url: await run.url };
@@ -55,7 +58,15 @@ before(async () => {
   context = await chromium.launchPersistentContext(profileDir, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
     env: { ...home.env, HOME: join(work, 'chromium-home') },
   });
 });
@@ -100,7 +111,11 @@ test('the launch file opens Strata: the code is traded once, the address bar and
   for (let i = 0; i < 50 && existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
   assert.ok(!existsSync(file), 'the launch file is deleted once its code is used');
   // The code, now in history, is dead.
-  const used = await fetch(new URL('/auth/code', server!.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: /#code=([\w-]+)/.exec(launchFileUrl)?.[1] ?? 'none' }) });
+  const used = await fetch(new URL('/auth/code', server!.url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ code: /#code=([\w-]+)/.exec(launchFileUrl)?.[1] ?? 'none' }),
+  });
   assert.equal(used.status, 401);
   // Positive control: the Strata tab can run a command, so the attacker's failures below mean something.
   await strataPage.evaluate((m) => window.strata.call('launch.start', { command: '/usr/bin/touch', args: [m] }), marker('strata-tab'));
@@ -142,7 +157,9 @@ const tryIt = async (label, fn) => { try { seen.push([label, String(await fn())]
   await new Promise<void>((r) => attacker!.listen(0, '127.0.0.1', () => r()));
   const evil = await context!.newPage();
   await evil.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
-  const seen = (await evil.waitForFunction(() => (window as unknown as { seen?: string[][] }).seen, undefined, { timeout: 20_000 }).then((h) => h.jsonValue())) as string[][];
+  const seen = (await evil
+    .waitForFunction(() => (window as unknown as { seen?: string[][] }).seen, undefined, { timeout: 20_000 })
+    .then((h) => h.jsonValue())) as string[][];
   await new Promise((r) => setTimeout(r, 1000)); // anything that got through has had time to run
   const everything = JSON.stringify(seen);
   if (process.env['STRATA_E2E_VERBOSE']) console.log(everything);
@@ -153,9 +170,11 @@ const tryIt = async (label, fn) => { try { seen.push([label, String(await fn())]
   assert.match(results['fetch cors json'] ?? '', /^threw/, 'CORS is never granted');
   assert.match(results['fetch page'] ?? '', /^threw/);
   assert.match(results['popup storage'] ?? '', /^threw|^null$/, 'another origin cannot read the Strata tab storage');
-  for (const name of ['form', 'fetch-no-cors', 'fetch-cors', 'beacon', 'xhr']) assert.ok(!existsSync(marker(name)), `${name}: launch.start ran for the hostile page`);
+  for (const name of ['form', 'fetch-no-cors', 'fetch-cors', 'beacon', 'xhr'])
+    assert.ok(!existsSync(marker(name)), `${name}: launch.start ran for the hostile page`);
   assert.ok(attackerSaw.length > 0);
-  for (const headers of attackerSaw) assert.ok(!JSON.stringify(headers).includes(token), `the browser sent the token to another port: ${JSON.stringify(headers)}`);
+  for (const headers of attackerSaw)
+    assert.ok(!JSON.stringify(headers).includes(token), `the browser sent the token to another port: ${JSON.stringify(headers)}`);
   // The Strata tab still works afterwards.
   assert.ok(await strataPage.evaluate(() => window.strata.call('app.info', {}).then(() => true)));
 });

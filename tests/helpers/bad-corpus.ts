@@ -37,6 +37,7 @@ export function readBadCorpus(): Record<string, CorpusExpectation> {
 /** The verdict `e` expects from loader `version`: the last `loaderSince` entry at or below it, else `loader`. */
 export function expectedVerdict(e: CorpusExpectation, version: string): LoaderVerdict {
   let verdict = e.loader;
-  for (const [since, v] of Object.entries(e.loaderSince ?? {}).sort(([a], [b]) => compareLoaderVersions(a, b))) if (compareLoaderVersions(version, since) >= 0) verdict = v;
+  for (const [since, v] of Object.entries(e.loaderSince ?? {}).sort(([a], [b]) => compareLoaderVersions(a, b)))
+    if (compareLoaderVersions(version, since) >= 0) verdict = v;
   return verdict;
 }

@@ -23,7 +23,14 @@ export const FOLDERS = {
 export type Folder = keyof typeof FOLDERS;
 
 /** Layers with a library: each is built once as a recording layer. */
-export const RECORDING_LAYERS = ['VK_LAYER_STRATA_a', 'VK_LAYER_STRATA_b', 'VK_LAYER_STRATA_c', 'VK_LAYER_STRATA_d', 'VK_LAYER_STRATA_e', 'VK_LAYER_STRATA_f'] as const;
+export const RECORDING_LAYERS = [
+  'VK_LAYER_STRATA_a',
+  'VK_LAYER_STRATA_b',
+  'VK_LAYER_STRATA_c',
+  'VK_LAYER_STRATA_d',
+  'VK_LAYER_STRATA_e',
+  'VK_LAYER_STRATA_f',
+] as const;
 const METAS = ['VK_LAYER_STRATA_meta1', 'VK_LAYER_STRATA_meta2'];
 const MISSING = 'VK_LAYER_STRATA_missing';
 const OVERRIDE = 'VK_LAYER_LUNARG_override';
@@ -75,7 +82,15 @@ export function makeScenario(seed: number): Scenario {
   const suffix = (n: string) => n.replace('VK_LAYER_STRATA_', '').toUpperCase();
 
   const implicitLayer = (name: string): Record<string, unknown> => {
-    const layer: Record<string, unknown> = { name, type: 'GLOBAL', library_path: '$LIB', api_version: api(), implementation_version: '1', description: 'recording layer', disable_environment: { [`DISABLE_${suffix(name)}`]: '1' } };
+    const layer: Record<string, unknown> = {
+      name,
+      type: 'GLOBAL',
+      library_path: '$LIB',
+      api_version: api(),
+      implementation_version: '1',
+      description: 'recording layer',
+      disable_environment: { [`DISABLE_${suffix(name)}`]: '1' },
+    };
     if (chance(0.35)) {
       layer['enable_environment'] = { [`ENABLE_${suffix(name)}`]: '1' };
       if (chance(0.6)) env[`ENABLE_${suffix(name)}`] = '1';
@@ -84,7 +99,14 @@ export function makeScenario(seed: number): Scenario {
     if (chance(0.25)) env[`DISABLE_${suffix(name)}`] = pick(['1', '', 'yes']);
     return layer;
   };
-  const explicitLayer = (name: string): Record<string, unknown> => ({ name, type: pick(['GLOBAL', 'INSTANCE']), library_path: '$LIB', api_version: api(), implementation_version: '1', description: 'recording layer' });
+  const explicitLayer = (name: string): Record<string, unknown> => ({
+    name,
+    type: pick(['GLOBAL', 'INSTANCE']),
+    library_path: '$LIB',
+    api_version: api(),
+    implementation_version: '1',
+    description: 'recording layer',
+  });
 
   for (const n of implicitNames) manifests.push({ folder: pick(implicitFolders), file: file(), layer: implicitLayer(n) });
   for (const n of explicitNames) manifests.push({ folder: pick(explicitFolders), file: file(), layer: explicitLayer(n) });
@@ -103,7 +125,14 @@ export function makeScenario(seed: number): Scenario {
     const components = some(pool, 3);
     if (components.length === 0 && pool.length) components.push(pick(pool));
     const implicit = chance(0.35);
-    const layer: Record<string, unknown> = { name: meta, type: 'GLOBAL', api_version: pick(['1.0.0', '1.0.0', '1.3.0']), implementation_version: '1', description: 'meta', component_layers: components };
+    const layer: Record<string, unknown> = {
+      name: meta,
+      type: 'GLOBAL',
+      api_version: pick(['1.0.0', '1.0.0', '1.3.0']),
+      implementation_version: '1',
+      description: 'meta',
+      component_layers: components,
+    };
     if (implicit) layer['disable_environment'] = { [`DISABLE_${suffix(meta)}`]: '1' };
     if (implicit && chance(0.2)) env[`DISABLE_${suffix(meta)}`] = '1';
     manifests.push({ folder: pick(implicit ? implicitFolders : explicitFolders), file: file(), layer });
@@ -111,7 +140,14 @@ export function makeScenario(seed: number): Scenario {
   }
 
   if (chance(0.4)) {
-    const layer: Record<string, unknown> = { name: OVERRIDE, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'override', disable_environment: { DISABLE_OVERRIDE: '1' } };
+    const layer: Record<string, unknown> = {
+      name: OVERRIDE,
+      type: 'GLOBAL',
+      api_version: '1.3.0',
+      implementation_version: '1',
+      description: 'override',
+      disable_environment: { DISABLE_OVERRIDE: '1' },
+    };
     const pool = [...known, ...metaNames, ...(chance(0.08) ? [MISSING] : [])];
     layer['component_layers'] = some(pool, 2);
     if (chance(0.5)) layer['blacklisted_layers'] = some([...known, ...metaNames], 2);
@@ -192,7 +228,16 @@ export function pinnedScenarios(): Scenario[] {
   const implicit = (name: string, extra: Record<string, unknown> = {}): ScenarioManifest => ({
     folder: 'config-implicit',
     file: `${name}.json`,
-    layer: { name, type: 'GLOBAL', library_path: '$LIB', api_version: '1.3.0', implementation_version: '1', description: 'recording layer', disable_environment: { [`DISABLE_${name}`]: '1' }, ...extra },
+    layer: {
+      name,
+      type: 'GLOBAL',
+      library_path: '$LIB',
+      api_version: '1.3.0',
+      implementation_version: '1',
+      description: 'recording layer',
+      disable_environment: { [`DISABLE_${name}`]: '1' },
+      ...extra,
+    },
   });
   const meta = (name: string, components: string[]): ScenarioManifest => ({
     folder: 'layer-path-0',
@@ -231,7 +276,20 @@ export function pinnedScenarios(): Scenario[] {
       manifests: [
         implicit(a, { enable_environment: { ENABLE_A: '1' } }),
         explicit(b),
-        { folder: 'data-implicit', file: 'override.json', layer: { name: OVERRIDE, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'override', disable_environment: { DISABLE_OVERRIDE: '1' }, component_layers: [a], blacklisted_layers: [b] } },
+        {
+          folder: 'data-implicit',
+          file: 'override.json',
+          layer: {
+            name: OVERRIDE,
+            type: 'GLOBAL',
+            api_version: '1.3.0',
+            implementation_version: '1',
+            description: 'override',
+            disable_environment: { DISABLE_OVERRIDE: '1' },
+            component_layers: [a],
+            blacklisted_layers: [b],
+          },
+        },
       ],
       env: { ...layerPath, VK_LOADER_LAYERS_DISABLE: '*LUNARG_over*' },
       requested: [b],
@@ -271,10 +329,38 @@ export function pinnedScenarios(): Scenario[] {
     },
     {
       ...base,
-      title: 'two override layers survive app_keys with override_paths: 1.3.239 searches the last one\'s paths, 1.3.251+ the first one\'s',
+      title: "two override layers survive app_keys with override_paths: 1.3.239 searches the last one's paths, 1.3.251+ the first one's",
       manifests: [
-        { folder: 'config-implicit', file: 'override-1.json', layer: { name: OVERRIDE, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'override', disable_environment: { DISABLE_OVERRIDE: '1' }, component_layers: [], app_keys: ['$APP'], override_paths: ['$HOME/override-paths'] } },
-        { folder: 'data-implicit', file: 'override-2.json', layer: { name: OVERRIDE, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'override', disable_environment: { DISABLE_OVERRIDE: '1' }, component_layers: [], app_keys: ['/usr/bin/some-other-app'], override_paths: ['$HOME/layer-path-1'] } },
+        {
+          folder: 'config-implicit',
+          file: 'override-1.json',
+          layer: {
+            name: OVERRIDE,
+            type: 'GLOBAL',
+            api_version: '1.3.0',
+            implementation_version: '1',
+            description: 'override',
+            disable_environment: { DISABLE_OVERRIDE: '1' },
+            component_layers: [],
+            app_keys: ['$APP'],
+            override_paths: ['$HOME/override-paths'],
+          },
+        },
+        {
+          folder: 'data-implicit',
+          file: 'override-2.json',
+          layer: {
+            name: OVERRIDE,
+            type: 'GLOBAL',
+            api_version: '1.3.0',
+            implementation_version: '1',
+            description: 'override',
+            disable_environment: { DISABLE_OVERRIDE: '1' },
+            component_layers: [],
+            app_keys: ['/usr/bin/some-other-app'],
+            override_paths: ['$HOME/layer-path-1'],
+          },
+        },
         { ...explicit(b), folder: 'override' },
         { ...explicit(c), folder: 'layer-path-1' },
       ],
@@ -300,7 +386,10 @@ export function pinnedScenarios(): Scenario[] {
 
 /** A one-screen account of a scenario, for failure messages. */
 export function describeScenario(s: Scenario): string {
-  const lines = [`${s.title ? `pinned: ${s.title}` : `seed ${s.seed}`}: app apiVersion ${s.apiVersion}, requests [${s.requested.join(', ')}]`, `env ${JSON.stringify(s.env)}`];
+  const lines = [
+    `${s.title ? `pinned: ${s.title}` : `seed ${s.seed}`}: app apiVersion ${s.apiVersion}, requests [${s.requested.join(', ')}]`,
+    `env ${JSON.stringify(s.env)}`,
+  ];
   for (const m of s.manifests) lines.push(`  ${FOLDERS[m.folder]}/${m.file}: ${JSON.stringify(m.layer)}`);
   return lines.join('\n');
 }

@@ -45,7 +45,16 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     },
     'chain.explain': () => {
       calls.push('chain.explain');
-      return { loaderVersion: '1.3.239', rulesVersion: '1.3.239', rules: [], result: 'VK_SUCCESS' as const, chain: [], metaLayers: [], excluded: [], notes: [] };
+      return {
+        loaderVersion: '1.3.239',
+        rulesVersion: '1.3.239',
+        rules: [],
+        result: 'VK_SUCCESS' as const,
+        chain: [],
+        metaLayers: [],
+        excluded: [],
+        notes: [],
+      };
     },
     'chain.compare': () => {
       calls.push('chain.compare');
@@ -73,11 +82,26 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     },
     'shader.inspect': (req) => {
       calls.push('shader.inspect');
-      return { path: req.path, ok: true, summary: null, reflection: { entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [] }, diagnostics: [] };
+      return {
+        path: req.path,
+        ok: true,
+        summary: null,
+        reflection: { entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [] },
+        diagnostics: [],
+      };
     },
     'shader.inspectBytes': (req) => {
       calls.push('shader.inspectBytes');
-      return { path: req.name, ok: true, summary: null, reflection: { entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [] }, diagnostics: [], disassembly: '', rawDisassembly: '', idNames: [] };
+      return {
+        path: req.name,
+        ok: true,
+        summary: null,
+        reflection: { entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [] },
+        diagnostics: [],
+        disassembly: '',
+        rawDisassembly: '',
+        idNames: [],
+      };
     },
     'shader.pack': () => {
       calls.push('shader.pack');
@@ -85,11 +109,31 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     },
     'override.status': () => {
       calls.push('override.status');
-      return { scope: 'user' as const, path: '/tmp/VkLayer_override.json', ownership: 'absent' as const, text: null, sha256: null, writtenAt: null, layers: null, originalBackup: null, recordPath: '/tmp/override-record.json', diff: null };
+      return {
+        scope: 'user' as const,
+        path: '/tmp/VkLayer_override.json',
+        ownership: 'absent' as const,
+        text: null,
+        sha256: null,
+        writtenAt: null,
+        layers: null,
+        originalBackup: null,
+        recordPath: '/tmp/override-record.json',
+        diff: null,
+      };
     },
     'override.apply': () => {
       calls.push('override.apply');
-      return { scope: 'user' as const, path: '/tmp/VkLayer_override.json', action: 'created' as const, before: 'absent' as const, backup: null, originalBackup: null, sha256: '0'.repeat(64), text: '{}\n' };
+      return {
+        scope: 'user' as const,
+        path: '/tmp/VkLayer_override.json',
+        action: 'created' as const,
+        before: 'absent' as const,
+        backup: null,
+        originalBackup: null,
+        sha256: '0'.repeat(64),
+        text: '{}\n',
+      };
     },
     'override.remove': () => {
       calls.push('override.remove');

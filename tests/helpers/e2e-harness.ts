@@ -13,7 +13,10 @@ import type { TempHome } from './temp-home';
  */
 /* The init script runs in Chromium; tsconfig.node.json has no DOM lib on purpose (main/ must not use it). */
 declare const document: {
-  addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void): void;
+  addEventListener(
+    type: 'securitypolicyviolation',
+    listener: (e: { violatedDirective: string; blockedURI: string; sourceFile: string; lineNumber: number }) => void,
+  ): void;
 };
 
 const ARTIFACTS = join(APP_ROOT, 'tests', 'e2e', 'artifacts');
@@ -66,10 +69,25 @@ export function stopServer(server: StrataServer | null | undefined): Promise<voi
  */
 export async function launchChromium(): Promise<Browser> {
   const home = mkdtempSync(join(tmpdir(), 'strata-chromium-'));
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_DATA_HOME: join(home, '.local/share') };
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+  };
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
     env,
   });
   browser.on('disconnected', () => rmSync(home, { recursive: true, force: true }));

@@ -27,7 +27,10 @@ export function buildNegotiateOracle(dir: string): (library: string, offered: nu
   const exe = join(dir, 'negotiate-oracle');
   execFileSync('gcc', ['-O1', '-Wall', '-Werror', join(APP_ROOT, 'tests', 'fixtures', 'icd', 'negotiate-oracle.c'), '-o', exe, '-ldl'], { stdio: 'pipe' });
   return (library, offered) => {
-    const [result, version] = execFileSync(exe, [library, String(offered)], { encoding: 'utf8' }).trim().split(' ').map(Number);
+    const [result, version] = execFileSync(exe, [library, String(offered)], { encoding: 'utf8' })
+      .trim()
+      .split(' ')
+      .map(Number);
     return { result: result!, version: version! };
   };
 }

@@ -5,7 +5,20 @@ import { APP_ROOT } from './strata-cli';
 
 const SOURCE = join(APP_ROOT, 'tests', 'fixtures', 'layers', 'fake-layer.c');
 
-export const FAKE_LAYER_KINDS = ['good', 'ctor-segv', 'ctor-hang', 'negotiate-segv', 'negotiate-hang', 'refuse', 'zero', 'v1', 'nothing', 'bare', 'missing', 'meta'] as const;
+export const FAKE_LAYER_KINDS = [
+  'good',
+  'ctor-segv',
+  'ctor-hang',
+  'negotiate-segv',
+  'negotiate-hang',
+  'refuse',
+  'zero',
+  'v1',
+  'nothing',
+  'bare',
+  'missing',
+  'meta',
+] as const;
 export type FakeLayerKind = (typeof FAKE_LAYER_KINDS)[number];
 
 export interface FakeLayers {
@@ -43,7 +56,17 @@ export function buildFakeLayers(dir: string): FakeLayers {
     writeFileSync(
       path,
       JSON.stringify(
-        { file_format_version: '1.1.2', layer: { name: names[kind], type: 'GLOBAL', api_version: '1.3.239', implementation_version: '1', description: `Strata fake layer: ${kind}`, ...layer } },
+        {
+          file_format_version: '1.1.2',
+          layer: {
+            name: names[kind],
+            type: 'GLOBAL',
+            api_version: '1.3.239',
+            implementation_version: '1',
+            description: `Strata fake layer: ${kind}`,
+            ...layer,
+          },
+        },
         null,
         2,
       ),
@@ -60,12 +83,18 @@ export function buildFakeLayers(dir: string): FakeLayers {
     ['zero', 'FAKE_ZERO'],
     ['nothing', 'FAKE_NOTHING'],
   ] as const) {
-    const extra = kind === 'good' ? { pre_instance_functions: { vkEnumerateInstanceVersion: 'Fake_EnumerateInstanceVersion', vkEnumerateInstanceLayerProperties: 'Fake_Missing' } } : {};
+    const extra =
+      kind === 'good'
+        ? { pre_instance_functions: { vkEnumerateInstanceVersion: 'Fake_EnumerateInstanceVersion', vkEnumerateInstanceLayerProperties: 'Fake_Missing' } }
+        : {};
     manifest(kind, { library_path: build(macro, `libfake_layer_${kind.replace(/-/g, '_')}.so`), ...extra });
   }
   build('FAKE_V1', 'libfake_layer_v1.so');
   // Relative to the manifest's folder, with the renamed entry points of interface 1.
-  manifest('v1', { library_path: '../lib/libfake_layer_v1.so', functions: { vkGetInstanceProcAddr: 'Fake_GetInstanceProcAddr', vkGetDeviceProcAddr: 'Fake_GetDeviceProcAddr' } });
+  manifest('v1', {
+    library_path: '../lib/libfake_layer_v1.so',
+    functions: { vkGetInstanceProcAddr: 'Fake_GetInstanceProcAddr', vkGetDeviceProcAddr: 'Fake_GetDeviceProcAddr' },
+  });
   // A link, as distributions install SONAMEs (libGLX_nvidia.so.0 → libGLX_nvidia.so.580.159.04): ld.so maps the target.
   symlinkSync('libfake_layer_good.so', join(libDir, 'libfake_layer_bare.so'));
   manifest('bare', { library_path: 'libfake_layer_bare.so' });

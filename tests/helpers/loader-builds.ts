@@ -51,7 +51,11 @@ export function loaderArchives(): LoaderArchive[] {
     const m = /^([0-9a-f]{64})\s+\*?(vulkan-loader-(\d+\.\d+\.\d+)\.tar\.xz)$/.exec(line.trim());
     if (m) out.push({ sha256: m[1]!, archive: join(LOADER_SOURCES, m[2]!), version: m[3]! });
   }
-  const key = (v: string) => v.split('.').map((p) => p.padStart(5, '0')).join('.');
+  const key = (v: string) =>
+    v
+      .split('.')
+      .map((p) => p.padStart(5, '0'))
+      .join('.');
   return out.sort((a, b) => key(a.version).localeCompare(key(b.version)));
 }
 
@@ -79,13 +83,42 @@ export function buildLoader(a: LoaderArchive): LoaderBuild {
     execFileSync('tar', ['xJf', a.archive, '-C', work], quiet);
     const src = join(work, `vulkan-loader-${a.version}`);
     const hi = join(work, 'headers-install');
-    execFileSync('cmake', ['-S', join(src, 'headers-src'), '-B', join(work, 'h'), '-G', 'Ninja', `-DCMAKE_INSTALL_PREFIX=${hi}`, '-DBUILD_TESTS=OFF', '-DVULKAN_HEADERS_ENABLE_TESTS=OFF'], quiet);
+    execFileSync(
+      'cmake',
+      [
+        '-S',
+        join(src, 'headers-src'),
+        '-B',
+        join(work, 'h'),
+        '-G',
+        'Ninja',
+        `-DCMAKE_INSTALL_PREFIX=${hi}`,
+        '-DBUILD_TESTS=OFF',
+        '-DVULKAN_HEADERS_ENABLE_TESTS=OFF',
+      ],
+      quiet,
+    );
     execFileSync('cmake', ['--install', join(work, 'h')], quiet);
     execFileSync(
       'cmake',
       // Configured as the distributions configure it (prefix /usr, so SYSCONFDIR=/etc and no
       // EXTRASYSCONFDIR): the search folders are the ones Debian, Ubuntu and Fedora users have.
-      ['-S', join(src, 'loader-src'), '-B', join(work, 'l'), '-G', 'Ninja', '-DCMAKE_BUILD_TYPE=Release', '-DCMAKE_INSTALL_PREFIX=/usr', `-DCMAKE_PREFIX_PATH=${hi}`, `-DVULKAN_HEADERS_INSTALL_DIR=${hi}`, '-DBUILD_TESTS=OFF', '-DBUILD_WSI_XCB_SUPPORT=OFF', '-DBUILD_WSI_XLIB_SUPPORT=OFF', '-DBUILD_WSI_WAYLAND_SUPPORT=OFF'],
+      [
+        '-S',
+        join(src, 'loader-src'),
+        '-B',
+        join(work, 'l'),
+        '-G',
+        'Ninja',
+        '-DCMAKE_BUILD_TYPE=Release',
+        '-DCMAKE_INSTALL_PREFIX=/usr',
+        `-DCMAKE_PREFIX_PATH=${hi}`,
+        `-DVULKAN_HEADERS_INSTALL_DIR=${hi}`,
+        '-DBUILD_TESTS=OFF',
+        '-DBUILD_WSI_XCB_SUPPORT=OFF',
+        '-DBUILD_WSI_XLIB_SUPPORT=OFF',
+        '-DBUILD_WSI_WAYLAND_SUPPORT=OFF',
+      ],
       quiet,
     );
     execFileSync('ninja', ['-C', join(work, 'l')], quiet);

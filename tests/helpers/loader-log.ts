@@ -38,7 +38,10 @@ function searches(log: string, tag: 'LAYER' | 'DRIVER'): LoaderSearch[] {
   let part: 'locations' | 'files' | null = null;
   for (const line of lines) {
     // 1.3.239: "Searching for layer manifest files"; later loaders name the kind (81c4aa292).
-    if (line.startsWith(`${tag}:`) && (tag === 'LAYER' ? /Searching for (implicit |explicit )?layer manifest files/ : /Searching for driver manifest files/).test(line)) {
+    if (
+      line.startsWith(`${tag}:`) &&
+      (tag === 'LAYER' ? /Searching for (implicit |explicit )?layer manifest files/ : /Searching for driver manifest files/).test(line)
+    ) {
       current = { locations: [], files: [] };
       out.push(current);
       part = null;

@@ -8,12 +8,22 @@ const SYNC = { mechanism: 'override-app-keys' as const, loaderVersion: '1.3.239'
 
 /** The profiles.* part of tests/helpers/counting-handlers.ts: each call is recorded in `calls`. */
 export function profileCountingHandlers(calls: string[]): Pick<Handlers, ProfileChannel> {
-  const record = <T>(channel: ProfileChannel, value: T) => () => {
-    calls.push(channel);
-    return value;
-  };
+  const record =
+    <T>(channel: ProfileChannel, value: T) =>
+    () => {
+      calls.push(channel);
+      return value;
+    };
   return {
-    'profiles.list': record('profiles.list', { dir: '/tmp/strata-profiles', profiles: [], presets: [], problems: [], applicationsFile: '/tmp/applications.json', applications: [], applicationsProblem: null }),
+    'profiles.list': record('profiles.list', {
+      dir: '/tmp/strata-profiles',
+      profiles: [],
+      presets: [],
+      problems: [],
+      applicationsFile: '/tmp/applications.json',
+      applications: [],
+      applicationsProblem: null,
+    }),
     'profiles.create': record('profiles.create', STORED),
     'profiles.save': record('profiles.save', STORED),
     'profiles.copy': record('profiles.copy', STORED),
@@ -22,12 +32,34 @@ export function profileCountingHandlers(calls: string[]): Pick<Handlers, Profile
     'profiles.export': record('profiles.export', { fileName: 'Fake.strata-profile.json', text: '{}\n' }),
     'profiles.import': record('profiles.import', { stored: STORED, kind: 'profile' as const, migratedFrom: null, warnings: [] }),
     'profiles.apply': record('profiles.apply', {
-      result: { scope: 'user' as const, path: '/tmp/VkLayer_override.json', action: 'created' as const, before: 'absent' as const, backup: null, originalBackup: null, sha256: '0'.repeat(64), text: '{}\n' },
+      result: {
+        scope: 'user' as const,
+        path: '/tmp/VkLayer_override.json',
+        action: 'created' as const,
+        before: 'absent' as const,
+        backup: null,
+        originalBackup: null,
+        sha256: '0'.repeat(64),
+        text: '{}\n',
+      },
       notes: [],
     }),
     'profiles.overrideExport': record('profiles.overrideExport', { fileName: 'VkLayer_override.json', text: '{}\n', notes: [] }),
     'profiles.launchEnvironment': record('profiles.launchEnvironment', { loaderVersion: '1.3.239', env: {}, notes: [] }),
-    'profiles.explain': record('profiles.explain', { chain: { loaderVersion: '1.3.239', rulesVersion: '1.3.239', rules: [], result: 'VK_SUCCESS' as const, chain: [], metaLayers: [], excluded: [], notes: [] }, drivers: [], notes: [] }),
+    'profiles.explain': record('profiles.explain', {
+      chain: {
+        loaderVersion: '1.3.239',
+        rulesVersion: '1.3.239',
+        rules: [],
+        result: 'VK_SUCCESS' as const,
+        chain: [],
+        metaLayers: [],
+        excluded: [],
+        notes: [],
+      },
+      drivers: [],
+      notes: [],
+    }),
     'profiles.bind': record('profiles.bind', { application: { path: '/usr/bin/true', profile: 'Fake' }, sync: SYNC, notes: [] }),
     'profiles.unbind': record('profiles.unbind', { sync: SYNC }),
   };
@@ -35,7 +67,13 @@ export function profileCountingHandlers(calls: string[]): Pick<Handlers, Profile
 
 type ActivityChannel = Extract<keyof Handlers, `activity.${string}`>;
 
-const ACTIVITY = { loaderVersion: '1.3.239', global: { path: '/tmp/VkLayer_override.json', ownership: 'absent' as const, writtenAt: null, on: [], off: [] }, bindings: [], files: [], notes: [] };
+const ACTIVITY = {
+  loaderVersion: '1.3.239',
+  global: { path: '/tmp/VkLayer_override.json', ownership: 'absent' as const, writtenAt: null, on: [], off: [] },
+  bindings: [],
+  files: [],
+  notes: [],
+};
 
 /** The activity.* part of tests/helpers/counting-handlers.ts. */
 export function activityCountingHandlers(calls: string[]): Pick<Handlers, ActivityChannel> {

@@ -11,14 +11,30 @@ export interface FakeLayer {
 
 export function fakeInventory(files: { implicit?: FakeLayer[]; explicit?: FakeLayer[]; drivers?: string[] }): ManifestInventory {
   const scanned = (kind: ScannedManifest['kind'], list: { path: string; text: string }[]): ScannedManifest[] =>
-    list.map((f, order) => ({ path: f.path, kind, origin: 'test', location: f.path.slice(0, f.path.lastIndexOf('/')), order, readdirOrder: false, text: f.text, problem: null, duplicateOf: null }));
+    list.map((f, order) => ({
+      path: f.path,
+      kind,
+      origin: 'test',
+      location: f.path.slice(0, f.path.lastIndexOf('/')),
+      order,
+      readdirOrder: false,
+      text: f.text,
+      problem: null,
+      duplicateOf: null,
+    }));
   const layerText = (l: FakeLayer) => ({ path: l.path, text: JSON.stringify({ file_format_version: '1.2.0', layer: l.layer }) });
   return buildInventory(
     { implicit_layer: [], explicit_layer: [], driver: [] },
     {
       implicit_layer: scanned('implicit_layer', (files.implicit ?? []).map(layerText)),
       explicit_layer: scanned('explicit_layer', (files.explicit ?? []).map(layerText)),
-      driver: scanned('driver', (files.drivers ?? []).map((path) => ({ path, text: JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: '/lib/x.so', api_version: '1.3.0' } }) }))),
+      driver: scanned(
+        'driver',
+        (files.drivers ?? []).map((path) => ({
+          path,
+          text: JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: '/lib/x.so', api_version: '1.3.0' } }),
+        })),
+      ),
     },
   );
 }

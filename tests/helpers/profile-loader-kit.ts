@@ -45,7 +45,14 @@ export function writeRecordingManifests(kit: LoaderKit, folder: string, names: r
   for (const name of names)
     writeFileSync(
       join(folder, `${name}.json`),
-      JSON.stringify({ file_format_version: '1.2.0', layer: { name, type: 'GLOBAL', library_path: kit.libs.get(name), api_version: '1.3.0', implementation_version: '1', description: 'recording layer' } }, null, 2),
+      JSON.stringify(
+        {
+          file_format_version: '1.2.0',
+          layer: { name, type: 'GLOBAL', library_path: kit.libs.get(name), api_version: '1.3.0', implementation_version: '1', description: 'recording layer' },
+        },
+        null,
+        2,
+      ),
     );
 }
 
@@ -62,11 +69,22 @@ export interface ProbeRun {
 export function runProbe(app: string, env: NodeJS.ProcessEnv, requested: readonly string[] = []): Promise<ProbeRun> {
   const log = join(String(env['HOME']), `layers-${Math.random().toString(36).slice(2)}.log`);
   return new Promise((resolve) => {
-    execFile(app, ['1.3', ...requested], { env: { ...env, VK_DRIVER_FILES: LAVAPIPE, VK_LOADER_DEBUG: 'layer', STRATA_LAYER_LOG: log }, encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' }, (_e, stdout, stderr) => {
-      const m = /^create (-?\d+)$/m.exec(stdout);
-      const chain = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(' ')[0]!) : [];
-      rmSync(log, { force: true });
-      resolve({ result: m ? Number(m[1]) : null, chain, log: stderr, inserted: (layer) => stderr.includes(`Insert instance layer "${layer}"`) });
-    });
+    execFile(
+      app,
+      ['1.3', ...requested],
+      { env: { ...env, VK_DRIVER_FILES: LAVAPIPE, VK_LOADER_DEBUG: 'layer', STRATA_LAYER_LOG: log }, encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' },
+      (_e, stdout, stderr) => {
+        const m = /^create (-?\d+)$/m.exec(stdout);
+        const chain = existsSync(log)
+          ? readFileSync(log, 'utf8')
+              .trim()
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => l.split(' ')[0]!)
+          : [];
+        rmSync(log, { force: true });
+        resolve({ result: m ? Number(m[1]) : null, chain, log: stderr, inserted: (layer) => stderr.includes(`Insert instance layer "${layer}"`) });
+      },
+    );
   });
 }

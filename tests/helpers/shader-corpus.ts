@@ -44,7 +44,12 @@ export function buildShaderCorpus(): ShaderCorpus {
       modules.push({ name, path, validateArgs: null, spirvCross: option(text, 'spirv-cross')?.[0] !== 'skip' });
     } else {
       execFileSync('glslangValidator', ['-V', ...(option(text, 'glslangValidator') ?? []), source, '-o', path], { stdio: 'pipe' });
-      modules.push({ name, path, validateArgs: option(text, 'spirv-val') ?? ['--target-env', 'vulkan1.0'], spirvCross: option(text, 'spirv-cross')?.[0] !== 'skip' });
+      modules.push({
+        name,
+        path,
+        validateArgs: option(text, 'spirv-val') ?? ['--target-env', 'vulkan1.0'],
+        spirvCross: option(text, 'spirv-cross')?.[0] !== 'skip',
+      });
     }
   }
   return { dir, modules, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

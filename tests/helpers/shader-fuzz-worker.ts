@@ -205,7 +205,17 @@ export function fuzz(work: FuzzWork): Extract<FuzzMessage, { type: 'done' }> {
     if (ms > slowest.ms) Object.assign(slowest, { index: i, ms });
     if ((i - work.start + 1) % 2000 === 0) parentPort?.postMessage({ type: 'progress', done: i - work.start + 1 } satisfies FuzzMessage);
   }
-  return { type: 'done', count: work.end - work.start, spirvCount, vbcCount, diagnosed, codes: [...codes], failures, slowest, totalMs: performance.now() - started };
+  return {
+    type: 'done',
+    count: work.end - work.start,
+    spirvCount,
+    vbcCount,
+    diagnosed,
+    codes: [...codes],
+    failures,
+    slowest,
+    totalMs: performance.now() - started,
+  };
 }
 
 if (parentPort && workerData) parentPort.postMessage(fuzz(workerData as FuzzWork));

@@ -35,9 +35,26 @@ export async function unnamedControls(page: Page): Promise<string[]> {
       // Out of reach on purpose (a file input a button opens): neither focusable nor exposed.
       if (el.getAttribute('aria-hidden') === 'true' && el.getAttribute('tabindex') === '-1') continue;
       const by = el.getAttribute('aria-labelledby');
-      const labelled = by ? by.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ') : '';
-      const labels = el.labels ? Array.from(el.labels).map((l) => l.textContent ?? '').join(' ') : '';
-      const name = [labelled, el.getAttribute('aria-label') ?? '', labels, el.tagName === 'SELECT' || el.tagName === 'INPUT' ? '' : (el.textContent ?? ''), el.getAttribute('title') ?? ''].join('').trim();
+      const labelled = by
+        ? by
+            .split(/\s+/)
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' ')
+        : '';
+      const labels = el.labels
+        ? Array.from(el.labels)
+            .map((l) => l.textContent ?? '')
+            .join(' ')
+        : '';
+      const name = [
+        labelled,
+        el.getAttribute('aria-label') ?? '',
+        labels,
+        el.tagName === 'SELECT' || el.tagName === 'INPUT' ? '' : (el.textContent ?? ''),
+        el.getAttribute('title') ?? '',
+      ]
+        .join('')
+        .trim();
       if (!name) out.push(`<${el.tagName.toLowerCase()} id="${el.id}" data-testid="${el.getAttribute('data-testid') ?? ''}">`);
     }
     return out;
@@ -66,7 +83,9 @@ export async function layoutDefects(page: Page): Promise<string[]> {
       const r = el.getBoundingClientRect();
       const b = box.getBoundingClientRect();
       if (r.width > 0 && (r.left < b.left - 1 || r.right > b.right + 1))
-        out.push(`<${el.tagName.toLowerCase()} data-testid="${el.getAttribute('data-testid') ?? ''}"> "${(el.textContent ?? el.getAttribute('aria-label') ?? '').slice(0, 40)}" sticks out of its ${box.tagName.toLowerCase()} by ${Math.round(Math.max(b.left - r.left, r.right - b.right))}px`);
+        out.push(
+          `<${el.tagName.toLowerCase()} data-testid="${el.getAttribute('data-testid') ?? ''}"> "${(el.textContent ?? el.getAttribute('aria-label') ?? '').slice(0, 40)}" sticks out of its ${box.tagName.toLowerCase()} by ${Math.round(Math.max(b.left - r.left, r.right - b.right))}px`,
+        );
     }
     return out;
   });

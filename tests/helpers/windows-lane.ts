@@ -1,6 +1,20 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { APP_ROOT } from './strata-cli';
@@ -49,7 +63,8 @@ export function windowsLaneMissing(): string[] {
   if (!has('cmake')) missing.push('cmake');
   if (!has('ninja')) missing.push('ninja (Debian package ninja-build)');
   if (spawnSync('Xvfb', ['-help'], { stdio: 'ignore' }).error) missing.push('Xvfb (Debian package xvfb)');
-  if (!existsSync(join(LOADER_SOURCES, `vulkan-loader-${LOADER_VERSION}.tar.xz`))) missing.push(`the loader sources ${join(LOADER_SOURCES, `vulkan-loader-${LOADER_VERSION}.tar.xz`)} (STRATA_LOADER_SOURCES)`);
+  if (!existsSync(join(LOADER_SOURCES, `vulkan-loader-${LOADER_VERSION}.tar.xz`)))
+    missing.push(`the loader sources ${join(LOADER_SOURCES, `vulkan-loader-${LOADER_VERSION}.tar.xz`)} (STRATA_LOADER_SOURCES)`);
   return missing;
 }
 
@@ -123,7 +138,17 @@ export function windowsLoader(version = LOADER_VERSION): WindowsLoaderBuild {
       run('tar', ['xJf', archive, '-C', work]);
       const src = join(work, `vulkan-loader-${version}`);
       const headers = join(out, 'headers');
-      run('cmake', ['-S', join(src, 'headers-src'), '-B', join(work, 'h'), '-G', 'Ninja', `-DCMAKE_INSTALL_PREFIX=${headers}`, '-DBUILD_TESTS=OFF', '-DVULKAN_HEADERS_ENABLE_TESTS=OFF']);
+      run('cmake', [
+        '-S',
+        join(src, 'headers-src'),
+        '-B',
+        join(work, 'h'),
+        '-G',
+        'Ninja',
+        `-DCMAKE_INSTALL_PREFIX=${headers}`,
+        '-DBUILD_TESTS=OFF',
+        '-DVULKAN_HEADERS_ENABLE_TESTS=OFF',
+      ]);
       run('cmake', ['--install', join(work, 'h')]);
       const toolchain = join(work, 'mingw.cmake');
       writeFileSync(
@@ -140,8 +165,16 @@ export function windowsLoader(version = LOADER_VERSION): WindowsLoaderBuild {
         ].join('\n'),
       );
       run('cmake', [
-        '-S', join(src, 'loader-src'), '-B', join(work, 'l'), '-G', 'Ninja', `-DCMAKE_TOOLCHAIN_FILE=${toolchain}`, '-DCMAKE_BUILD_TYPE=Release',
-        `-DCMAKE_PREFIX_PATH=${headers}`, `-DVULKAN_HEADERS_INSTALL_DIR=${headers}`,
+        '-S',
+        join(src, 'loader-src'),
+        '-B',
+        join(work, 'l'),
+        '-G',
+        'Ninja',
+        `-DCMAKE_TOOLCHAIN_FILE=${toolchain}`,
+        '-DCMAKE_BUILD_TYPE=Release',
+        `-DCMAKE_PREFIX_PATH=${headers}`,
+        `-DVULKAN_HEADERS_INSTALL_DIR=${headers}`,
       ]);
       run('ninja', ['-C', join(work, 'l')]);
       copyFileSync(join(work, 'l', 'loader', 'vulkan-1.dll'), join(out, 'vulkan-1.dll'));
@@ -206,9 +239,13 @@ function snapshotApp(into: string): string {
     try {
       for (const p of ['package.json', 'bin', join('out', 'main'), join('out', 'native-bridge')]) cpSync(join(APP_ROOT, p), join(into, p), { recursive: true });
       const modules = (dir: string): string[] =>
-        readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? modules(join(dir, d.name)) : d.name.endsWith('.mjs') ? [join(dir, d.name)] : []));
+        readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+          d.isDirectory() ? modules(join(dir, d.name)) : d.name.endsWith('.mjs') ? [join(dir, d.name)] : [],
+        );
       const complete = modules(join(into, 'out')).every((file) =>
-        [...readFileSync(file, 'utf8').matchAll(/from\s*"(\.{1,2}\/[^"]+\.mjs)"|import\("(\.{1,2}\/[^"]+\.mjs)"\)/g)].every((m) => existsSync(resolve(dirname(file), m[1] ?? m[2]!))),
+        [...readFileSync(file, 'utf8').matchAll(/from\s*"(\.{1,2}\/[^"]+\.mjs)"|import\("(\.{1,2}\/[^"]+\.mjs)"\)/g)].every((m) =>
+          existsSync(resolve(dirname(file), m[1] ?? m[2]!)),
+        ),
       );
       if (complete && existsSync(join(into, 'out', 'main', 'cli.mjs'))) {
         symlinkSync(join(APP_ROOT, 'node_modules'), join(into, 'node_modules'));
@@ -218,7 +255,8 @@ function snapshotApp(into: string): string {
       // out/ changed under the copy: try again.
     }
     // Not built at all (after 10 s: not someone's build in progress): build it, as bin/strata would.
-    if (attempt === 5 && !existsSync(join(APP_ROOT, 'out', 'main', 'cli.mjs'))) run(process.execPath, [join(APP_ROOT, 'scripts', 'build.mjs'), '--quiet'], { cwd: APP_ROOT });
+    if (attempt === 5 && !existsSync(join(APP_ROOT, 'out', 'main', 'cli.mjs')))
+      run(process.execPath, [join(APP_ROOT, 'scripts', 'build.mjs'), '--quiet'], { cwd: APP_ROOT });
     spawnSync('sleep', ['2']);
   }
   throw new Error(`could not copy a complete build of ${join(APP_ROOT, 'out')} (is someone rebuilding it?). Fix: run \`node scripts/build.mjs\` and try again`);
@@ -276,7 +314,11 @@ export interface WindowsLane {
   close(): void;
 }
 
-const KHRONOS_ROOTS = ['HKEY_LOCAL_MACHINE\\SOFTWARE\\Khronos\\Vulkan', 'HKEY_CURRENT_USER\\SOFTWARE\\Khronos\\Vulkan', 'HKEY_LOCAL_MACHINE\\SOFTWARE\\WOW6432Node\\Khronos\\Vulkan'];
+const KHRONOS_ROOTS = [
+  'HKEY_LOCAL_MACHINE\\SOFTWARE\\Khronos\\Vulkan',
+  'HKEY_CURRENT_USER\\SOFTWARE\\Khronos\\Vulkan',
+  'HKEY_LOCAL_MACHINE\\SOFTWARE\\WOW6432Node\\Khronos\\Vulkan',
+];
 
 const regString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
@@ -284,7 +326,10 @@ const regString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"
 function startXvfb(dir: string): { display: string; stop(): void } {
   const fdFile = join(dir, 'xvfb-display');
   const out = openSync(fdFile, 'w');
-  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', out], detached: false });
+  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1024x768x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', out],
+    detached: false,
+  });
   closeSync(out);
   for (let i = 0; i < 100; i++) {
     const n = readFileSync(fdFile, 'utf8').trim();
@@ -304,7 +349,14 @@ export function openWindowsLane(): WindowsLane {
   const home = makeTempHome();
   const prefix = join(home.dir, 'wineprefix');
   const xvfb = startXvfb(home.dir);
-  const wineEnv: NodeJS.ProcessEnv = { ...home.env, DISPLAY: xvfb.display, WINEPREFIX: prefix, WINEARCH: 'win64', WINEDEBUG: '-all', WINEDLLOVERRIDES: 'vulkan-1=n;winemenubuilder.exe=d;mscoree,mshtml=' };
+  const wineEnv: NodeJS.ProcessEnv = {
+    ...home.env,
+    DISPLAY: xvfb.display,
+    WINEPREFIX: prefix,
+    WINEARCH: 'win64',
+    WINEDEBUG: '-all',
+    WINEDLLOVERRIDES: 'vulkan-1=n;winemenubuilder.exe=d;mscoree,mshtml=',
+  };
   const wine = (args: string[], timeoutMs = 120_000, io?: { stdout: number; stderr: number }) =>
     spawnSync('wine', args, { env: wineEnv, stdio: ['ignore', io?.stdout ?? 'pipe', io?.stderr ?? 'pipe'], timeout: timeoutMs, encoding: 'utf8' });
   const boot = wine(['wineboot', '-i']);
@@ -330,7 +382,12 @@ export function openWindowsLane(): WindowsLane {
   const prepare = (exe: string, args: string[], env: Record<string, string | null>) => {
     const n = ++runs;
     const envFile = join(io, `env-${n}.txt`);
-    writeFileSync(envFile, Object.entries(env).map(([k, v]) => (v === null ? `-${k}` : `${k}=${v}`)).join('\n') + '\n');
+    writeFileSync(
+      envFile,
+      Object.entries(env)
+        .map(([k, v]) => (v === null ? `-${k}` : `${k}=${v}`))
+        .join('\n') + '\n',
+    );
     const target = exe.startsWith('/') ? winPath(exe) : exe;
     // CommandLineToArgvW quoting: backslashes are literal except before a quote.
     const quote = (a: string) => (a === '' || /[\s"]/.test(a) ? `"${a.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"` : a);
@@ -348,7 +405,12 @@ export function openWindowsLane(): WindowsLane {
       const out = openSync(outFile, 'w');
       const err = openSync(errFile, 'w');
       try {
-        const r = spawnSync('wine', wineArgs, { env: wineEnv, cwd: options.cwd ?? home.dir, stdio: ['ignore', out, err], timeout: options.timeoutMs ?? 120_000 });
+        const r = spawnSync('wine', wineArgs, {
+          env: wineEnv,
+          cwd: options.cwd ?? home.dir,
+          stdio: ['ignore', out, err],
+          timeout: options.timeoutMs ?? 120_000,
+        });
         if (r.error) throw r.error;
         return { status: r.status, stdout: readFileSync(outFile, 'utf8'), stderr: readFileSync(errFile, 'utf8') };
       } finally {
@@ -361,7 +423,12 @@ export function openWindowsLane(): WindowsLane {
       const out = openSync(outFile, 'w');
       const err = openSync(errFile, 'w');
       return new Promise<WineRun>((resolveRun, reject) => {
-        const child = spawn('wine', wineArgs, { env: wineEnv, cwd: options.cwd ?? home.dir, stdio: ['ignore', out, err], timeout: options.timeoutMs ?? 120_000 });
+        const child = spawn('wine', wineArgs, {
+          env: wineEnv,
+          cwd: options.cwd ?? home.dir,
+          stdio: ['ignore', out, err],
+          timeout: options.timeoutMs ?? 120_000,
+        });
         child.on('error', reject);
         child.on('close', (status) => resolveRun({ status, stdout: readFileSync(outFile, 'utf8'), stderr: readFileSync(errFile, 'utf8') }));
       }).finally(() => {
@@ -370,16 +437,29 @@ export function openWindowsLane(): WindowsLane {
       });
     },
     strata(args, env = {}, options = {}) {
-      return lane.run(nodeExe, [winPath(join(app, 'bin', 'strata')), ...args], { NODE_OPTIONS: `--require ${winPath(preload)}`, ...env }, { cwd: app, ...options });
+      return lane.run(
+        nodeExe,
+        [winPath(join(app, 'bin', 'strata')), ...args],
+        { NODE_OPTIONS: `--require ${winPath(preload)}`, ...env },
+        { cwd: app, ...options },
+      );
     },
     strataAsync(args, env = {}, options = {}) {
-      return lane.runAsync(nodeExe, [winPath(join(app, 'bin', 'strata')), ...args], { NODE_OPTIONS: `--require ${winPath(preload)}`, ...env }, { cwd: app, ...options });
+      return lane.runAsync(
+        nodeExe,
+        [winPath(join(app, 'bin', 'strata')), ...args],
+        { NODE_OPTIONS: `--require ${winPath(preload)}`, ...env },
+        { cwd: app, ...options },
+      );
     },
     setKhronosRegistry(keys, options = {}) {
       const lines = ['Windows Registry Editor Version 5.00', ''];
       for (const root of KHRONOS_ROOTS) lines.push(`[-${root}]`, '');
       // winevulkan registers itself as the prefix's driver (wineboot); keep it unless a test says otherwise.
-      const wineDriver: Record<string, RegValue[]> = options.wineDriver === false ? {} : { 'HKEY_LOCAL_MACHINE\\SOFTWARE\\Khronos\\Vulkan\\Drivers': [{ name: 'C:\\windows\\system32\\winevulkan.json', data: 0 }] };
+      const wineDriver: Record<string, RegValue[]> =
+        options.wineDriver === false
+          ? {}
+          : { 'HKEY_LOCAL_MACHINE\\SOFTWARE\\Khronos\\Vulkan\\Drivers': [{ name: 'C:\\windows\\system32\\winevulkan.json', data: 0 }] };
       const all: Record<string, RegValue[]> = { ...wineDriver, ...keys };
       for (const [key, values] of Object.entries(all)) {
         lines.push(`[${key.replace(/^HKLM\\/, 'HKEY_LOCAL_MACHINE\\').replace(/^HKCU\\/, 'HKEY_CURRENT_USER\\')}]`);

@@ -51,7 +51,8 @@ function parseSearches(part: string): { kind: string; search: WindowsLoaderSearc
     else if ((m = msg.match(/^Located json file "(.*)" from registry "(.*)"$/))) current.registry.push([m[2]!, m[1]!]);
     else if ((m = msg.match(/^Found manifest file (.*) \(file version .*\)$/))) current.files.push(m[1]!);
     else if ((m = msg.match(/^Found ICD manifest file (.*), version .*$/))) current.files.push(m[1]!);
-    else if ((m = msg.match(/^loader_get_json: (?:Failed to open JSON file|Invalid JSON file|Failed to read (?:file size of|entire) JSON file) (.*?)\.?$/))) current.files.push(m[1]!);
+    else if ((m = msg.match(/^loader_get_json: (?:Failed to open JSON file|Invalid JSON file|Failed to read (?:file size of|entire) JSON file) (.*?)\.?$/)))
+      current.files.push(m[1]!);
   }
   return out;
 }

@@ -58,10 +58,14 @@ test('the status names the global override, each binding with its file, and the 
   const s = await activityStatus(o);
   assert.equal(s.global.ownership, 'strata');
   assert.deepEqual(s.global.on, [C]);
-  assert.deepEqual(s.bindings.map((b) => [b.app, b.profile, b.ok]), [
-    [apps.one, 'One', true],
-    [apps.two, 'Two', true],
-  ], JSON.stringify(s.bindings, null, 2));
+  assert.deepEqual(
+    s.bindings.map((b) => [b.app, b.profile, b.ok]),
+    [
+      [apps.one, 'One', true],
+      [apps.two, 'Two', true],
+    ],
+    JSON.stringify(s.bindings, null, 2),
+  );
   for (const b of s.bindings) assert.deepEqual(b.gets, [b.file]);
   assert.deepEqual(s.files.map((f) => [f.role, f.owner]).sort(), [
     ['app-override', 'strata'],
@@ -80,13 +84,26 @@ test('the status names the global override, each binding with its file, and the 
   assert.deepEqual((await runProbe(apps.unbound, home.env)).chain, [C]);
 
   // Saving a bound profile (the editor's Save) rewrites its application's file at once.
-  await profilesSave(o, { profile: { schemaVersion: 2, name: 'One', layers: [{ name: C, state: 'on' }, { name: A, state: 'on' }] } });
+  await profilesSave(o, {
+    profile: {
+      schemaVersion: 2,
+      name: 'One',
+      layers: [
+        { name: C, state: 'on' },
+        { name: A, state: 'on' },
+      ],
+    },
+  });
   assert.deepEqual((await runProbe(apps.one, home.env)).chain, [C, A], 'app-one gets the saved version of its profile');
   assert.ok((await activityStatus(o)).bindings.every((b) => b.ok));
 
   const inventory = await discoveryManifests({ env: home.env });
   const codes = inventory.manifests.implicit_layer.flatMap((m) => m.diagnostics.map((d) => `${m.path}: ${String(d.code)}`));
-  assert.deepEqual(codes.filter((c) => c.includes('duplicate-name')), [], 'Strata’s per-application override files are not duplicates');
+  assert.deepEqual(
+    codes.filter((c) => c.includes('duplicate-name')),
+    [],
+    'Strata’s per-application override files are not duplicates',
+  );
 });
 
 test('Disable asks which: the global override alone leaves the bindings working; then every binding goes, the applications stay listed, the other tool’s file stays', async () => {
@@ -100,12 +117,18 @@ test('Disable asks which: the global override alone leaves the bindings working;
   assert.deepEqual(all.unbound, [apps.one, apps.two]);
   assert.equal(all.removed.length, 2, JSON.stringify(all, null, 2));
   assert.deepEqual(all.status.bindings, []);
-  assert.deepEqual(all.status.files.map((f) => f.path), [foreignSettings]);
+  assert.deepEqual(
+    all.status.files.map((f) => f.path),
+    [foreignSettings],
+  );
   assert.ok(existsSync(foreignSettings));
   for (const app of [apps.one, apps.two, apps.unbound]) assert.deepEqual((await runProbe(app, home.env)).chain, [], `${app} gets no layer after Disable`);
   // Still listed (how to launch them is kept), no longer bound.
-  assert.deepEqual(readApplications(o).applications.map((a) => [a.path, a.profile ?? null]), [
-    [apps.one, null],
-    [apps.two, null],
-  ]);
+  assert.deepEqual(
+    readApplications(o).applications.map((a) => [a.path, a.profile ?? null]),
+    [
+      [apps.one, null],
+      [apps.two, null],
+    ],
+  );
 });

@@ -83,7 +83,10 @@ test('requests in flight all fail together when the probe dies', async () => {
   const client = new BridgeClient({ probe: fakeProbe, cwd: root, timeoutMs: 5000, env: { ...home.env, FAKE_PROBE_MODE: 'segv' } });
   try {
     const results = await Promise.all([client.request('a'), client.request('b')]);
-    assert.deepEqual(results.map((r) => !r.ok && r.error.code), ['bridge/crashed', 'bridge/crashed']);
+    assert.deepEqual(
+      results.map((r) => !r.ok && r.error.code),
+      ['bridge/crashed', 'bridge/crashed'],
+    );
   } finally {
     client.dispose();
     home.cleanup();

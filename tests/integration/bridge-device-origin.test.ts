@@ -40,7 +40,10 @@ async function devices(request: object) {
 
 test('one lavapipe manifest: its device is its own, uniquely', async () => {
   const report = await devices({});
-  assert.deepEqual(report.devices.map((d) => d.origin), [{ manifest: LAVAPIPE, match: 'unique', candidates: [LAVAPIPE] }]);
+  assert.deepEqual(
+    report.devices.map((d) => d.origin),
+    [{ manifest: LAVAPIPE, match: 'unique', candidates: [LAVAPIPE] }],
+  );
   assert.deepEqual(report.driverManifests, [{ manifest: LAVAPIPE, deviceCount: 1, error: null }]);
 });
 
@@ -52,18 +55,27 @@ test('two copies of the lavapipe manifest: two devices as vulkaninfo shows, one 
   assert.equal(report.devices.length, 2, 'the loader loads each copy');
   assert.deepEqual(report.devices.map((d) => d.origin?.manifest).sort(), [...copies].sort(), 'one device each, not both to the first');
   for (const d of report.devices) assert.deepEqual([d.origin?.match, d.origin?.candidates], ['by-order', copies]);
-  assert.deepEqual(report.driverManifests?.map((m) => [m.manifest, m.deviceCount]), copies.map((c) => [c, 1]));
+  assert.deepEqual(
+    report.driverManifests?.map((m) => [m.manifest, m.deviceCount]),
+    copies.map((c) => [c, 1]),
+  );
 
   const cli = runStrata(['devices', '--env', `VK_DRIVER_FILES=${copies.join(':')}`], home.env);
   assert.equal(cli.status, 0, cli.stderr);
   assert.match(cli.stdout, /^\s+manifest\s+\S+lvp-a\.json \(or \S+lvp-b\.json: identical devices, told apart by order only\)$/m);
-  assert.match(cli.stdout, /Driver manifests \(in the loader's order\):\n\s+MANIFEST\s+DEVICES\s+ALONE\s+NOTE\n\s+\S+lvp-a\.json\s+1\s+1\n\s+\S+lvp-b\.json\s+1\s+1/);
+  assert.match(
+    cli.stdout,
+    /Driver manifests \(in the loader's order\):\n\s+MANIFEST\s+DEVICES\s+ALONE\s+NOTE\n\s+\S+lvp-a\.json\s+1\s+1\n\s+\S+lvp-b\.json\s+1\s+1/,
+  );
 });
 
 test('origins: false skips the per-driver pass', async () => {
   const report = await devices({ origins: false });
   assert.equal(report.driverManifests, null);
-  assert.deepEqual(report.devices.map((d) => d.origin), [null]);
+  assert.deepEqual(
+    report.devices.map((d) => d.origin),
+    [null],
+  );
 });
 
 test('a driver that crashes the loader: devices fails with an error that names that driver', async () => {

@@ -28,13 +28,20 @@ before(() => {
     join(layerDir, 'env_probe.json'),
     JSON.stringify({
       file_format_version: '1.2.0',
-      layer: { name: 'VK_LAYER_STRATA_env_cli', type: 'GLOBAL', library_path: './libnot-there.so', api_version: '1.3.200', implementation_version: '3', description: 'Strata --env test' },
+      layer: {
+        name: 'VK_LAYER_STRATA_env_cli',
+        type: 'GLOBAL',
+        library_path: './libnot-there.so',
+        api_version: '1.3.200',
+        implementation_version: '3',
+        description: 'Strata --env test',
+      },
     }),
   );
 });
 after(() => home?.cleanup());
 
-test('strata devices --env VK_DRIVER_FILES=… finds the device that Strata\'s own environment cannot', () => {
+test("strata devices --env VK_DRIVER_FILES=… finds the device that Strata's own environment cannot", () => {
   const broken = runStrata(['devices', '--json'], home.env);
   assert.equal(broken.status, 1);
   assert.match(broken.stderr, /^strata: vkCreateInstance returned VK_ERROR_INCOMPATIBLE_DRIVER .*\. Fix: .*VK_LOADER_DEBUG=driver/);
@@ -42,7 +49,10 @@ test('strata devices --env VK_DRIVER_FILES=… finds the device that Strata\'s o
   const fixed = runStrata(['devices', '--json', '--env', `VK_DRIVER_FILES=${LAVAPIPE}`], home.env);
   assert.equal(fixed.status, 0, fixed.stderr);
   const report = DevicesReportSchema.parse(JSON.parse(fixed.stdout));
-  assert.deepEqual(report.devices.map((d) => [d.driver?.driverName, d.origin?.manifest]), [['llvmpipe', LAVAPIPE]]);
+  assert.deepEqual(
+    report.devices.map((d) => [d.driver?.driverName, d.origin?.manifest]),
+    [['llvmpipe', LAVAPIPE]],
+  );
 });
 
 test('strata loader --env VK_LAYER_PATH=… shows a layer only in that environment', () => {
@@ -60,28 +70,41 @@ test('strata drivers negotiate --env: the manifest list and the probes follow th
   assert.equal(set.status, 0, set.stderr);
   const report = DriversNegotiateReportSchema.parse(JSON.parse(set.stdout));
   assert.equal(report.source, 'VK_DRIVER_FILES');
-  assert.deepEqual(report.drivers.map((d) => [d.manifest, d.ok]), [[LAVAPIPE, true]]);
+  assert.deepEqual(
+    report.drivers.map((d) => [d.manifest, d.ok]),
+    [[LAVAPIPE, true]],
+  );
 
   // Unset: the loader's default folders, where Debian's lavapipe manifest lives.
   const unset = runStrata(['drivers', 'negotiate', '--json', '--unset', 'VK_DRIVER_FILES'], home.env);
   const defaults = DriversNegotiateReportSchema.parse(JSON.parse(unset.stdout));
   assert.equal(defaults.source, 'default-folders');
-  assert.ok(defaults.drivers.some((d) => d.manifest === LAVAPIPE && d.ok), unset.stdout);
+  assert.ok(
+    defaults.drivers.some((d) => d.manifest === LAVAPIPE && d.ok),
+    unset.stdout,
+  );
 });
 
 test('a malformed --env is a usage error (exit 2, one line)', () => {
-  for (const args of [['devices', '--env', '=x'], ['loader', '--env', 'NO_EQUALS'], ['drivers', 'negotiate', '--env', 'BAD NAME=1']]) {
+  for (const args of [
+    ['devices', '--env', '=x'],
+    ['loader', '--env', 'NO_EQUALS'],
+    ['drivers', 'negotiate', '--env', 'BAD NAME=1'],
+  ]) {
     const r = runStrata(args, home.env);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /^strata: .*NAME=VALUE.*\. Fix: see `strata .*--help`\n$/);
   }
 });
 
-test('strata loader --env VK_LOADER_DEBUG=driver brings the loader\'s own log back with the answer', () => {
+test("strata loader --env VK_LOADER_DEBUG=driver brings the loader's own log back with the answer", () => {
   const r = runStrata(['loader', '--json', '--env', 'VK_LOADER_DEBUG=driver', '--env', `VK_DRIVER_FILES=${LAVAPIPE}`], home.env);
   assert.equal(r.status, 0, r.stderr);
   const log = LoaderInfoSchema.parse(JSON.parse(r.stdout)).loaderLog ?? [];
-  assert.ok(log.some((l) => l.includes(LAVAPIPE)), `the loader names the driver manifest it read:\n${log.join('\n')}`);
+  assert.ok(
+    log.some((l) => l.includes(LAVAPIPE)),
+    `the loader names the driver manifest it read:\n${log.join('\n')}`,
+  );
   assert.ok(!log.some((l) => l.startsWith('strata-driver-stage')), "the probe's own stage lines are not the loader's");
   const human = runStrata(['loader', '--env', 'VK_LOADER_DEBUG=driver', '--env', `VK_DRIVER_FILES=${LAVAPIPE}`], home.env);
   assert.match(human.stdout, /\n\nLoader log \(VK_LOADER_DEBUG\), \d+ lines?:\n  /);

@@ -30,7 +30,14 @@ function vulkaninfoProfile(env: NodeJS.ProcessEnv) {
     const file = readdirSync(dir).find((f) => f.endsWith('.json'));
     assert.ok(file, 'vulkaninfo --json wrote a profile');
     const doc = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
-      capabilities: Record<string, { extensions: Record<string, number>; properties: Record<string, Record<string, unknown>>; queueFamiliesProperties: { VkQueueFamilyProperties: { queueCount: number; queueFlags: string[] } }[] }>;
+      capabilities: Record<
+        string,
+        {
+          extensions: Record<string, number>;
+          properties: Record<string, Record<string, unknown>>;
+          queueFamiliesProperties: { VkQueueFamilyProperties: { queueCount: number; queueFlags: string[] } }[];
+        }
+      >;
     };
     const caps = Object.values(doc.capabilities)[0]!;
     return caps;
@@ -82,7 +89,10 @@ test('strata devices --json agrees with vulkaninfo --summary and --json on lavap
     // Memory heaps from the text report ("size = 2147483648 (0x80000000) (2.00 GiB)").
     const text = runVulkaninfo(['--text'], home.env);
     const heapSizes = [...text.matchAll(/memoryHeaps\[\d+\]:\n\s+size\s+= (\d+)/g)].map((m) => Number(m[1]));
-    assert.deepEqual(d.memoryHeaps.map((h) => h.size), heapSizes);
+    assert.deepEqual(
+      d.memoryHeaps.map((h) => h.size),
+      heapSizes,
+    );
   } finally {
     home.cleanup();
   }
@@ -111,7 +121,9 @@ test('strata loader --json agrees with vulkaninfo --summary: instance version, l
     const summary = parseVulkaninfoSummary(runVulkaninfo(['--summary'], home.env));
     assert.equal(info.version, summary.instanceVersion);
     assert.deepEqual(
-      info.layers.map((l) => ({ name: l.name, description: l.description, specVersion: l.specVersion, implementationVersion: l.implementationVersion })).sort((a, b) => a.name.localeCompare(b.name)),
+      info.layers
+        .map((l) => ({ name: l.name, description: l.description, specVersion: l.specVersion, implementationVersion: l.implementationVersion }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
       [...summary.layers].sort((a, b) => a.name.localeCompare(b.name)),
     );
     assert.ok(info.layers.length > 0, 'Debian installs at least the Mesa device-select layer');
@@ -135,7 +147,14 @@ test('a request with env gets a probe started with that environment; without it,
     join(layerDir, 'strata_test_layer.json'),
     JSON.stringify({
       file_format_version: '1.2.0',
-      layer: { name: 'VK_LAYER_STRATA_env_probe', type: 'GLOBAL', library_path: './libnot-there.so', api_version: '1.3.200', implementation_version: '7', description: 'Strata env test' },
+      layer: {
+        name: 'VK_LAYER_STRATA_env_probe',
+        type: 'GLOBAL',
+        library_path: './libnot-there.so',
+        api_version: '1.3.200',
+        implementation_version: '7',
+        description: 'Strata env test',
+      },
     }),
   );
   const ctx = createAppContext({ root: findAppRoot(), env: home.env });
@@ -143,11 +162,14 @@ test('a request with env gets a probe started with that environment; without it,
     const broken = await ctx.router.call('devices', {}, { host: 'cli' });
     assert.equal(broken.ok, false);
     assert.equal(!broken.ok && broken.error.code, 'vulkan/incompatible-driver', JSON.stringify(broken));
-    assert.match(!broken.ok ? broken.error.fix ?? '' : '', /VK_LOADER_DEBUG=driver/);
+    assert.match(!broken.ok ? (broken.error.fix ?? '') : '', /VK_LOADER_DEBUG=driver/);
 
     const fixed = await ctx.router.call('devices', { env: { VK_DRIVER_FILES: LAVAPIPE } }, { host: 'cli' });
     assert.ok(fixed.ok, JSON.stringify(fixed));
-    assert.deepEqual(DevicesReportSchema.parse(fixed.value).devices.map((d) => d.driver?.driverName), ['llvmpipe']);
+    assert.deepEqual(
+      DevicesReportSchema.parse(fixed.value).devices.map((d) => d.driver?.driverName),
+      ['llvmpipe'],
+    );
 
     const withLayer = await ctx.router.call('loader.info', { env: { XDG_DATA_HOME: dataHome } }, { host: 'cli' });
     assert.ok(withLayer.ok, JSON.stringify(withLayer));

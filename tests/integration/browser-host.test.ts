@@ -42,11 +42,20 @@ const cookie = () => ({ 'X-Strata-Token': TOKEN });
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'strata-host-'));
   mkdirSync(join(dir, 'renderer', 'assets'), { recursive: true });
-  writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><html><head><script type="module" src="./assets/app.js"></script></head><body></body></html>');
+  writeFileSync(
+    join(dir, 'renderer', 'index.html'),
+    '<!doctype html><html><head><script type="module" src="./assets/app.js"></script></head><body></body></html>',
+  );
   writeFileSync(join(dir, 'renderer', 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'outside the renderer');
   writeFileSync(join(dir, 'preload.js'), 'window.strata = {}');
-  host = await startBrowserHost({ router: createRouter(handlers), bus, rendererDir: join(dir, 'renderer'), browserPreloadFile: join(dir, 'preload.js'), token: TOKEN });
+  host = await startBrowserHost({
+    router: createRouter(handlers),
+    bus,
+    rendererDir: join(dir, 'renderer'),
+    browserPreloadFile: join(dir, 'preload.js'),
+    token: TOKEN,
+  });
 });
 
 after(async () => {
@@ -79,15 +88,40 @@ const refused: [string, () => Promise<Reply>, number, string][] = [
   ['wrong token (header)', () => send('POST', '/api/app.info', { ...json, 'X-Strata-Token': 'nope' }, '{}'), 401, 'serve/bad-token'],
   // Neither travels any more: a cookie reaches every port of 127.0.0.1, a query lands in history and logs.
   ['right token in the query', () => send('POST', `/api/app.info?token=${TOKEN}`, json, '{}'), 401, 'serve/bad-token'],
-  ['right token in a cookie (the old design)', () => send('POST', '/api/app.info', { ...json, Cookie: `strata_token_${host.port}=${TOKEN}` }, '{}'), 401, 'serve/bad-token'],
-  ['foreign Origin with a good token', () => send('POST', '/api/app.info', { ...json, ...cookie(), Origin: 'http://evil.example' }, '{}'), 403, 'serve/foreign-origin'],
-  ['Origin on another port', () => send('POST', '/api/app.info', { ...json, ...cookie(), Origin: `http://127.0.0.1:${host.port + 1}` }, '{}'), 403, 'serve/foreign-origin'],
+  [
+    'right token in a cookie (the old design)',
+    () => send('POST', '/api/app.info', { ...json, Cookie: `strata_token_${host.port}=${TOKEN}` }, '{}'),
+    401,
+    'serve/bad-token',
+  ],
+  [
+    'foreign Origin with a good token',
+    () => send('POST', '/api/app.info', { ...json, ...cookie(), Origin: 'http://evil.example' }, '{}'),
+    403,
+    'serve/foreign-origin',
+  ],
+  [
+    'Origin on another port',
+    () => send('POST', '/api/app.info', { ...json, ...cookie(), Origin: `http://127.0.0.1:${host.port + 1}` }, '{}'),
+    403,
+    'serve/foreign-origin',
+  ],
   ['null Origin', () => send('POST', '/api/app.info', { ...json, ...cookie(), Origin: 'null' }, '{}'), 403, 'serve/foreign-origin'],
-  ['cross-site fetch metadata', () => send('POST', '/api/app.info', { ...json, ...cookie(), 'Sec-Fetch-Site': 'cross-site' }, '{}'), 403, 'serve/foreign-origin'],
+  [
+    'cross-site fetch metadata',
+    () => send('POST', '/api/app.info', { ...json, ...cookie(), 'Sec-Fetch-Site': 'cross-site' }, '{}'),
+    403,
+    'serve/foreign-origin',
+  ],
   ['bad Host (DNS rebinding)', () => send('POST', '/api/app.info', { ...json, ...cookie(), Host: `evil.example:${host.port}` }, '{}'), 403, 'serve/bad-host'],
   ['a channel by GET without token', () => send('GET', '/api/app.info'), 401, 'serve/bad-token'],
   ['a used-up or unknown one-time code', () => send('POST', '/auth/code', json, '{"code":"not-a-code"}'), 401, 'serve/bad-code'],
-  ['a one-time code from another origin', () => send('POST', '/auth/code', { ...json, Origin: `http://127.0.0.1:${host.port + 1}` }, '{"code":"x"}'), 403, 'serve/foreign-origin'],
+  [
+    'a one-time code from another origin',
+    () => send('POST', '/auth/code', { ...json, Origin: `http://127.0.0.1:${host.port + 1}` }, '{"code":"x"}'),
+    403,
+    'serve/foreign-origin',
+  ],
   ['event stream without token', () => send('GET', '/api/events'), 401, 'serve/bad-token'],
 ];
 for (const [label, doIt, status, code] of refused) {

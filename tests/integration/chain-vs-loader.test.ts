@@ -131,9 +131,31 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>, libD
   }
 }
 
-
 /** Reason codes some scenario must reach on every loader, or a green run proves little. */
-const NEEDED = ['result 0', 'result -6', 'chain of 3 or more', 'implicit/enabled', 'implicit/not-enabled', 'implicit/disabled-by-env', 'implicit/enabled-by-override', 'explicit/requested-by-app', 'explicit/vk-instance-layers', 'explicit/not-requested', 'meta/expanded', 'meta/component-missing', 'meta/component-too-old', 'override/active', 'override/component', 'override/blacklisted', 'override/app-keys-mismatch', 'duplicate/shadowed', 'api-version/older-than-app', 'filter/disabled', 'filter/enabled', 'filter/disable-overridden'];
+const NEEDED = [
+  'result 0',
+  'result -6',
+  'chain of 3 or more',
+  'implicit/enabled',
+  'implicit/not-enabled',
+  'implicit/disabled-by-env',
+  'implicit/enabled-by-override',
+  'explicit/requested-by-app',
+  'explicit/vk-instance-layers',
+  'explicit/not-requested',
+  'meta/expanded',
+  'meta/component-missing',
+  'meta/component-too-old',
+  'override/active',
+  'override/component',
+  'override/blacklisted',
+  'override/app-keys-mismatch',
+  'duplicate/shadowed',
+  'api-version/older-than-app',
+  'filter/disabled',
+  'filter/enabled',
+  'filter/disable-overridden',
+];
 
 /** The version-keyed rules the chain model reads; flipping any of them must make some scenario fail. */
 const CHAIN_RULES = CHAIN_RULE_IDS;
@@ -145,40 +167,60 @@ const builds: LoaderBuild[] = skip ? [] : loaderMatrix();
 let kit: { probe: string; libs: Map<string, string> } | null = null;
 
 for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
-  test(`loader ${b.version}: the chain model equals the real loader on ${SCENARIOS} seeded scenarios and the pinned ones, and every version-keyed rule matters`, { timeout: 600_000, skip }, async () => {
-    kit ??= build();
-    const { probe, libs } = kit;
-    const scenarios = [...pinnedScenarios(), ...Array.from({ length: SCENARIOS }, (_, i) => makeScenario(FIRST_SEED + i))];
-    const checked = await mapConcurrently(scenarios, WORKERS, (s) => check(s, probe, libs, b.libDir));
-    try {
-      const failures = checked.flatMap((c) => (c.failure ? [c.failure] : []));
-      assert.equal(failures.length, 0, `loader ${b.version}: ${failures.length} of ${scenarios.length} scenarios differ (rerun one with STRATA_LOADER_VERSIONS=${b.version} STRATA_CHAIN_SEED=<seed> STRATA_CHAIN_SCENARIOS=1):\n\n${failures.slice(0, 6).join('\n\n')}`);
-      if (SCENARIOS >= 100) {
-        const tally = new Map<string, number>();
-        for (const c of checked) for (const k of c.covered) tally.set(k, (tally.get(k) ?? 0) + 1);
-        // Before 1.3.247 the occurrence nearest the driver wins; after, the first is kept.
-        const needed = [...NEEDED, ...(loaderHas(b.version, 'first-occurrence-wins') ? [] : ['duplicate/later-occurrence-wins'])];
-        const unreached = needed.filter((k) => !tally.has(k));
-        assert.deepEqual(unreached, [], `rules no scenario reached: ${unreached.join(', ')}; tally ${JSON.stringify(Object.fromEntries(tally))}`);
-      }
-      // Mutation: each rule flipped for this version (applied ↔ not) must change some prediction away
-      // from what the loader did. Sequential: the flip is process-wide while it lasts.
-      for (const id of CHAIN_RULES) {
-        if (killed.has(id)) continue;
-        const since = LOADER_RULES.find((r) => r.id === id)!.since;
-        setRuleSinceForTest(id, loaderHas(b.version, id) ? '99.0.0' : '0.0.0');
-        try {
-          for (const c of checked) if (!(await c.agreesAgain())) { killed.add(id); break; }
-        } finally {
-          setRuleSinceForTest(id, since);
+  test(
+    `loader ${b.version}: the chain model equals the real loader on ${SCENARIOS} seeded scenarios and the pinned ones, and every version-keyed rule matters`,
+    { timeout: 600_000, skip },
+    async () => {
+      kit ??= build();
+      const { probe, libs } = kit;
+      const scenarios = [...pinnedScenarios(), ...Array.from({ length: SCENARIOS }, (_, i) => makeScenario(FIRST_SEED + i))];
+      const checked = await mapConcurrently(scenarios, WORKERS, (s) => check(s, probe, libs, b.libDir));
+      try {
+        const failures = checked.flatMap((c) => (c.failure ? [c.failure] : []));
+        assert.equal(
+          failures.length,
+          0,
+          `loader ${b.version}: ${failures.length} of ${scenarios.length} scenarios differ (rerun one with STRATA_LOADER_VERSIONS=${b.version} STRATA_CHAIN_SEED=<seed> STRATA_CHAIN_SCENARIOS=1):\n\n${failures.slice(0, 6).join('\n\n')}`,
+        );
+        if (SCENARIOS >= 100) {
+          const tally = new Map<string, number>();
+          for (const c of checked) for (const k of c.covered) tally.set(k, (tally.get(k) ?? 0) + 1);
+          // Before 1.3.247 the occurrence nearest the driver wins; after, the first is kept.
+          const needed = [...NEEDED, ...(loaderHas(b.version, 'first-occurrence-wins') ? [] : ['duplicate/later-occurrence-wins'])];
+          const unreached = needed.filter((k) => !tally.has(k));
+          assert.deepEqual(unreached, [], `rules no scenario reached: ${unreached.join(', ')}; tally ${JSON.stringify(Object.fromEntries(tally))}`);
         }
+        // Mutation: each rule flipped for this version (applied ↔ not) must change some prediction away
+        // from what the loader did. Sequential: the flip is process-wide while it lasts.
+        for (const id of CHAIN_RULES) {
+          if (killed.has(id)) continue;
+          const since = LOADER_RULES.find((r) => r.id === id)!.since;
+          setRuleSinceForTest(id, loaderHas(b.version, id) ? '99.0.0' : '0.0.0');
+          try {
+            for (const c of checked)
+              if (!(await c.agreesAgain())) {
+                killed.add(id);
+                break;
+              }
+          } finally {
+            setRuleSinceForTest(id, since);
+          }
+        }
+      } finally {
+        for (const c of checked) c.cleanup();
       }
-    } finally {
-      for (const c of checked) c.cleanup();
-    }
-  });
+    },
+  );
 }
 
-test('every version-keyed rule of the chain model is caught by some loader of the matrix when flipped', { skip: skip || builds.length < 6 ? 'needs all six loaders' : false }, () => {
-  assert.deepEqual(CHAIN_RULES.filter((id) => !killed.has(id)), [], 'flipping these rules changed no prediction on any loader: the scenarios do not reach them');
-});
+test(
+  'every version-keyed rule of the chain model is caught by some loader of the matrix when flipped',
+  { skip: skip || builds.length < 6 ? 'needs all six loaders' : false },
+  () => {
+    assert.deepEqual(
+      CHAIN_RULES.filter((id) => !killed.has(id)),
+      [],
+      'flipping these rules changed no prediction on any loader: the scenarios do not reach them',
+    );
+  },
+);

@@ -23,15 +23,20 @@ const viaCli = { ...home.env, FORCE_COLOR: '0' };
 
 test('the saved help pages are what the built CLI prints now, for every command', () => {
   const saved = JSON.parse(readFileSync(join(OUT_MAIN, 'help-pages.json'), 'utf8')) as { width: number; pages: Record<string, string> };
-  const fresh = spawnSync(process.execPath, [join(APP_ROOT, 'scripts', 'help-pages.mjs'), join(OUT_MAIN, 'cli.mjs')], { cwd: APP_ROOT, env: home.env, encoding: 'utf8' });
+  const fresh = spawnSync(process.execPath, [join(APP_ROOT, 'scripts', 'help-pages.mjs'), join(OUT_MAIN, 'cli.mjs')], {
+    cwd: APP_ROOT,
+    env: home.env,
+    encoding: 'utf8',
+  });
   assert.equal(fresh.status, 0, fresh.stderr);
   assert.deepEqual(saved, JSON.parse(fresh.stdout));
   // Every command has its page: the root, the groups and their commands.
-  for (const path of ['', 'info', 'layers list', 'override apply', 'settings export', 'sessions search', 'serve']) assert.ok(path in saved.pages, `no page for "${path}"`);
+  for (const path of ['', 'info', 'layers list', 'override apply', 'settings export', 'sessions search', 'serve'])
+    assert.ok(path in saved.pages, `no page for "${path}"`);
   assert.ok(Object.keys(saved.pages).length >= 40);
 });
 
-test('--help from the saved pages is byte for byte the CLI\'s own, -h too, exit 0', () => {
+test("--help from the saved pages is byte for byte the CLI's own, -h too, exit 0", () => {
   for (const path of [[], ['layers', 'list'], ['override', 'apply'], ['settings', 'export'], ['sessions', 'search'], ['drivers']]) {
     for (const flag of ['--help', '-h']) {
       const fast = runStrata([...path, flag], home.env);
@@ -96,7 +101,12 @@ function sourcesLoaded(args: string[], env: NodeJS.ProcessEnv): { status: number
   const register = join(home.dir, 'register-hook.mjs');
   writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
   writeFileSync(log, '');
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, join(APP_ROOT, 'bin', 'strata'), ...args], { cwd: APP_ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, join(APP_ROOT, 'bin', 'strata'), ...args], {
+    cwd: APP_ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
   const sources = new Set<string>();
   const packages = new Set<string>();
@@ -105,7 +115,8 @@ function sourcesLoaded(args: string[], env: NodeJS.ProcessEnv): { status: number
     const file = fileURLToPath(url);
     const pkg = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(file);
     if (pkg) packages.add(pkg[1]!);
-    else if (file.startsWith(OUT_MAIN)) for (const m of readFileSync(file, 'utf8').matchAll(/^\/\/ ((?:shared|main|native-bridge)\/[\w./-]+\.ts)$/gm)) sources.add(m[1]!);
+    else if (file.startsWith(OUT_MAIN))
+      for (const m of readFileSync(file, 'utf8').matchAll(/^\/\/ ((?:shared|main|native-bridge)\/[\w./-]+\.ts)$/gm)) sources.add(m[1]!);
   }
   return { status: r.status, sources, packages };
 }
@@ -124,21 +135,30 @@ const OTHER_CHANNELS = [
   'main/services/shader-service.ts',
 ];
 
-test('a command loads its own channel\'s schemas and service, not the others\' (lazy contract and handlers)', () => {
+test("a command loads its own channel's schemas and service, not the others' (lazy contract and handlers)", () => {
   const cases: { args: string[]; needs: string[]; not: string[] }[] = [
-    { args: ['info', '--json'], needs: ['shared/app/app-info.ts', 'main/services/app-info-service.ts', 'shared/ipc/contract.ts'], not: [...OTHER_CHANNELS, 'shared/loader/chain.ts', 'shared/discovery/manifest-inventory.ts'] },
+    {
+      args: ['info', '--json'],
+      needs: ['shared/app/app-info.ts', 'main/services/app-info-service.ts', 'shared/ipc/contract.ts'],
+      not: [...OTHER_CHANNELS, 'shared/loader/chain.ts', 'shared/discovery/manifest-inventory.ts'],
+    },
     { args: ['explain', '--json'], needs: ['shared/loader/chain.ts', 'main/chain/chain-service.ts'], not: OTHER_CHANNELS },
-    { args: ['layers', 'list', '--json'], needs: ['shared/discovery/manifest-inventory.ts', 'main/discovery/discovery-service.ts'], not: [...OTHER_CHANNELS, 'main/chain/chain-service.ts'] },
+    {
+      args: ['layers', 'list', '--json'],
+      needs: ['shared/discovery/manifest-inventory.ts', 'main/discovery/discovery-service.ts'],
+      not: [...OTHER_CHANNELS, 'main/chain/chain-service.ts'],
+    },
   ];
   for (const c of cases) {
     const run = sourcesLoaded(c.args, home.env);
     assert.equal(run.status, 0, `strata ${c.args.join(' ')}`);
-    for (const f of c.needs) assert.ok(run.sources.has(f), `strata ${c.args.join(' ')} did not load ${f}: is the hook recording? ${[...run.sources].join(', ')}`);
+    for (const f of c.needs)
+      assert.ok(run.sources.has(f), `strata ${c.args.join(' ')} did not load ${f}: is the hook recording? ${[...run.sources].join(', ')}`);
     for (const f of c.not) assert.ok(!run.sources.has(f), `strata ${c.args.join(' ')} loaded ${f}`);
     assert.ok(!run.packages.has('zod'), 'zod loaded from node_modules: the bundle should hold it');
   }
 });
 
-test('settings export --format choices are settings-output.ts\'s formats', () => {
+test("settings export --format choices are settings-output.ts's formats", () => {
   assert.deepEqual([...EXPORT_FORMAT_CHOICES], [...EXPORT_FORMATS]);
 });

@@ -47,7 +47,13 @@ test('strata env --json: reports the Vulkan variables and XDG folders of the env
     const r = runStrata(['env', '--json'], home.env);
     assert.equal(r.status, 0, r.stderr);
     const s = EnvSummarySchema.parse(JSON.parse(r.stdout));
-    assert.deepEqual(s.variables.map((v) => [v.name, v.value]), [['VK_LAYER_PATH', '/opt/layers'], ['VK_LOADER_DEBUG', 'all']]);
+    assert.deepEqual(
+      s.variables.map((v) => [v.name, v.value]),
+      [
+        ['VK_LAYER_PATH', '/opt/layers'],
+        ['VK_LOADER_DEBUG', 'all'],
+      ],
+    );
     assert.deepEqual(s.xdg?.configHome, { value: home.env['XDG_CONFIG_HOME'], source: 'environment' });
     assert.equal(s.xdg?.home, home.dir);
   } finally {
@@ -106,7 +112,11 @@ test('strata serve prints a tokened URL that serves the app, and stops cleanly o
     assert.equal(index.headers.get('set-cookie'), null, 'no cookie: cookies are not scoped by port');
     assert.match(await index.text(), /strata-preload\.js/);
     const token = new URL(url).hash.replace(/^#token=/, '');
-    const api = await fetch(new URL('/api/app.info', url), { method: 'POST', headers: { 'x-strata-token': token, 'content-type': 'application/json' }, body: '{}' });
+    const api = await fetch(new URL('/api/app.info', url), {
+      method: 'POST',
+      headers: { 'x-strata-token': token, 'content-type': 'application/json' },
+      body: '{}',
+    });
     const body = (await api.json()) as { ok: boolean; value: { host: string } };
     assert.equal(body.value.host, 'browser');
     const exited = new Promise<number | null>((resolve) => run.child.on('exit', (code) => resolve(code)));

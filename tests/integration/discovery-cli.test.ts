@@ -26,7 +26,9 @@ test('strata layers list --json: the same layers the real loader enumerates, wit
     assert.equal(r.status, 0, r.stderr);
     const manifests = DiscoveredManifestSchema.array().parse(JSON.parse(r.stdout));
     const names = manifests.flatMap((m) => m.layers.map((l) => l.name)).sort();
-    const loader = parseVulkaninfoSummary(runVulkaninfo(['--summary'], home.env)).layers.map((l) => l.name).sort();
+    const loader = parseVulkaninfoSummary(runVulkaninfo(['--summary'], home.env))
+      .layers.map((l) => l.name)
+      .sort();
     assert.deepEqual(names, loader);
     const ours = manifests.find((m) => m.path === join(dir, 'a.json'))!;
     assert.equal(ours.origin, 'XDG_CONFIG_HOME');
@@ -91,7 +93,10 @@ test('strata drivers list --json: VK_DRIVER_FILES replaces the search, as the lo
     const r = runStrata(['drivers', 'list', '--json'], home.env);
     assert.equal(r.status, 0, r.stderr);
     const drivers = DiscoveredManifestSchema.array().parse(JSON.parse(r.stdout));
-    assert.deepEqual(drivers.map((d) => [d.path, d.origin, d.driver?.libraryPath]), [[lvp, 'VK_DRIVER_FILES[0]', '/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so']]);
+    assert.deepEqual(
+      drivers.map((d) => [d.path, d.origin, d.driver?.libraryPath]),
+      [[lvp, 'VK_DRIVER_FILES[0]', '/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so']],
+    );
   } finally {
     home.cleanup();
   }
@@ -102,9 +107,18 @@ test('strata lint DIR: a prefix such as /usr/share/vulkan lints its loader folde
   try {
     const r = runStrata(['lint', '--json', '/usr/share/vulkan'], home.env);
     assert.equal(r.status, 0, r.stdout);
-    const uris = FileDiagnosticsSchema.array().parse(JSON.parse(r.stdout)).map((x) => x.uri);
-    for (const d of ['icd.d', 'implicit_layer.d', 'explicit_layer.d']) assert.ok(uris.some((u) => u.startsWith(`/usr/share/vulkan/${d}/`)), `${d} in ${uris.join(', ')}`);
-    assert.ok(uris.every((u) => /\/(icd|implicit_layer|explicit_layer)\.d\/[^/]+\.json$/.test(u)), 'only the loader folders');
+    const uris = FileDiagnosticsSchema.array()
+      .parse(JSON.parse(r.stdout))
+      .map((x) => x.uri);
+    for (const d of ['icd.d', 'implicit_layer.d', 'explicit_layer.d'])
+      assert.ok(
+        uris.some((u) => u.startsWith(`/usr/share/vulkan/${d}/`)),
+        `${d} in ${uris.join(', ')}`,
+      );
+    assert.ok(
+      uris.every((u) => /\/(icd|implicit_layer|explicit_layer)\.d\/[^/]+\.json$/.test(u)),
+      'only the loader folders',
+    );
     const empty = runStrata(['lint', home.dir], home.env);
     assert.equal(empty.status, 1);
     assert.match(empty.stderr, /^strata: No \*\.json manifest in .*Fix: name a manifest/);

@@ -113,7 +113,10 @@ const scenarios: Scenario[] = [
     setup: () => ({}),
     expect(r) {
       // Debian's mesa-vulkan-drivers and vulkan-validationlayers install these.
-      assert.ok(paths(r, 'driver').some((p) => p.startsWith('/usr/share/vulkan/icd.d/')), 'no system driver manifests found');
+      assert.ok(
+        paths(r, 'driver').some((p) => p.startsWith('/usr/share/vulkan/icd.d/')),
+        'no system driver manifests found',
+      );
       assert.ok(paths(r, 'explicit_layer').includes('/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json'));
     },
   },
@@ -157,7 +160,12 @@ const scenarios: Scenario[] = [
       assert.deepEqual(paths(r, 'explicit_layer'), [t.p('a', 'one.json'), t.p('b', 'two.json'), t.p('single', 'file.json')]);
       assert.deepEqual(
         r.locations.explicit_layer.map((l) => [l.origin, l.entry, l.exists]),
-        [['VK_LAYER_PATH[0]', 'folder', true], ['VK_LAYER_PATH[1]', 'folder', false], ['VK_LAYER_PATH[2]', 'folder', true], ['VK_LAYER_PATH[3]', 'file', true]],
+        [
+          ['VK_LAYER_PATH[0]', 'folder', true],
+          ['VK_LAYER_PATH[1]', 'folder', false],
+          ['VK_LAYER_PATH[2]', 'folder', true],
+          ['VK_LAYER_PATH[3]', 'file', true],
+        ],
       );
     },
   },
@@ -170,7 +178,11 @@ const scenarios: Scenario[] = [
       return { VK_ADD_LAYER_PATH: `${t.p('add1')}:${t.p('add2')}` };
     },
     expect(r, t) {
-      assert.deepEqual(paths(r, 'explicit_layer').slice(0, 3), [t.p('add1', 'first.json'), t.p('add2', 'second.json'), t.p('.config/vulkan/explicit_layer.d/home.json')]);
+      assert.deepEqual(paths(r, 'explicit_layer').slice(0, 3), [
+        t.p('add1', 'first.json'),
+        t.p('add2', 'second.json'),
+        t.p('.config/vulkan/explicit_layer.d/home.json'),
+      ]);
       assert.ok(paths(r, 'explicit_layer').includes('/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json'));
     },
   },
@@ -253,7 +265,10 @@ const scenarios: Scenario[] = [
     },
     expect(r, t) {
       assert.deepEqual(paths(r, 'driver'), [t.p('icd1.json'), t.p('icdfolder', 'f.json')]);
-      assert.deepEqual(r.locations.driver.map((l) => l.origin), ['VK_ICD_FILENAMES[0]', 'VK_ICD_FILENAMES[1]']);
+      assert.deepEqual(
+        r.locations.driver.map((l) => l.origin),
+        ['VK_ICD_FILENAMES[0]', 'VK_ICD_FILENAMES[1]'],
+      );
     },
   },
   {
@@ -307,7 +322,10 @@ const scenarios: Scenario[] = [
     },
     expect(r, t) {
       assert.deepEqual(paths(r, 'explicit_layer'), [t.p('dup', 'same.json'), t.p('duplink', 'same.json'), `${t.p('dup')}//same.json`, t.p('dup', 'same.json')]);
-      assert.deepEqual(r.manifests.explicit_layer.map((m) => m.duplicateOf), [null, 0, 0, 0]);
+      assert.deepEqual(
+        r.manifests.explicit_layer.map((m) => m.duplicateOf),
+        [null, 0, 0, 0],
+      );
     },
   },
   {
@@ -393,7 +411,10 @@ const scenarios: Scenario[] = [
     },
     expect(r, t) {
       // The loader compares location strings, not real paths: the folder is searched twice.
-      assert.deepEqual(ours(r, 'explicit_layer', t), [t.p('cfglink/vulkan/explicit_layer.d/via_link.json'), t.p('realcfg/vulkan/explicit_layer.d/via_link.json')]);
+      assert.deepEqual(ours(r, 'explicit_layer', t), [
+        t.p('cfglink/vulkan/explicit_layer.d/via_link.json'),
+        t.p('realcfg/vulkan/explicit_layer.d/via_link.json'),
+      ]);
       const [first, second] = r.manifests.explicit_layer.filter((m) => m.path.includes(t.dir));
       assert.equal(first!.origin, 'XDG_CONFIG_HOME');
       assert.equal(second!.duplicateOf, first!.order);
@@ -452,7 +473,13 @@ const scenarios: Scenario[] = [
       return { VK_ADD_LAYER_PATH: [t.p('a'), t.p('b'), t.p('a'), `${t.p('c')}/`, t.p('c'), t.p('.config/vulkan/explicit_layer.d')].join(':') };
     },
     expect(r, t) {
-      assert.deepEqual(paths(r, 'explicit_layer').slice(0, 5), [t.p('a', 'a.json'), t.p('b', 'b.json'), `${t.p('c')}//c.json`, t.p('c', 'c.json'), t.p('.config/vulkan/explicit_layer.d/home.json')]);
+      assert.deepEqual(paths(r, 'explicit_layer').slice(0, 5), [
+        t.p('a', 'a.json'),
+        t.p('b', 'b.json'),
+        `${t.p('c')}//c.json`,
+        t.p('c', 'c.json'),
+        t.p('.config/vulkan/explicit_layer.d/home.json'),
+      ]);
       assert.deepEqual(r.locations.explicit_layer[0]?.alsoFrom, ['VK_ADD_LAYER_PATH[2]']);
       assert.deepEqual(r.locations.explicit_layer[4]?.alsoFrom, ['XDG_CONFIG_HOME']);
       assert.ok(!r.locations.explicit_layer.some((l) => l.origin === 'XDG_CONFIG_HOME'));
@@ -468,8 +495,14 @@ const scenarios: Scenario[] = [
       return { XDG_CONFIG_DIRS: `${t.p('cfg1')}:${t.p('cfg2')}` };
     },
     expect(r, t) {
-      assert.deepEqual(ours(r, 'implicit_layer', t), [t.p('cfg2/vulkan/implicit_layer.d/cfgdirs_implicit.json'), t.p('.local/share/vulkan/implicit_layer.d/datahome_implicit.json')]);
-      assert.deepEqual(r.manifests.implicit_layer.filter((m) => m.path.includes(t.dir)).map((m) => m.origin), ['XDG_CONFIG_DIRS[1]', 'XDG_DATA_HOME']);
+      assert.deepEqual(ours(r, 'implicit_layer', t), [
+        t.p('cfg2/vulkan/implicit_layer.d/cfgdirs_implicit.json'),
+        t.p('.local/share/vulkan/implicit_layer.d/datahome_implicit.json'),
+      ]);
+      assert.deepEqual(
+        r.manifests.implicit_layer.filter((m) => m.path.includes(t.dir)).map((m) => m.origin),
+        ['XDG_CONFIG_DIRS[1]', 'XDG_DATA_HOME'],
+      );
       assert.ok(paths(r, 'implicit_layer').includes('/usr/share/vulkan/implicit_layer.d/VkLayer_MESA_device_select.json'));
     },
   },
@@ -494,7 +527,10 @@ const scenarios: Scenario[] = [
       return {};
     },
     expect(r, t) {
-      assert.deepEqual(ours(r, 'explicit_layer', t), [t.p('.config/vulkan/explicit_layer.d/original.json'), t.p('.local/share/vulkan/explicit_layer.d/alias.json')]);
+      assert.deepEqual(ours(r, 'explicit_layer', t), [
+        t.p('.config/vulkan/explicit_layer.d/original.json'),
+        t.p('.local/share/vulkan/explicit_layer.d/alias.json'),
+      ]);
       const [original, alias] = r.manifests.explicit_layer.filter((m) => m.path.includes(t.dir));
       assert.equal(alias!.problem, null);
       assert.equal(alias!.duplicateOf, original!.order);
@@ -537,7 +573,10 @@ const scenarios: Scenario[] = [
     },
     expect(r, t) {
       assert.deepEqual(paths(r, 'explicit_layer'), [t.p('x', 'x.json'), t.p('y', 'y.json')]);
-      assert.deepEqual(r.locations.explicit_layer.map((l) => l.origin), ['VK_LAYER_PATH[0]', 'VK_LAYER_PATH[1]']);
+      assert.deepEqual(
+        r.locations.explicit_layer.map((l) => l.origin),
+        ['VK_LAYER_PATH[0]', 'VK_LAYER_PATH[1]'],
+      );
     },
   },
   {
@@ -597,44 +636,56 @@ function asLoaderLogsIt(m: ManifestFile, cwd: string): string {
   return m.path;
 }
 
-
 const skip = matrixSkip();
 const builds: LoaderBuild[] = skip ? [] : loaderMatrix();
 
 for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds)
-for (const s of scenarios) {
-  if (!skip && s.when && !s.when(b.version)) continue;
-  test(`loader ${b.version}: discovery matches the loader: ${s.name}`, { skip }, async () => {
-    const home = makeTempHome();
-    const t = new Tree(home);
-    try {
-      const env: NodeJS.ProcessEnv = { ...home.env };
-      for (const [k, v] of Object.entries(s.setup(t))) {
-        if (v === null) delete env[k];
-        else env[k] = v;
-      }
-      const cwd = s.cwd?.(t) ?? t.dir;
-      mkdirSync(cwd, { recursive: true });
+  for (const s of scenarios) {
+    if (!skip && s.when && !s.when(b.version)) continue;
+    test(`loader ${b.version}: discovery matches the loader: ${s.name}`, { skip }, async () => {
+      const home = makeTempHome();
+      const t = new Tree(home);
+      try {
+        const env: NodeJS.ProcessEnv = { ...home.env };
+        for (const [k, v] of Object.entries(s.setup(t))) {
+          if (v === null) delete env[k];
+          else env[k] = v;
+        }
+        const cwd = s.cwd?.(t) ?? t.dir;
+        mkdirSync(cwd, { recursive: true });
 
-      const loader = probeLoader(env, cwd, b.libDir);
-      const strataPaths = computeSearchPaths({ platform: DEBIAN_LINUX, env, user: { home: env['HOME'] ?? null, elevated: false }, loaderVersion: b.version });
-      const strata = await scanManifests(strataPaths, { cwd });
+        const loader = probeLoader(env, cwd, b.libDir);
+        const strataPaths = computeSearchPaths({ platform: DEBIAN_LINUX, env, user: { home: env['HOME'] ?? null, elevated: false }, loaderVersion: b.version });
+        const strata = await scanManifests(strataPaths, { cwd });
 
-      for (const kind of MANIFEST_KINDS) {
-        assert.deepEqual(strata.locations[kind].map((l) => l.path), loader[kind].locations, `${kind}: search locations differ from the loader's`);
-        assert.deepEqual(strata.manifests[kind].map((m) => asLoaderLogsIt(m, cwd)), loader[kind].files, `${kind}: manifest files differ from the loader's`);
+        for (const kind of MANIFEST_KINDS) {
+          assert.deepEqual(
+            strata.locations[kind].map((l) => l.path),
+            loader[kind].locations,
+            `${kind}: search locations differ from the loader's`,
+          );
+          assert.deepEqual(
+            strata.manifests[kind].map((m) => asLoaderLogsIt(m, cwd)),
+            loader[kind].files,
+            `${kind}: manifest files differ from the loader's`,
+          );
+        }
+        s.expect(strata, t);
+      } finally {
+        s.cleanup?.(t);
+        home.cleanup();
       }
-      s.expect(strata, t);
-    } finally {
-      s.cleanup?.(t);
-      home.cleanup();
-    }
-  });
-}
+    });
+  }
 
 /** Runs the probe under VK_LOADER_DEBUG=all; the log and the probe's marker both go to stderr, in order. */
 function probeLoader(env: NodeJS.ProcessEnv, cwd: string, libDir?: string): Record<ManifestKind, LoaderSearch> {
-  const r = spawnSync(probe, [], { env: { ...env, VK_LOADER_DEBUG: 'all', ...(libDir ? { LD_LIBRARY_PATH: libDir } : {}) }, cwd, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(probe, [], {
+    env: { ...env, VK_LOADER_DEBUG: 'all', ...(libDir ? { LD_LIBRARY_PATH: libDir } : {}) },
+    cwd,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   if (r.error) throw r.error;
   assert.equal(r.status, 0, r.stderr.slice(-2000));
   return parseLoaderSearches(r.stderr);
@@ -656,8 +707,19 @@ test('strata paths --json: the contract shape, the same locations as the loader,
     assert.equal(r.status, 0, r.stderr);
     const value = DiscoveryPathsSchema.parse(JSON.parse(r.stdout));
     const loader = probeLoader(env, t.dir);
-    for (const kind of MANIFEST_KINDS) assert.deepEqual(value.locations[kind].map((l) => l.path), loader[kind].locations, kind);
-    assert.deepEqual(value.locations.explicit_layer.slice(0, 2).map((l) => [l.origin, l.exists]), [['VK_ADD_LAYER_PATH[0]', true], ['VK_ADD_LAYER_PATH[1]', false]]);
+    for (const kind of MANIFEST_KINDS)
+      assert.deepEqual(
+        value.locations[kind].map((l) => l.path),
+        loader[kind].locations,
+        kind,
+      );
+    assert.deepEqual(
+      value.locations.explicit_layer.slice(0, 2).map((l) => [l.origin, l.exists]),
+      [
+        ['VK_ADD_LAYER_PATH[0]', true],
+        ['VK_ADD_LAYER_PATH[1]', false],
+      ],
+    );
     assert.equal(value.locations.driver.find((l) => l.path === '/usr/share/vulkan/icd.d')?.exists, true);
 
     const human = strataFromSource(['paths'], env);

@@ -81,14 +81,25 @@ test('one request: good fakes and lavapipe negotiate while crashing, hanging and
   const { report, wallMs } = await negotiate(order);
   assert.equal(report.loaderInterfaceVersion, 7);
   assert.equal(report.source, 'request');
-  assert.deepEqual(report.drivers.map((d) => d.manifest), order, 'one result per manifest, in the order asked');
+  assert.deepEqual(
+    report.drivers.map((d) => d.manifest),
+    order,
+    'one result per manifest, in the order asked',
+  );
   const by = (path: string) => report.drivers.find((d) => d.manifest === path);
 
   // The good fake: negotiates down to its 5 from the offered 7, vkCreateInstance reachable.
   const good = by(m.good)!;
   assert.ok(good.ok, JSON.stringify(good));
   assert.deepEqual(
-    { interfaceVersion: good.interfaceVersion, requested: good.requestedVersion, result: good.negotiateResult, from: good.negotiateFrom, create: good.createInstanceFound, library: good.library },
+    {
+      interfaceVersion: good.interfaceVersion,
+      requested: good.requestedVersion,
+      result: good.negotiateResult,
+      from: good.negotiateFrom,
+      create: good.createInstanceFound,
+      library: good.library,
+    },
     { interfaceVersion: 5, requested: 7, result: 'VK_SUCCESS', from: 'export', create: true, library: join(fakes.libDir, 'libfake_good.so') },
   );
   assert.deepEqual(good.exports, ['vk_icdNegotiateLoaderICDInterfaceVersion', 'vk_icdGetInstanceProcAddr', 'vk_icdGetPhysicalDeviceProcAddr']);
@@ -154,7 +165,11 @@ test('one request: good fakes and lavapipe negotiate while crashing, hanging and
 
   // The next request gets fresh probes and works.
   const again = await negotiate([m.good, LAVAPIPE]);
-  assert.deepEqual(again.report.drivers.map((d) => d.ok), [true, true], JSON.stringify(again.report.drivers.map((d) => d.error)));
+  assert.deepEqual(
+    again.report.drivers.map((d) => d.ok),
+    [true, true],
+    JSON.stringify(again.report.drivers.map((d) => d.error)),
+  );
   assert.equal(again.report.drivers[1]!.interfaceVersion, lvp.interfaceVersion);
 });
 
@@ -165,10 +180,13 @@ test('without manifests the request uses VK_DRIVER_FILES, as the loader does', a
     assert.ok(result.ok, JSON.stringify(result));
     const report = DriversNegotiateReportSchema.parse(result.value);
     assert.equal(report.source, 'VK_DRIVER_FILES');
-    assert.deepEqual(report.drivers.map((d) => [d.manifest, d.ok]), [
-      [fakes.manifests.good, true],
-      [LAVAPIPE, true],
-    ]);
+    assert.deepEqual(
+      report.drivers.map((d) => [d.manifest, d.ok]),
+      [
+        [fakes.manifests.good, true],
+        [LAVAPIPE, true],
+      ],
+    );
   } finally {
     local.dispose();
   }
@@ -181,12 +199,18 @@ test('strata drivers negotiate: a table, --json, exit 1 when a driver fails and 
   assert.match(bad.stdout, /DRIVER\s+LIBRARY\s+EXPORTS\s+INTERFACE\s+RESULT/);
   assert.match(bad.stdout, /good\.json\s+\S+libfake_good\.so\s+negotiate,icdGIPA,icdGPDPA\s+5\s+ok/);
   assert.match(bad.stdout, /segv\.json\s+\S+libfake_segv\.so\s+—\s+—\s+driver\/crashed/);
-  assert.match(bad.stdout, /Problems:\n\s+Driver segv\.json \(.*libfake_segv\.so\) crashed the probe during vk_icdNegotiateLoaderICDInterfaceVersion: killed by SIGSEGV/);
+  assert.match(
+    bad.stdout,
+    /Problems:\n\s+Driver segv\.json \(.*libfake_segv\.so\) crashed the probe during vk_icdNegotiateLoaderICDInterfaceVersion: killed by SIGSEGV/,
+  );
 
   const good = runStrata(['drivers', 'negotiate', '--json', m.good], home.env);
   assert.equal(good.status, 0, good.stderr);
   const report = DriversNegotiateReportSchema.parse(JSON.parse(good.stdout));
-  assert.deepEqual(report.drivers.map((d) => [d.ok, d.interfaceVersion]), [[true, 5]]);
+  assert.deepEqual(
+    report.drivers.map((d) => [d.ok, d.interfaceVersion]),
+    [[true, 5]],
+  );
 
   const usage = runStrata(['drivers', 'negotiate', '--timeout', 'soon'], home.env);
   assert.equal(usage.status, 2);

@@ -27,7 +27,9 @@ import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-bu
 const NOBODY = 65534;
 const NOGROUP = 65534;
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-const SKIP = isRoot ? false : 'needs root: the test makes setuid/setgid copies of a probe owned by nobody/nogroup and runs them as root, so real id != effective id';
+const SKIP = isRoot
+  ? false
+  : 'needs root: the test makes setuid/setgid copies of a probe owned by nobody/nogroup and runs them as root, so real id != effective id';
 
 let buildDir = '';
 type Probes = { plain: string; setuid: string; setgid: string };
@@ -41,7 +43,14 @@ function setuidCapableFolder(): string {
   const candidates = [tmpdir(), '/var/tmp', join(APP_ROOT, 'out')];
   for (const dir of candidates) {
     const options = spawnSync('findmnt', ['-no', 'OPTIONS', '-T', dir], { encoding: 'utf8' });
-    if (options.status === 0 && !options.stdout.split(',').map((o) => o.trim()).includes('nosuid')) return dir;
+    if (
+      options.status === 0 &&
+      !options.stdout
+        .split(',')
+        .map((o) => o.trim())
+        .includes('nosuid')
+    )
+      return dir;
   }
   throw new Error(`every candidate folder (${candidates.join(', ')}) is on a nosuid mount, so a setuid probe cannot run elevated`);
 }
@@ -52,10 +61,18 @@ before(() => {
   // nobody must reach the binaries: the folder is world-readable (mkdtemp makes it 0700).
   chmodSync(buildDir, 0o755);
   for (const b of [{ version: 'system', libDir: null as string | null }, ...builds]) {
-    const probes: Probes = { plain: join(buildDir, `elevated-probe-${b.version}`), setuid: join(buildDir, `elevated-probe-${b.version}-setuid`), setgid: join(buildDir, `elevated-probe-${b.version}-setgid`) };
+    const probes: Probes = {
+      plain: join(buildDir, `elevated-probe-${b.version}`),
+      setuid: join(buildDir, `elevated-probe-${b.version}-setuid`),
+      setgid: join(buildDir, `elevated-probe-${b.version}-setgid`),
+    };
     // DT_RPATH (not RUNPATH) to an absolute folder: honoured by ld.so for a setuid program, unlike LD_LIBRARY_PATH.
     const rpath = b.libDir ? ['-Wl,--disable-new-dtags', `-Wl,-rpath,${b.libDir}`] : [];
-    execFileSync('gcc', ['-O1', '-Wall', '-Werror', join(APP_ROOT, 'tests', 'fixtures', 'discovery', 'elevated-probe.c'), '-o', probes.plain, ...rpath, '-lvulkan'], { stdio: 'pipe' });
+    execFileSync(
+      'gcc',
+      ['-O1', '-Wall', '-Werror', join(APP_ROOT, 'tests', 'fixtures', 'discovery', 'elevated-probe.c'), '-o', probes.plain, ...rpath, '-lvulkan'],
+      { stdio: 'pipe' },
+    );
     copyFileSync(probes.plain, probes.setuid);
     chownSync(probes.setuid, NOBODY, 0);
     chmodSync(probes.setuid, 0o4755); // after chown: chown clears the setuid bit
@@ -96,7 +113,14 @@ function buildTree(home: TempHome) {
   const p = (...parts: string[]) => join(home.dir, ...parts);
   const layer = (path: string, name: string, implicit = false) => {
     mkdirSync(dirname(path), { recursive: true });
-    const l: Record<string, unknown> = { name, type: 'GLOBAL', library_path: './libmissing.so', api_version: '1.3.0', implementation_version: '1', description: 'elevated test' };
+    const l: Record<string, unknown> = {
+      name,
+      type: 'GLOBAL',
+      library_path: './libmissing.so',
+      api_version: '1.3.0',
+      implementation_version: '1',
+      description: 'elevated test',
+    };
     if (implicit) l['disable_environment'] = { STRATA_TEST_DISABLE: '1' };
     writeFileSync(path, JSON.stringify({ file_format_version: '1.1.0', layer: l }));
   };
@@ -153,56 +177,80 @@ const scenarios: Scenario[] = [
 ];
 
 for (const version of ['system', ...(isRoot && !matrixSkipped ? builds.map((b) => b.version) : [])])
-for (const s of scenarios) {
-  test(`elevated, loader ${version}: the loader ignores the user's paths, and Strata's elevated search equals it — ${s.name}`, { skip: SKIP }, async () => {
-    const probes = probeSets.get(version)!;
-    const home = makeTempHome();
-    try {
-      const p = buildTree(home);
-      const env: NodeJS.ProcessEnv = { ...home.env, ...s.env(p) };
+  for (const s of scenarios) {
+    test(`elevated, loader ${version}: the loader ignores the user's paths, and Strata's elevated search equals it — ${s.name}`, { skip: SKIP }, async () => {
+      const probes = probeSets.get(version)!;
+      const home = makeTempHome();
+      try {
+        const p = buildTree(home);
+        const env: NodeJS.ProcessEnv = { ...home.env, ...s.env(p) };
 
-      // Not elevated (the plain binary, as root): the variables are in effect, so the test means something.
-      const plain = runProbe(probes.plain, env, home.dir);
-      const plainFiles = [...plain.searches.implicit_layer.files, ...plain.searches.explicit_layer.files, ...plain.searches.driver.files];
-      assert.ok(plainFiles.some((f) => f.startsWith(home.dir)), 'the plain probe reads manifests under the temporary home');
-      if (version !== 'system') assert.match(plain.log, new RegExp(`Vulkan Loader Version ${version.replaceAll('.', '\\.')}`), 'the probe runs the loader of this version');
+        // Not elevated (the plain binary, as root): the variables are in effect, so the test means something.
+        const plain = runProbe(probes.plain, env, home.dir);
+        const plainFiles = [...plain.searches.implicit_layer.files, ...plain.searches.explicit_layer.files, ...plain.searches.driver.files];
+        assert.ok(
+          plainFiles.some((f) => f.startsWith(home.dir)),
+          'the plain probe reads manifests under the temporary home',
+        );
+        if (version !== 'system')
+          assert.match(plain.log, new RegExp(`Vulkan Loader Version ${version.replaceAll('.', '\\.')}`), 'the probe runs the loader of this version');
 
-      for (const variant of ['setuid', 'setgid'] as const) {
-        const run = runProbe(probes[variant], env, home.dir);
-        const elevated = run.ids.uid !== run.ids.euid || run.ids.gid !== run.ids.egid;
-        assert.ok(elevated, `the ${variant} bit had no effect (${JSON.stringify(run.ids)}) in ${buildDir}`);
-        const strataPaths = computeSearchPaths({ platform: DEBIAN_LINUX, env, user: { home: env['HOME'] ?? null, elevated: true }, loaderVersion: version === 'system' ? null : version });
-        const strata = await scanManifests(strataPaths, { cwd: home.dir });
-        for (const kind of MANIFEST_KINDS) {
-          assert.deepEqual(strata.locations[kind].map((l) => l.path), run.searches[kind].locations, `${variant} ${kind}: search locations differ from the elevated loader's`);
-          assert.deepEqual(strata.manifests[kind].map((m) => m.path), run.searches[kind].files, `${variant} ${kind}: manifest files differ from the elevated loader's`);
-          assert.ok(!run.searches[kind].locations.some((l) => l.startsWith(home.dir)), `${variant} ${kind}: the elevated loader searched the user's folders`);
+        for (const variant of ['setuid', 'setgid'] as const) {
+          const run = runProbe(probes[variant], env, home.dir);
+          const elevated = run.ids.uid !== run.ids.euid || run.ids.gid !== run.ids.egid;
+          assert.ok(elevated, `the ${variant} bit had no effect (${JSON.stringify(run.ids)}) in ${buildDir}`);
+          const strataPaths = computeSearchPaths({
+            platform: DEBIAN_LINUX,
+            env,
+            user: { home: env['HOME'] ?? null, elevated: true },
+            loaderVersion: version === 'system' ? null : version,
+          });
+          const strata = await scanManifests(strataPaths, { cwd: home.dir });
+          for (const kind of MANIFEST_KINDS) {
+            assert.deepEqual(
+              strata.locations[kind].map((l) => l.path),
+              run.searches[kind].locations,
+              `${variant} ${kind}: search locations differ from the elevated loader's`,
+            );
+            assert.deepEqual(
+              strata.manifests[kind].map((m) => m.path),
+              run.searches[kind].files,
+              `${variant} ${kind}: manifest files differ from the elevated loader's`,
+            );
+            assert.ok(!run.searches[kind].locations.some((l) => l.startsWith(home.dir)), `${variant} ${kind}: the elevated loader searched the user's folders`);
+          }
+          // And what it enumerates: the names of the layer manifests Strata finds, in the loader's order
+          // (implicit, then explicit; the first manifest of a name wins).
+          const names = [...new Set([...strata.manifests.implicit_layer, ...strata.manifests.explicit_layer].flatMap((m) => layerNames(m.text)))];
+          assert.deepEqual([...run.layers].sort(), [...names].sort(), `${variant}: enumerated layers`);
         }
-        // And what it enumerates: the names of the layer manifests Strata finds, in the loader's order
-        // (implicit, then explicit; the first manifest of a name wins).
-        const names = [...new Set([...strata.manifests.implicit_layer, ...strata.manifests.explicit_layer].flatMap((m) => layerNames(m.text)))];
-        assert.deepEqual([...run.layers].sort(), [...names].sort(), `${variant}: enumerated layers`);
-      }
 
-      // The CLI (built bundle) as a user asks it, without being elevated itself (once: it does not depend on the loader).
-      if (version !== 'system') return;
-      const loader = runProbe(probes.setuid, env, home.dir).searches;
-      const cli = runStrata(['paths', '--elevated', '--json'], env);
-      assert.equal(cli.status, 0, cli.stderr);
-      const paths = DiscoveryPathsSchema.parse(JSON.parse(cli.stdout));
-      assert.equal(paths.elevated, true);
-      for (const kind of MANIFEST_KINDS) assert.deepEqual(paths.locations[kind].map((l) => l.path), loader[kind].locations, `strata paths --elevated: ${kind}`);
-      const layers = runStrata(['layers', 'list', '--elevated', '--json'], env);
-      assert.equal(layers.status, 0, layers.stderr);
-      const listed = DiscoveredManifestSchema.array().parse(JSON.parse(layers.stdout)).map((m) => m.path);
-      assert.deepEqual(listed, [...loader.implicit_layer.files, ...loader.explicit_layer.files], 'strata layers list --elevated');
-      const human = runStrata(['paths', '--elevated'], env);
-      assert.match(human.stdout, /^Elevated: the loader ignores VK_LAYER_PATH/m);
-    } finally {
-      home.cleanup();
-    }
-  });
-}
+        // The CLI (built bundle) as a user asks it, without being elevated itself (once: it does not depend on the loader).
+        if (version !== 'system') return;
+        const loader = runProbe(probes.setuid, env, home.dir).searches;
+        const cli = runStrata(['paths', '--elevated', '--json'], env);
+        assert.equal(cli.status, 0, cli.stderr);
+        const paths = DiscoveryPathsSchema.parse(JSON.parse(cli.stdout));
+        assert.equal(paths.elevated, true);
+        for (const kind of MANIFEST_KINDS)
+          assert.deepEqual(
+            paths.locations[kind].map((l) => l.path),
+            loader[kind].locations,
+            `strata paths --elevated: ${kind}`,
+          );
+        const layers = runStrata(['layers', 'list', '--elevated', '--json'], env);
+        assert.equal(layers.status, 0, layers.stderr);
+        const listed = DiscoveredManifestSchema.array()
+          .parse(JSON.parse(layers.stdout))
+          .map((m) => m.path);
+        assert.deepEqual(listed, [...loader.implicit_layer.files, ...loader.explicit_layer.files], 'strata layers list --elevated');
+        const human = runStrata(['paths', '--elevated'], env);
+        assert.match(human.stdout, /^Elevated: the loader ignores VK_LAYER_PATH/m);
+      } finally {
+        home.cleanup();
+      }
+    });
+  }
 
 test('without --elevated the same CLI run honours the variables (root is not "elevated": real id = effective id)', { skip: SKIP }, () => {
   const home = makeTempHome();
@@ -211,7 +259,10 @@ test('without --elevated the same CLI run honours the variables (root is not "el
     const env = { ...home.env, VK_LAYER_PATH: p('lp') };
     const paths = DiscoveryPathsSchema.parse(JSON.parse(runStrata(['paths', '--json'], env).stdout));
     assert.equal(paths.elevated, false);
-    assert.deepEqual(paths.locations.explicit_layer.map((l) => l.origin), ['VK_LAYER_PATH[0]']);
+    assert.deepEqual(
+      paths.locations.explicit_layer.map((l) => l.origin),
+      ['VK_LAYER_PATH[0]'],
+    );
   } finally {
     home.cleanup();
   }

@@ -44,7 +44,9 @@ test('strata explain --json: requested validation layer and the implicit layers,
     const chain = LayerChainSchema.parse(JSON.parse(r.stdout));
     assert.equal(chain.result, 'VK_SUCCESS');
     // The version comes from the real loader (through the probe); vulkaninfo is the independent witness.
-    const real = /Vulkan Instance Version: (\d+\.\d+\.\d+)/.exec(execFileSync('vulkaninfo', ['--summary'], { env: home.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))?.[1];
+    const real = /Vulkan Instance Version: (\d+\.\d+\.\d+)/.exec(
+      execFileSync('vulkaninfo', ['--summary'], { env: home.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+    )?.[1];
     assert.equal(chain.loaderVersion, real);
     assert.deepEqual(
       chain.rules.filter((x) => x.applied).map((x) => x.id),
@@ -54,7 +56,10 @@ test('strata explain --json: requested validation layer and the implicit layers,
     assert.ok(names.includes('VK_LAYER_KHRONOS_validation'));
     assert.ok(names.includes('VK_LAYER_STRATA_explain_test'));
     assert.ok(names.includes('VK_LAYER_MESA_device_select'));
-    assert.ok(chain.chain.every((e) => e.reasons.length > 0), 'every layer in the chain says why');
+    assert.ok(
+      chain.chain.every((e) => e.reasons.length > 0),
+      'every layer in the chain says why',
+    );
     assert.ok(chain.excluded.some((e) => e.name === 'VK_LAYER_MESA_overlay' && e.reasons.some((x) => x.code === 'explicit/not-requested')));
   } finally {
     home.cleanup();
@@ -66,7 +71,10 @@ test('strata explain --env K=V disables an implicit layer, --unset K enables it 
   try {
     const off = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--env', 'DISABLE_STRATA_EXPLAIN_TEST=1', '--json'], home.env).stdout));
     assert.ok(!off.chain.some((e) => e.name === 'VK_LAYER_STRATA_explain_test'));
-    const reason = off.excluded.find((e) => e.name === 'VK_LAYER_STRATA_explain_test')!.reasons.map((x) => x.message).join(' ');
+    const reason = off.excluded
+      .find((e) => e.name === 'VK_LAYER_STRATA_explain_test')!
+      .reasons.map((x) => x.message)
+      .join(' ');
     assert.match(reason, /DISABLE_STRATA_EXPLAIN_TEST/);
     const envOn = { ...home.env, DISABLE_STRATA_EXPLAIN_TEST: '1' };
     const on = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--unset', 'DISABLE_STRATA_EXPLAIN_TEST', '--json'], envOn).stdout));
@@ -104,7 +112,10 @@ test('strata explain --env VK_LOADER_LAYERS_DISABLE / _ENABLE: the filters act, 
       ['implicit/enabled', 'filter/disable-overridden'],
     );
     const mesa = chain.excluded.find((e) => e.name === 'VK_LAYER_MESA_device_select');
-    assert.match(mesa?.reasons.map((x) => `${x.code}: ${x.message}`).join('\n') ?? '(not excluded)', /filter\/disabled: .*~implicit~ disables every implicit layer/);
+    assert.match(
+      mesa?.reasons.map((x) => `${x.code}: ${x.message}`).join('\n') ?? '(not excluded)',
+      /filter\/disabled: .*~implicit~ disables every implicit layer/,
+    );
   } finally {
     home.cleanup();
   }

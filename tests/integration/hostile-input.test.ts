@@ -18,7 +18,17 @@ import { DiscoveredManifestSchema } from '../../shared/discovery/manifest-invent
  */
 const MEMORY_BOUND_KB = 768 * 1024;
 const layerJson = (name: string) =>
-  JSON.stringify({ file_format_version: '1.1.0', layer: { name, type: 'GLOBAL', library_path: '/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so', api_version: '1.3.239', implementation_version: '1', description: 'ok' } });
+  JSON.stringify({
+    file_format_version: '1.1.0',
+    layer: {
+      name,
+      type: 'GLOBAL',
+      library_path: '/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so',
+      api_version: '1.3.239',
+      implementation_version: '1',
+      description: 'ok',
+    },
+  });
 const deep = (n: number) => '{"layers":' + '['.repeat(n) + ']'.repeat(n) + '}';
 
 let home: TempHome;
@@ -61,7 +71,12 @@ after(() => {
 
 /** bin/strata under /usr/bin/time: exit status, output, and the peak RSS in KiB. */
 function strata(args: string[]) {
-  const r = spawnSync('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, STRATA_BIN, ...args], { cwd: APP_ROOT, env: home.env, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, STRATA_BIN, ...args], {
+    cwd: APP_ROOT,
+    env: home.env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(r.error, undefined, `strata ${args.join(' ')} did not finish within 60 s`);
   const m = /maxrss_kb=(\d+)\s*$/.exec(r.stderr);
   assert.ok(m, r.stderr);
@@ -75,7 +90,11 @@ test('discovery: each hostile file in a layer folder is its own diagnostic; the 
   const r = strata(['lint', '--json']);
   assert.equal(r.status, 1, r.stderr);
   const results = FileDiagnosticsSchema.array().parse(JSON.parse(r.stdout));
-  const of = (name: string) => results.find((x) => x.uri === join(layerDir, name))?.diagnostics.map((d) => `${d.code}: ${d.message}`).join('\n') ?? '(not listed)';
+  const of = (name: string) =>
+    results
+      .find((x) => x.uri === join(layerDir, name))
+      ?.diagnostics.map((d) => `${d.code}: ${d.message}`)
+      .join('\n') ?? '(not listed)';
   assert.match(of('zero.json'), /manifest\/unreadable: .*zero\.json is a device, FIFO or socket, not a regular file/);
   assert.match(of('fifo.json'), /manifest\/unreadable: .*fifo\.json is a device, FIFO or socket/);
   assert.match(of('huge.json'), /manifest\/unreadable: .*huge\.json is over 16777216 bytes, the most Strata reads of a manifest: the loader still reads it/);
@@ -92,13 +111,22 @@ test('discovery: each hostile file in a layer folder is its own diagnostic; the 
 test('strata lint FOLDER and FILE: a folder lints the rest; a hostile file named on the command line is a clear error', () => {
   const folder = strata(['lint', layerDir, '--json']);
   assert.equal(folder.status, 1, folder.stderr);
-  assert.ok(FileDiagnosticsSchema.array().parse(JSON.parse(folder.stdout)).some((x) => x.uri.endsWith('good.json') && x.diagnostics.length === 0));
+  assert.ok(
+    FileDiagnosticsSchema.array()
+      .parse(JSON.parse(folder.stdout))
+      .some((x) => x.uri.endsWith('good.json') && x.diagnostics.length === 0),
+  );
   for (const [what, path] of Object.entries(hostile)) {
     const r = strata(['lint', path]);
     assert.notEqual(r.status, 0, what);
     // The deep file is a regular file: linted, with one diagnostic saying why it is not read further.
     if (what === 'JSON nested 100,000 deep') assert.match(r.stdout, /error \[manifest\/invalid-json\] JSON nested deeper than 1000 levels/);
-    else assert.match(r.stderr, /is a (character device|FIFO \(named pipe\)), not a regular file|is 1073741824 bytes; Strata reads manifests up to 16777216 bytes/, `${what}: ${r.stderr}`);
+    else
+      assert.match(
+        r.stderr,
+        /is a (character device|FIFO \(named pipe\)), not a regular file|is 1073741824 bytes; Strata reads manifests up to 16777216 bytes/,
+        `${what}: ${r.stderr}`,
+      );
   }
 });
 

@@ -44,7 +44,9 @@ before(() => {
   home = makeTempHome();
   fakes = buildFakeLayers(home.dir);
   const exe = join(home.dir, 'layer-negotiate-oracle');
-  execFileSync('gcc', ['-O1', '-Wall', '-Werror', join(findAppRoot(), 'tests', 'fixtures', 'layers', 'layer-negotiate-oracle.c'), '-o', exe, '-ldl'], { stdio: 'pipe' });
+  execFileSync('gcc', ['-O1', '-Wall', '-Werror', join(findAppRoot(), 'tests', 'fixtures', 'layers', 'layer-negotiate-oracle.c'), '-o', exe, '-ldl'], {
+    stdio: 'pipe',
+  });
   // The test's HOME: the validation layer writes its shader cache under $HOME/.cache when the process exits.
   oracle = (library, symbol, offered) => execFileSync(exe, [library, symbol, String(offered)], { encoding: 'utf8', env: home.env }).trim();
   ctx = createAppContext({ root: findAppRoot(), env: home.env });
@@ -73,9 +75,14 @@ test('the offered and minimum versions and the VkNegotiateLayerInterface layout 
   assert.equal(Number(header.match(/#define CURRENT_LOADER_LAYER_INTERFACE_VERSION (\d+)/)?.[1]), LOADER_LAYER_INTERFACE_VERSION);
   assert.equal(Number(header.match(/#define MIN_SUPPORTED_LOADER_LAYER_INTERFACE_VERSION (\d+)/)?.[1]), MIN_LAYER_INTERFACE_VERSION);
   const lines = Object.entries(LAYER_LAYOUT).flatMap(([struct, fields]) =>
-    Object.keys(fields).map((f) => (f === 'sizeof' ? `printf("${struct}.sizeof %zu\\n", sizeof(${struct}));` : `printf("${struct}.${f} %zu\\n", offsetof(${struct}, ${f}));`)),
+    Object.keys(fields).map((f) =>
+      f === 'sizeof' ? `printf("${struct}.sizeof %zu\\n", sizeof(${struct}));` : `printf("${struct}.${f} %zu\\n", offsetof(${struct}, ${f}));`,
+    ),
   );
-  writeFileSync(join(home.dir, 'layer-layouts.c'), `#include <stdio.h>\n#include <stddef.h>\n#include <vulkan/vk_layer.h>\nint main(void) {\n${lines.join('\n')}\nreturn 0;\n}\n`);
+  writeFileSync(
+    join(home.dir, 'layer-layouts.c'),
+    `#include <stdio.h>\n#include <stddef.h>\n#include <vulkan/vk_layer.h>\nint main(void) {\n${lines.join('\n')}\nreturn 0;\n}\n`,
+  );
   execFileSync('gcc', ['-o', join(home.dir, 'layer-layouts'), join(home.dir, 'layer-layouts.c')], { stdio: 'pipe' });
   const measured = Object.fromEntries(
     execFileSync(join(home.dir, 'layer-layouts'), { encoding: 'utf8' })
@@ -88,7 +95,7 @@ test('the offered and minimum versions and the VkNegotiateLayerInterface layout 
   assert.deepEqual(ours, measured);
 });
 
-test("the real layers: exports as nm sees them, negotiation as the C handshake gets it, libraries where ld.so maps them", async () => {
+test('the real layers: exports as nm sees them, negotiation as the C handshake gets it, libraries where ld.so maps them', async () => {
   const report = await inspect({ names: REAL_LAYERS });
   assert.deepEqual(report.notFound, [], 'Debian installs all six (vulkan-validationlayers, mesa-vulkan-drivers, mangohud, vkbasalt)');
   assert.equal(report.offeredInterfaceVersion, 2);
@@ -101,9 +108,17 @@ test("the real layers: exports as nm sees them, negotiation as the C handshake g
     const exported = nmExports(l.library!);
     for (const s of l.symbols) assert.equal(s.exported, exported.has(s.symbol), `${l.name}: ${s.symbol}`);
     if (l.negotiation) {
-      const [result, version, gipa, gdpa, gpdpa] = oracle(l.library!, l.symbols.find((s) => s.role === 'negotiate')!.symbol, 2).split(' ').map(Number);
+      const [result, version, gipa, gdpa, gpdpa] = oracle(l.library!, l.symbols.find((s) => s.role === 'negotiate')!.symbol, 2)
+        .split(' ')
+        .map(Number);
       assert.deepEqual(
-        { result: l.negotiation.result, version: l.negotiation.interfaceVersion, gipa: l.negotiation.getInstanceProcAddr, gdpa: l.negotiation.getDeviceProcAddr, gpdpa: l.negotiation.getPhysicalDeviceProcAddr },
+        {
+          result: l.negotiation.result,
+          version: l.negotiation.interfaceVersion,
+          gipa: l.negotiation.getInstanceProcAddr,
+          gdpa: l.negotiation.getDeviceProcAddr,
+          gpdpa: l.negotiation.getPhysicalDeviceProcAddr,
+        },
         { result: result === 0 ? 'VK_SUCCESS' : String(result), version, gipa: gipa === 1, gdpa: gdpa === 1, gpdpa: gpdpa === 1 },
         String(l.name),
       );
@@ -117,7 +132,11 @@ test("the real layers: exports as nm sees them, negotiation as the C handshake g
   // Mesa's overlay and nullhw, MangoHud and vkBasalt do not negotiate: interface 1 through an exported (or renamed) vkGetInstanceProcAddr.
   for (const name of ['VK_LAYER_MESA_overlay', 'VK_LAYER_INTEL_nullhw', 'VK_LAYER_MANGOHUD_overlay', 'VK_LAYER_VKBASALT_post_processing']) {
     assert.equal(by(name).interfaceVersion, 1, name);
-    assert.deepEqual(by(name).warnings.map((w) => w.code), ['layer/no-negotiate'], name);
+    assert.deepEqual(
+      by(name).warnings.map((w) => w.code),
+      ['layer/no-negotiate'],
+      name,
+    );
   }
   const mango = by('VK_LAYER_MANGOHUD_overlay');
   assert.equal(mango.symbols.find((s) => s.role === 'get-instance-proc-addr')?.symbol, 'overlay_GetInstanceProcAddr');
@@ -141,7 +160,14 @@ test('fakes in one request (environment per request): crashes and hangs each get
   const good = by('good')!;
   assert.ok(good.ok, JSON.stringify(good));
   assert.equal(good.interfaceVersion, 2);
-  assert.deepEqual(good.negotiation, { offered: 2, result: 'VK_SUCCESS', interfaceVersion: 2, getInstanceProcAddr: true, getDeviceProcAddr: true, getPhysicalDeviceProcAddr: false });
+  assert.deepEqual(good.negotiation, {
+    offered: 2,
+    result: 'VK_SUCCESS',
+    interfaceVersion: 2,
+    getInstanceProcAddr: true,
+    getDeviceProcAddr: true,
+    getPhysicalDeviceProcAddr: false,
+  });
   assert.deepEqual(
     good.symbols.filter((s) => s.role === 'pre-instance').map((s) => [s.function, s.symbol, s.exported]),
     [
@@ -149,7 +175,10 @@ test('fakes in one request (environment per request): crashes and hangs each get
       ['vkEnumerateInstanceLayerProperties', 'Fake_Missing', false],
     ],
   );
-  assert.deepEqual(good.warnings.map((w) => w.code), ['layer/missing-pre-instance-function']);
+  assert.deepEqual(
+    good.warnings.map((w) => w.code),
+    ['layer/missing-pre-instance-function'],
+  );
 
   const segv = failure(by('ctor-segv'), 'layer/crashed');
   assert.match(segv.error!.message, /SIGSEGV/);
@@ -169,7 +198,10 @@ test('fakes in one request (environment per request): crashes and hangs each get
   assert.ok(v1.ok, JSON.stringify(v1));
   assert.equal(v1.interfaceVersion, 1);
   assert.equal(v1.resolution?.via, 'manifest-relative');
-  assert.deepEqual(v1.symbols.filter((s) => s.exported).map((s) => s.symbol), ['Fake_GetInstanceProcAddr', 'Fake_GetDeviceProcAddr']);
+  assert.deepEqual(
+    v1.symbols.filter((s) => s.exported).map((s) => s.symbol),
+    ['Fake_GetInstanceProcAddr', 'Fake_GetDeviceProcAddr'],
+  );
 
   const bare = by('bare')!;
   assert.ok(bare.ok, JSON.stringify(bare));
@@ -180,14 +212,20 @@ test('fakes in one request (environment per request): crashes and hangs each get
   assert.equal(missing.elapsedMs, 0, 'no probe is started for a library that is not there');
   const meta = by('meta')!;
   assert.ok(meta.ok);
-  assert.deepEqual(meta.warnings.map((w) => w.code), ['layer/meta-layer']);
+  assert.deepEqual(
+    meta.warnings.map((w) => w.code),
+    ['layer/meta-layer'],
+  );
 
   // The probes died with their layers; the next request starts fresh ones.
   const again = await inspect({ env: fakeEnv(), names: [fakes.names.good, 'VK_LAYER_MESA_device_select'] });
-  assert.deepEqual(again.layers.map((l) => [l.name, l.ok]), [
-    ['VK_LAYER_MESA_device_select', true],
-    [fakes.names.good, true],
-  ]);
+  assert.deepEqual(
+    again.layers.map((l) => [l.name, l.ok]),
+    [
+      ['VK_LAYER_MESA_device_select', true],
+      [fakes.names.good, true],
+    ],
+  );
 });
 
 test('the real loader agrees: a layer whose negotiation fails and that exports no vkGetInstanceProcAddr is skipped', () => {
@@ -205,11 +243,17 @@ test('strata layers inspect: a table with --env, --json, exit 1 on a failing lay
   assert.equal(bad.status, 1, bad.stderr);
   assert.match(bad.stdout, /LAYER\s+TYPE\s+LIBRARY\s+EXPORTS\s+INTERFACE\s+RESULT/);
   assert.match(bad.stdout, /VK_LAYER_STRATA_fake_good\s+explicit\s+\S+libfake_layer_good\.so\s+negotiate .*\s+2\s+ok, 1 warning/);
-  assert.match(bad.stdout, /Problems:\n\s+Layer VK_LAYER_STRATA_fake_negotiate_segv \(fake_negotiate-segv\.json\) \[.*\] crashed the probe during vkNegotiateLoaderLayerInterfaceVersion: killed by SIGSEGV/);
+  assert.match(
+    bad.stdout,
+    /Problems:\n\s+Layer VK_LAYER_STRATA_fake_negotiate_segv \(fake_negotiate-segv\.json\) \[.*\] crashed the probe during vkNegotiateLoaderLayerInterfaceVersion: killed by SIGSEGV/,
+  );
 
   const good = runStrata(['layers', 'inspect', '--json', ...env, fakes.names.v1], home.env);
   assert.equal(good.status, 0, good.stderr);
-  assert.deepEqual(LayersInspectReportSchema.parse(JSON.parse(good.stdout)).layers.map((l) => [l.name, l.interfaceVersion]), [[fakes.names.v1, 1]]);
+  assert.deepEqual(
+    LayersInspectReportSchema.parse(JSON.parse(good.stdout)).layers.map((l) => [l.name, l.interfaceVersion]),
+    [[fakes.names.v1, 1]],
+  );
 
   const unknown = runStrata(['layers', 'inspect', 'VK_LAYER_STRATA_nope'], home.env);
   assert.equal(unknown.status, 1);

@@ -70,11 +70,16 @@ function probe(): string {
 
 function runProbe(args: string[], env: NodeJS.ProcessEnv, timeout: number, libDir: string | undefined): Promise<ProbeRun> {
   return new Promise((resolve) => {
-    execFile(probe(), args, { env: libDir ? { ...env, LD_LIBRARY_PATH: libDir } : env, timeout, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const e = error as (Error & { signal?: NodeJS.Signals | null; killed?: boolean }) | null;
-      const signal = e?.signal ?? null;
-      resolve({ stdout, stderr, signal, timedOut: signal === 'SIGKILL' && e?.killed === true });
-    });
+    execFile(
+      probe(),
+      args,
+      { env: libDir ? { ...env, LD_LIBRARY_PATH: libDir } : env, timeout, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const e = error as (Error & { signal?: NodeJS.Signals | null; killed?: boolean }) | null;
+        const signal = e?.signal ?? null;
+        resolve({ stdout, stderr, signal, timedOut: signal === 'SIGKILL' && e?.killed === true });
+      },
+    );
   });
 }
 
@@ -137,7 +142,8 @@ async function observeLayer(c: Case, libDir?: string): Promise<Observation> {
     const listed = new Set([...list.stdout.matchAll(/^layer (.*)$/gm)].map((m) => m[1]!));
     // No layer the loader could read (empty file, root not an object, no "layer"/"layers" of the right
     // type): the file meant to define one and the loader lists none. Only `"layers": []` defines none.
-    if (defined.length === 0 && !(entries?.kind === 'layer' && entries.layersArray?.value?.length === 0)) return { verdict: listed.size === 0 ? 'rejects' : `unexpected: lists ${[...listed].join(', ')}`, facts, log };
+    if (defined.length === 0 && !(entries?.kind === 'layer' && entries.layersArray?.value?.length === 0))
+      return { verdict: listed.size === 0 ? 'rejects' : `unexpected: lists ${[...listed].join(', ')}`, facts, log };
     const names = defined.map((l) => (l.isObject ? (l.name?.value ?? (l.name ? '' : undefined)) : undefined));
     if (names.some((n) => n === undefined || !listed.has(n))) return { verdict: 'rejects', facts, log };
     for (const [i, name] of (names as string[]).entries()) {
@@ -148,7 +154,11 @@ async function observeLayer(c: Case, libDir?: string): Promise<Observation> {
       const inserted = (components ?? [name]).every((n) => create.stderr.includes(`Insert instance layer "${n}"`));
       const createdWith = /^create 0$/m.test(create.stdout) && inserted;
       if (!createdWith) {
-        const why = create.timedOut ? `create with ${name}: no answer in ${CREATE_TIMEOUT_MS} ms` : create.signal ? `create with ${name}: killed by ${create.signal}` : `create with ${name}: ${create.stdout.trim().replace(/\n/g, '; ')}`;
+        const why = create.timedOut
+          ? `create with ${name}: no answer in ${CREATE_TIMEOUT_MS} ms`
+          : create.signal
+            ? `create with ${name}: killed by ${create.signal}`
+            : `create with ${name}: ${create.stdout.trim().replace(/\n/g, '; ')}`;
         return { verdict: 'unusable', facts: `${facts}; ${why}`, log: telling(create.stderr, c.file) || log };
       }
     }
@@ -163,7 +173,13 @@ async function observeDriver(c: Case, libDir?: string): Promise<Observation> {
   try {
     const manifest = join(home.dir, c.file);
     writeFileSync(manifest, swapLibrary(c.text, DRIVER_LIBRARY));
-    const env = { ...home.env, XDG_DATA_DIRS: join(home.dir, 'data-dirs'), XDG_CONFIG_DIRS: join(home.dir, 'config-dirs'), VK_DRIVER_FILES: manifest, VK_LOADER_DEBUG: 'all' };
+    const env = {
+      ...home.env,
+      XDG_DATA_DIRS: join(home.dir, 'data-dirs'),
+      XDG_CONFIG_DIRS: join(home.dir, 'config-dirs'),
+      VK_DRIVER_FILES: manifest,
+      VK_LOADER_DEBUG: 'all',
+    };
     const run = await runProbe(['create'], env, LIST_TIMEOUT_MS, libDir);
     const log = telling(run.stderr, c.file);
     const facts = run.stdout.trim().split('\n').filter(Boolean).join('; ');
@@ -185,7 +201,14 @@ const observe = (c: Case, libDir?: string) => (c.role === 'driver' ? observeDriv
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join(' | ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 const expected = readBadCorpus();
@@ -194,14 +217,26 @@ const observed = new Map<string, Promise<Map<string, Observation>>>();
 /** The corpus through one loader: the system's (Debian 1.3.239) or a matrix build's folder. */
 function observeCorpus(libDir?: string): Promise<Map<string, Observation>> {
   let o = observed.get(libDir ?? '');
-  if (!o) observed.set(libDir ?? '', (o = mapConcurrently(corpus, WORKERS, (c) => observe(c, libDir)).then((obs) => new Map(corpus.map((c, i) => [c.file, obs[i]!])))));
+  if (!o)
+    observed.set(
+      libDir ?? '',
+      (o = mapConcurrently(corpus, WORKERS, (c) => observe(c, libDir)).then((obs) => new Map(corpus.map((c, i) => [c.file, obs[i]!])))),
+    );
   return o;
 }
 
 const goodLayer = (extra: object = {}) =>
   JSON.stringify({
     file_format_version: '1.2.0',
-    layer: { name: 'VK_LAYER_strata_good', type: 'GLOBAL', library_path: 'placeholder.so', api_version: '1.3.239', implementation_version: '1', description: 'well-formed', ...extra },
+    layer: {
+      name: 'VK_LAYER_strata_good',
+      type: 'GLOBAL',
+      library_path: 'placeholder.so',
+      api_version: '1.3.239',
+      implementation_version: '1',
+      description: 'well-formed',
+      ...extra,
+    },
   });
 
 test('the oracle itself: well-formed layers and lavapipe load, an absent layer is not listed', async () => {
@@ -209,7 +244,17 @@ test('the oracle itself: well-formed layers and lavapipe load, an absent layer i
     [{ file: 'good-explicit.json', role: 'explicit-layer', text: goodLayer() }, 'loads'],
     [{ file: 'good-implicit.json', role: 'implicit-layer', text: goodLayer({ disable_environment: { DISABLE_STRATA_GOOD: '1' } }) }, 'loads'],
     [{ file: 'good-driver.json', role: 'driver', text: readFileSync(LAVAPIPE_MANIFEST, 'utf8') }, 'loads'],
-    [{ file: 'good-meta.json', role: 'explicit-layer', text: JSON.stringify({ file_format_version: '1.1.1', layer: { ...JSON.parse(goodLayer()).layer, library_path: undefined, component_layers: ['VK_LAYER_strata_part'] } }) }, 'loads'],
+    [
+      {
+        file: 'good-meta.json',
+        role: 'explicit-layer',
+        text: JSON.stringify({
+          file_format_version: '1.1.1',
+          layer: { ...JSON.parse(goodLayer()).layer, library_path: undefined, component_layers: ['VK_LAYER_strata_part'] },
+        }),
+      },
+      'loads',
+    ],
     [{ file: 'absent.json', role: 'explicit-layer', text: goodLayer({ type: 'DEVICE' }) }, 'rejects'],
   ];
   const got = await mapConcurrently(controls, WORKERS, ([c]) => observe(c));
@@ -246,17 +291,21 @@ test('invalid JSON: the loader fails the whole enumeration with exactly VK_ERROR
 // expected.json says so per version (`loaderSince`), and the lint's verdict follows the version.
 const skipMatrix = matrixSkip();
 for (const b of skipMatrix ? [{ version: 'the matrix' } as LoaderBuild] : loaderMatrix()) {
-  test(`loader ${b.version}: the real loader does with every bad/ fixture what expected.json says for that version`, { timeout: 300_000, skip: skipMatrix }, async () => {
-    const obs = await observeCorpus(b.libDir);
-    // STRATA_DUMP_VERDICTS=FILE appends what each loader said, to review a new loader's behaviour.
-    const dump = process.env['STRATA_DUMP_VERDICTS'];
-    if (dump) appendFileSync(dump, `${JSON.stringify({ version: b.version, verdicts: Object.fromEntries([...obs].map(([f, o]) => [f, o.verdict])) })}\n`);
-    const rows = [['file', 'role', 'expected', 'loader said', 'probe', "loader's log"]];
-    for (const c of corpus) {
-      const want = expectedVerdict(expected[c.file]!, b.version);
-      const o = obs.get(c.file)!;
-      if (o.verdict !== want) rows.push([c.file, c.role, want, o.verdict, o.facts, o.log]);
-    }
-    assert.equal(rows.length, 1, `loader ${b.version}: expected.json disagrees with the real loader:\n${table(rows)}`);
-  });
+  test(
+    `loader ${b.version}: the real loader does with every bad/ fixture what expected.json says for that version`,
+    { timeout: 300_000, skip: skipMatrix },
+    async () => {
+      const obs = await observeCorpus(b.libDir);
+      // STRATA_DUMP_VERDICTS=FILE appends what each loader said, to review a new loader's behaviour.
+      const dump = process.env['STRATA_DUMP_VERDICTS'];
+      if (dump) appendFileSync(dump, `${JSON.stringify({ version: b.version, verdicts: Object.fromEntries([...obs].map(([f, o]) => [f, o.verdict])) })}\n`);
+      const rows = [['file', 'role', 'expected', 'loader said', 'probe', "loader's log"]];
+      for (const c of corpus) {
+        const want = expectedVerdict(expected[c.file]!, b.version);
+        const o = obs.get(c.file)!;
+        if (o.verdict !== want) rows.push([c.file, c.role, want, o.verdict, o.facts, o.log]);
+      }
+      assert.equal(rows.length, 1, `loader ${b.version}: expected.json disagrees with the real loader:\n${table(rows)}`);
+    },
+  );
 }

@@ -22,7 +22,11 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : loaderMatrix
     execFileSync('gcc', ['-O1', '-o', probe, join(APP_ROOT, 'tests', 'fixtures', 'layers', 'chain-probe.c'), '-lvulkan'], { stdio: 'pipe' });
     const home = makeTempHome();
     try {
-      const r = spawnSync(probe, ['1.3', 'VK_LAYER_KHRONOS_validation'], { env: { ...home.env, LD_LIBRARY_PATH: b.libDir, VK_LOADER_DEBUG: 'all', VK_DRIVER_FILES: LAVAPIPE }, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(probe, ['1.3', 'VK_LAYER_KHRONOS_validation'], {
+        env: { ...home.env, LD_LIBRARY_PATH: b.libDir, VK_LOADER_DEBUG: 'all', VK_DRIVER_FILES: LAVAPIPE },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       const lines = r.stderr.split('\n').filter((l) => l.length > 0);
       assert.ok(lines.length > 50, `only ${lines.length} lines:\n${r.stderr.slice(0, 2000)}`);
       const notLoader = lines.filter((l) => parseLoaderLogLine(l, loaderLogColumn(b.version)) === null);

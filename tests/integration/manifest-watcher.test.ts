@@ -25,7 +25,10 @@ import { countingHandlers } from '../helpers/counting-handlers';
 const WAIT_MS = 15_000;
 
 const layer = (name: string) =>
-  JSON.stringify({ file_format_version: '1.1.0', layer: { name, type: 'GLOBAL', library_path: './x.so', api_version: '1.3.0', implementation_version: '1', description: 'w' } });
+  JSON.stringify({
+    file_format_version: '1.1.0',
+    layer: { name, type: 'GLOBAL', library_path: './x.so', api_version: '1.3.0', implementation_version: '1', description: 'w' },
+  });
 
 /** Events in arrival order; `next()` waits for the next one not yet taken. */
 class EventQueue<T> {
@@ -146,7 +149,7 @@ test('single-file entries (VK_LAYER_PATH a.json, VK_DRIVER_FILES): created, repl
   mkdirSync(join(home.dir, 'drivers'));
   const { watcher, events } = startWatcher(homePaths(home, { VK_LAYER_PATH: file, VK_DRIVER_FILES: driver }));
   try {
-    assert.ok(watcher.watchedFolders.includes(join(home.dir, 'drivers')), "a file entry is watched through its folder");
+    assert.ok(watcher.watchedFolders.includes(join(home.dir, 'drivers')), 'a file entry is watched through its folder');
     mkdirSync(join(home.dir, 'single'));
     writeFileSync(file, layer('VK_LAYER_STRATA_single'));
     assert.deepEqual(await events.next('file made with its folder'), { kinds: ['explicit_layer'], paths: [file], more: 0 });
@@ -199,7 +202,10 @@ test('a folder that cannot be watched is reported once, and the others keep work
     assert.equal(first.length, 1);
     first[0]!.watcher.emit('error', Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }));
     assert.deepEqual(await events.next('after the error'), { kinds: ['explicit_layer'], paths: [open], more: 0 });
-    assert.ok(problems.some((p) => /inotify watches/.test(p)), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => /inotify watches/.test(p)),
+      problems.join('\n'),
+    );
     assert.equal(opened.filter((o) => o.path === open).length, 2, 're-armed');
     writeFileSync(join(open, '3.json'), layer('VK_LAYER_STRATA_open'));
     assert.deepEqual(await events.next('after the re-arm'), { kinds: ['explicit_layer'], paths: [join(open, '3.json')], more: 0 });
@@ -283,18 +289,21 @@ test('strata serve wiring: an event-stream client attaches (watches armed), gets
     const dir = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'icd.d');
     const frames = new EventQueue<string>();
     await new Promise<void>((resolve, reject) => {
-      req = httpRequest({ host: '127.0.0.1', port: host.port, path: '/api/events', headers: { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${TOKEN}` } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-          if (text.includes(': connected')) resolve();
-          for (let m = text.match(/data: (.*)\n\n/); m; m = text.match(/data: (.*)\n\n/)) {
-            frames.push(m[1]!);
-            text = text.slice(m.index! + m[0].length);
-          }
-        });
-      });
+      req = httpRequest(
+        { host: '127.0.0.1', port: host.port, path: '/api/events', headers: { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${TOKEN}` } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+            if (text.includes(': connected')) resolve();
+            for (let m = text.match(/data: (.*)\n\n/); m; m = text.match(/data: (.*)\n\n/)) {
+              frames.push(m[1]!);
+              text = text.slice(m.index! + m[0].length);
+            }
+          });
+        },
+      );
       req.on('error', reject);
       req.end();
     });

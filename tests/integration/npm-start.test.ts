@@ -18,7 +18,11 @@ test('npm start without a display falls back to the browser host and prints its 
     assert.equal(page.status, 200, 'the app page itself needs no token (the fragment never reaches the server)');
     assert.match(await page.text(), /<div id="root">/);
     const token = new URL(url).hash.replace(/^#token=/, '');
-    const info = await fetch(new URL('/api/app.info', url), { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Strata-Token': token }, body: '{}' });
+    const info = await fetch(new URL('/api/app.info', url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Strata-Token': token },
+      body: '{}',
+    });
     assert.equal(info.status, 200, 'the token from the printed URL opens the API');
   } finally {
     run.child.kill('SIGTERM');

@@ -7,7 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { buildOverrideManifest, type OverrideConfig } from '../../shared/override/override-config';
 import { StrataRequestError } from '../../shared/errors/strata-error';
 import { applyOverride, readOverrideStatus, removeOverride, sha256 } from '../../main/override/override-writer';
-import { applyConfiguration, configurationLocations, readConfigurationStatus, removeConfiguration, type ConfigurationLocations } from '../../main/override/configuration-writer';
+import {
+  applyConfiguration,
+  configurationLocations,
+  readConfigurationStatus,
+  removeConfiguration,
+  type ConfigurationLocations,
+} from '../../main/override/configuration-writer';
 import { sweepDeadTemps, type FileOps } from '../../main/override/atomic-file';
 import { ProfileStore } from '../../main/profiles/profile-store';
 import { withTempHome, type TempHome } from '../helpers/temp-home';
@@ -98,7 +104,8 @@ test(
         ] as const) {
           const changed = now[key] !== before[key];
           if (changed) assert.ok(message.includes(`${path} WAS changed`), `${code}@${failAt}: ${key} changed but the message does not say so: ${message}`);
-          else assert.doesNotMatch(message, new RegExp(`${path.replace(/[.]/g, '\\.')} WAS changed`), `${code}@${failAt}: ${key} unchanged but reported changed`);
+          else
+            assert.doesNotMatch(message, new RegExp(`${path.replace(/[.]/g, '\\.')} WAS changed`), `${code}@${failAt}: ${key} unchanged but reported changed`);
           if (!changed && !message.includes(`the ${label}`)) assert.match(message, /as they were|is as it was|put back/, `${code}@${failAt}: ${message}`);
         }
         if (/put back as it was/.test(message)) rolledBack++;
@@ -183,12 +190,16 @@ test(
     let overrideTried = false;
     ops['renameSync'] = (from: string, to: string) => {
       if (to === locs.override.file) overrideTried = true;
-      if (to === locs.override.file || (overrideTried && to === locs.settings!.file)) throw Object.assign(new Error('ENOSPC: simulated'), { code: 'ENOSPC', path: to });
+      if (to === locs.override.file || (overrideTried && to === locs.settings!.file))
+        throw Object.assign(new Error('ENOSPC: simulated'), { code: 'ENOSPC', path: to });
       return fs.renameSync(from, to);
     };
     assert.throws(
       () => applyConfiguration(locs, { override: buildOverrideManifest(OFF), settings: SETTINGS_B }, home.env, { ops: ops as unknown as FileOps }),
-      (e: unknown) => e instanceof StrataRequestError && e.error.message.includes(`${locs.settings!.file} WAS changed (putting it back failed too: ENOSPC)`) && /the override file is as it was/.test(e.error.message),
+      (e: unknown) =>
+        e instanceof StrataRequestError &&
+        e.error.message.includes(`${locs.settings!.file} WAS changed (putting it back failed too: ENOSPC)`) &&
+        /the override file is as it was/.test(e.error.message),
     );
     assert.equal(read(locs.settings!.file), SETTINGS_B, 'the disk is what the message says');
     removeConfiguration(locs, home.env);
@@ -206,7 +217,11 @@ test(
     applyOverride(locs.override, buildOverrideManifest(ON));
     const record = JSON.parse(readFileSync(locs.override.recordFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(locs.override.recordFile, JSON.stringify({ ...record, original: { sha256: sha256(readFileSync(secret)), backup: secret } }));
-    for (const attempt of [() => removeOverride(locs.override), () => removeOverride(locs.override, { force: true }), () => readOverrideStatus(locs.override)]) {
+    for (const attempt of [
+      () => removeOverride(locs.override),
+      () => removeOverride(locs.override, { force: true }),
+      () => readOverrideStatus(locs.override),
+    ]) {
       assert.throws(attempt, (e: unknown) => e instanceof StrataRequestError && e.error.code === 'override/record-unreadable');
     }
     assert.equal(readFileSync(secret, 'utf8'), 'the user own file\n', 'not moved, not deleted');
@@ -239,7 +254,10 @@ test(
     symlinkSync(join(home.dir, 'not-yet.json'), loc.file);
     assert.throws(
       () => applyOverride(loc, buildOverrideManifest(ON)),
-      (e: unknown) => e instanceof StrataRequestError && e.error.code === 'override/not-strata-file' && /is a symbolic link to .*not-yet\.json, which does not exist/.test(e.error.message),
+      (e: unknown) =>
+        e instanceof StrataRequestError &&
+        e.error.code === 'override/not-strata-file' &&
+        /is a symbolic link to .*not-yet\.json, which does not exist/.test(e.error.message),
     );
     assert.equal(readlinkSync(loc.file), join(home.dir, 'not-yet.json'), 'refused: the dangling link is untouched');
     applyOverride(loc, buildOverrideManifest(ON), { force: true });

@@ -34,7 +34,11 @@ after(() => rmSync(work, { recursive: true, force: true }));
 let probePath: string | undefined;
 function probe(): string {
   if (!probePath) {
-    for (const need of [LAVAPIPE, '/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json', '/usr/share/vulkan/implicit_layer.d/VkLayer_MESA_device_select.json'])
+    for (const need of [
+      LAVAPIPE,
+      '/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json',
+      '/usr/share/vulkan/implicit_layer.d/VkLayer_MESA_device_select.json',
+    ])
       assert.ok(existsSync(need), `${need} is missing (mesa-vulkan-drivers and vulkan-validationlayers are needed)`);
     probePath = join(work, 'loader-oracle');
     execFileSync('gcc', ['-O1', '-Wall', '-o', probePath, join(APP_ROOT, 'tests', 'fixtures', 'probes', 'loader-oracle.c'), '-lvulkan'], { stdio: 'pipe' });
@@ -47,7 +51,14 @@ let workerPath: string | undefined;
 function worker(): string {
   if (!workerPath) {
     workerPath = join(work, 'override-worker.mjs');
-    buildSync({ entryPoints: [join(APP_ROOT, 'tests', 'helpers', 'override-worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: workerPath, logLevel: 'error' });
+    buildSync({
+      entryPoints: [join(APP_ROOT, 'tests', 'helpers', 'override-worker.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: workerPath,
+      logLevel: 'error',
+    });
   }
   return workerPath;
 }
@@ -61,13 +72,22 @@ interface LoaderRun {
 /** vkCreateInstance under lavapipe with VK_LOADER_DEBUG=layer; the system layer folders stay in (XDG_DATA_DIRS unset). */
 function createInstance(env: NodeJS.ProcessEnv): Promise<LoaderRun> {
   return new Promise((resolve) => {
-    execFile(probe(), ['create'], { env: { ...env, VK_DRIVER_FILES: LAVAPIPE, VK_LOADER_DEBUG: 'layer' }, encoding: 'utf8', timeout: 20_000 }, (_e, stdout, stderr) => {
-      resolve({ created: /^create 0$/m.test(stdout), log: stderr, inserted: (layer) => stderr.includes(`Insert instance layer "${layer}"`) });
-    });
+    execFile(
+      probe(),
+      ['create'],
+      { env: { ...env, VK_DRIVER_FILES: LAVAPIPE, VK_LOADER_DEBUG: 'layer' }, encoding: 'utf8', timeout: 20_000 },
+      (_e, stdout, stderr) => {
+        resolve({ created: /^create 0$/m.test(stdout), log: stderr, inserted: (layer) => stderr.includes(`Insert instance layer "${layer}"`) });
+      },
+    );
   });
 }
 
-const logLine = (log: string, re: RegExp) => log.split('\n').find((l) => re.test(l))?.trim() ?? `(no line matching ${re})`;
+const logLine = (log: string, re: RegExp) =>
+  log
+    .split('\n')
+    .find((l) => re.test(l))
+    ?.trim() ?? `(no line matching ${re})`;
 
 function writeConfig(home: TempHome, name: string, config: OverrideConfig): string {
   const path = join(home.dir, `${name}.json`);
@@ -243,7 +263,8 @@ function startLoop(home: TempHome, a: string, b: string): Promise<ChildProcess> 
   });
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 test(
   'crash safety: a writer stopped or SIGKILLed at random moments leaves the complete old or new file, one its record vouches for, and the loader still starts',
@@ -287,7 +308,10 @@ test(
         seen.add(which);
         if (existsSync(loc.recordFile) && 'pendingSha256' in JSON.parse(readFileSync(loc.recordFile, 'utf8'))) midWrite++;
         const status = readOverrideStatus(loc);
-        assert.ok(status.ownership === 'strata' || (status.ownership === 'absent' && seen.size === 1), `iteration ${i}${kill ? ' (SIGKILL)' : ''}: the record does not vouch for the file (${status.ownership}, ${which}): ${existsSync(loc.recordFile) ? readFileSync(loc.recordFile, 'utf8') : 'no record'}`);
+        assert.ok(
+          status.ownership === 'strata' || (status.ownership === 'absent' && seen.size === 1),
+          `iteration ${i}${kill ? ' (SIGKILL)' : ''}: the record does not vouch for the file (${status.ownership}, ${which}): ${existsSync(loc.recordFile) ? readFileSync(loc.recordFile, 'utf8') : 'no record'}`,
+        );
         if (i % LOADER_EVERY === 0) {
           const run = await createInstance(home.env);
           assert.ok(run.created, `iteration ${i}: the loader did not start\n${run.log}`);
@@ -311,7 +335,9 @@ test(
     const leftovers = [...readdirSync(loc.dir), ...readdirSync(loc.stateDir)].filter((f) => f.endsWith('.tmp') || f.includes('lock'));
     assert.deepEqual(leftovers, []);
     assert.deepEqual([...seen].sort(), ['off', 'on'].concat(seen.has('absent') ? ['absent'] : []).sort());
-    console.log(`# kill loop: ${ITERATIONS} random interruptions (${ITERATIONS - kills} SIGSTOP freezes, ${kills} SIGKILLs with a new writer; ${midWrite} caught between the record's "pending" and "done"), ${loaderChecks} loader checks, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `# kill loop: ${ITERATIONS} random interruptions (${ITERATIONS - kills} SIGSTOP freezes, ${kills} SIGKILLs with a new writer; ${midWrite} caught between the record's "pending" and "done"), ${loaderChecks} loader checks, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   }),
 );
 
@@ -319,7 +345,19 @@ test(
 function dyingOps(crashAt: number): { ops: FileOps; calls: () => number } {
   let n = 0;
   const ops = {} as Record<string, unknown>;
-  for (const name of ['openSync', 'writeFileSync', 'fsyncSync', 'closeSync', 'renameSync', 'unlinkSync', 'readFileSync', 'mkdirSync', 'linkSync', 'readdirSync', 'existsSync'] as const) {
+  for (const name of [
+    'openSync',
+    'writeFileSync',
+    'fsyncSync',
+    'closeSync',
+    'renameSync',
+    'unlinkSync',
+    'readFileSync',
+    'mkdirSync',
+    'linkSync',
+    'readdirSync',
+    'existsSync',
+  ] as const) {
     const real = fs[name] as (...args: unknown[]) => unknown;
     ops[name] = (...args: unknown[]) => {
       if (++n >= crashAt) throw Object.assign(new Error('simulated crash'), { crash: true });
@@ -350,7 +388,8 @@ test(
           if (step === 'remove') removeOverride(loc, { ops });
           else applyOverride(loc, texts[step === 'second apply' ? 1 : 0]!, { force: true, ops });
         } catch (e) {
-          crashed = (e as { crash?: boolean }).crash === true || (e instanceof StrataRequestError && /simulated crash|io-failed/.test(`${e.error.code} ${e.message}`));
+          crashed =
+            (e as { crash?: boolean }).crash === true || (e instanceof StrataRequestError && /simulated crash|io-failed/.test(`${e.error.code} ${e.message}`));
           if (!crashed) throw e;
         }
         if (!crashed) break;
@@ -405,7 +444,8 @@ test(
       .map(([, id, s, e]) => ({ id: id!, start: BigInt(s!), end: BigInt(e!) }))
       .sort((x, y) => (x.start < y.start ? -1 : 1));
     assert.equal(spans.length, 100);
-    for (let i = 1; i < spans.length; i++) assert.ok(spans[i]!.start >= spans[i - 1]!.end, `writer ${spans[i]!.id} entered while ${spans[i - 1]!.id} held the lock`);
+    for (let i = 1; i < spans.length; i++)
+      assert.ok(spans[i]!.start >= spans[i - 1]!.end, `writer ${spans[i]!.id} entered while ${spans[i - 1]!.id} held the lock`);
     const status = readOverrideStatus(loc);
     assert.equal(status.ownership, 'strata');
     assert.ok(configs.includes(status.text!));
@@ -422,7 +462,11 @@ test(
     const started = Date.now();
     assert.throws(
       () => applyOverride(loc, buildOverrideManifest(ON), { lockTimeoutMs: 300 }),
-      (e: unknown) => e instanceof StrataRequestError && e.error.code === 'override/locked' && e.error.fix!.includes(`ps -p ${process.pid}`) && e.error.fix!.includes(loc.lockFile),
+      (e: unknown) =>
+        e instanceof StrataRequestError &&
+        e.error.code === 'override/locked' &&
+        e.error.fix!.includes(`ps -p ${process.pid}`) &&
+        e.error.fix!.includes(loc.lockFile),
     );
     assert.ok(Date.now() - started >= 300);
     assert.ok(!existsSync(loc.file), 'nothing written while locked');
@@ -459,11 +503,16 @@ test(
     for (const [code, op, match, want, fix] of cases) {
       assert.throws(
         () => applyOverride(loc, buildOverrideManifest(OFF), { ops: failing(code, op, match) }),
-        (e: unknown) => e instanceof StrataRequestError && e.error.code === want && fix.test(e.error.fix ?? '') && /the override file is as it was/.test(e.error.message),
+        (e: unknown) =>
+          e instanceof StrataRequestError && e.error.code === want && fix.test(e.error.fix ?? '') && /the override file is as it was/.test(e.error.message),
         code,
       );
       assert.equal(readFileSync(loc.file, 'utf8'), buildOverrideManifest(ON), `${code}: the old file is intact`);
-      assert.deepEqual(readdirSync(loc.dir).filter((f) => f !== 'VkLayer_override.json'), [], `${code}: no temp file left`);
+      assert.deepEqual(
+        readdirSync(loc.dir).filter((f) => f !== 'VkLayer_override.json'),
+        [],
+        `${code}: no temp file left`,
+      );
       assert.equal(readOverrideStatus(loc).ownership, 'strata', `${code}: the next apply needs no --force`);
     }
     assert.equal(applyOverride(loc, buildOverrideManifest(OFF)).action, 'replaced');

@@ -23,54 +23,66 @@ let kit: LoaderKit | undefined;
 
 const skip = matrixSkip();
 for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : loaderMatrix()) {
-  test(`loader ${b.version}: three applications bound to three profiles each get their own chain, an unbound one the global profile`, { skip, timeout: 180_000 }, async () => {
-    kit ??= buildLoaderKit(join(work, 'kit'), LAYERS);
-    const home = makeTempHome({ LD_LIBRARY_PATH: b.libDir });
-    try {
-      writeRecordingManifests(kit, join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d'), LAYERS);
-      const bin = join(work, `bin-${b.version}`);
-      mkdirSync(bin);
-      const apps = { one: copyProbe(kit, join(bin, 'app-one')), two: copyProbe(kit, join(bin, 'app-two')), three: copyProbe(kit, join(bin, 'app-three')), unbound: copyProbe(kit, join(bin, 'app-unbound')) };
-      const profiles: Record<string, { name: string; state: 'on' | 'off' }[]> = {
-        One: [{ name: A, state: 'on' }],
-        Two: [
-          { name: C, state: 'on' },
-          { name: B, state: 'on' },
-        ],
-        Three: [{ name: B, state: 'on' }],
-        Global: [{ name: C, state: 'on' }],
-      };
-      for (const [name, layers] of Object.entries(profiles)) {
-        const file = join(work, `${b.version}-${name}.json`);
-        writeFileSync(file, JSON.stringify({ schemaVersion: 2, name, layers }));
-        const r = runStrata(['profile', 'import', file], home.env);
-        assert.equal(r.status, 0, r.stderr);
+  test(
+    `loader ${b.version}: three applications bound to three profiles each get their own chain, an unbound one the global profile`,
+    { skip, timeout: 180_000 },
+    async () => {
+      kit ??= buildLoaderKit(join(work, 'kit'), LAYERS);
+      const home = makeTempHome({ LD_LIBRARY_PATH: b.libDir });
+      try {
+        writeRecordingManifests(kit, join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d'), LAYERS);
+        const bin = join(work, `bin-${b.version}`);
+        mkdirSync(bin);
+        const apps = {
+          one: copyProbe(kit, join(bin, 'app-one')),
+          two: copyProbe(kit, join(bin, 'app-two')),
+          three: copyProbe(kit, join(bin, 'app-three')),
+          unbound: copyProbe(kit, join(bin, 'app-unbound')),
+        };
+        const profiles: Record<string, { name: string; state: 'on' | 'off' }[]> = {
+          One: [{ name: A, state: 'on' }],
+          Two: [
+            { name: C, state: 'on' },
+            { name: B, state: 'on' },
+          ],
+          Three: [{ name: B, state: 'on' }],
+          Global: [{ name: C, state: 'on' }],
+        };
+        for (const [name, layers] of Object.entries(profiles)) {
+          const file = join(work, `${b.version}-${name}.json`);
+          writeFileSync(file, JSON.stringify({ schemaVersion: 2, name, layers }));
+          const r = runStrata(['profile', 'import', file], home.env);
+          assert.equal(r.status, 0, r.stderr);
+        }
+        assert.equal(runStrata(['profile', 'apply', 'Global'], home.env).status, 0);
+        const mechanism = loaderHas(b.version, 'settings-layer-off-meta') ? 'loader-settings' : 'override-app-keys';
+        for (const [app, profile] of [
+          [apps.one, 'One'],
+          [apps.two, 'Two'],
+          [apps.three, 'Three'],
+        ] as const) {
+          const r = runStrata(['profile', 'bind', app, profile, '--json'], home.env);
+          assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+          const sync = JSON.parse(r.stdout).sync as { mechanism: string; checks: { app: string; ok: boolean; message: string }[] };
+          assert.equal(sync.mechanism, mechanism, `loader ${b.version}: Strata picks the method by the version`);
+          assert.ok(
+            sync.checks.every((c) => c.ok),
+            JSON.stringify(sync.checks, null, 2),
+          );
+        }
+        for (const [app, chain] of [
+          [apps.one, [A]],
+          [apps.two, [C, B]],
+          [apps.three, [B]],
+          [apps.unbound, [C]],
+        ] as const) {
+          const run = await runProbe(app, home.env);
+          assert.equal(run.result, 0, run.log);
+          assert.deepEqual(run.chain, chain, `loader ${b.version}, ${app}\n${run.log.slice(-3000)}`);
+        }
+      } finally {
+        home.cleanup();
       }
-      assert.equal(runStrata(['profile', 'apply', 'Global'], home.env).status, 0);
-      const mechanism = loaderHas(b.version, 'settings-layer-off-meta') ? 'loader-settings' : 'override-app-keys';
-      for (const [app, profile] of [
-        [apps.one, 'One'],
-        [apps.two, 'Two'],
-        [apps.three, 'Three'],
-      ] as const) {
-        const r = runStrata(['profile', 'bind', app, profile, '--json'], home.env);
-        assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
-        const sync = JSON.parse(r.stdout).sync as { mechanism: string; checks: { app: string; ok: boolean; message: string }[] };
-        assert.equal(sync.mechanism, mechanism, `loader ${b.version}: Strata picks the method by the version`);
-        assert.ok(sync.checks.every((c) => c.ok), JSON.stringify(sync.checks, null, 2));
-      }
-      for (const [app, chain] of [
-        [apps.one, [A]],
-        [apps.two, [C, B]],
-        [apps.three, [B]],
-        [apps.unbound, [C]],
-      ] as const) {
-        const run = await runProbe(app, home.env);
-        assert.equal(run.result, 0, run.log);
-        assert.deepEqual(run.chain, chain, `loader ${b.version}, ${app}\n${run.log.slice(-3000)}`);
-      }
-    } finally {
-      home.cleanup();
-    }
-  });
+    },
+  );
 }

@@ -30,7 +30,12 @@ before(() => {
   writeRecordingManifests(kit, join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d'), LAYERS);
   const bin = join(work, 'bin');
   mkdirSync(bin);
-  apps = { one: copyProbe(kit, join(bin, 'app-one')), two: copyProbe(kit, join(bin, 'app-two')), three: copyProbe(kit, join(bin, 'app-three')), unbound: copyProbe(kit, join(bin, 'app-unbound')) };
+  apps = {
+    one: copyProbe(kit, join(bin, 'app-one')),
+    two: copyProbe(kit, join(bin, 'app-two')),
+    three: copyProbe(kit, join(bin, 'app-three')),
+    unbound: copyProbe(kit, join(bin, 'app-unbound')),
+  };
   const profiles: Record<string, { name: string; state: 'on' | 'off' }[]> = {
     One: [{ name: A, state: 'on' }],
     Two: [
@@ -67,7 +72,10 @@ test('outside Strata, mechanism "override layers scoped by app_keys" (loader 1.3
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     const sync = JSON.parse(r.stdout).sync as { mechanism: string; checks: { app: string; ok: boolean; message: string }[] };
     assert.equal(sync.mechanism, 'override-app-keys');
-    assert.ok(sync.checks.every((c) => c.ok), JSON.stringify(sync.checks, null, 2));
+    assert.ok(
+      sync.checks.every((c) => c.ok),
+      JSON.stringify(sync.checks, null, 2),
+    );
   }
   const expected: [string, string[]][] = [
     [apps.one, [A]],
@@ -109,7 +117,11 @@ test('why the app_keys accumulate: with each override file naming only its own a
     // The chain model (tests/integration/chain-vs-loader.test.ts) predicts the mix exactly.
     for (const [i, app] of [apps.one, apps.two, apps.three].entries()) {
       const model = await explainChain({ env: naiveHome.env }, { app: { path: app, requestedLayers: [] }, loader: { version: '1.3.239' } });
-      assert.deepEqual(model.chain.map((e) => e.name).filter((n) => LAYERS.includes(n)), chains[i]!.chain, app);
+      assert.deepEqual(
+        model.chain.map((e) => e.name).filter((n) => LAYERS.includes(n)),
+        chains[i]!.chain,
+        app,
+      );
     }
   } finally {
     naiveHome.cleanup();
@@ -132,9 +144,17 @@ test('launched from Strata, mechanism "launchEnvironment" (VK_INSTANCE_LAYERS, V
     assert.equal(run.result, 0, run.log);
     assert.deepEqual([...run.chain].sort(), [...on].sort(), `${profile}: ${JSON.stringify(launch)}`);
     const model = await explainChain({ env }, { app: { path: apps.one, requestedLayers: [] }, loader: { version: '1.3.239' } });
-    assert.deepEqual(model.chain.map((e) => e.name).filter((n) => LAYERS.includes(n)), run.chain, `${profile}: model`);
+    assert.deepEqual(
+      model.chain.map((e) => e.name).filter((n) => LAYERS.includes(n)),
+      run.chain,
+      `${profile}: model`,
+    );
     // Loader 1.3.239 enables VK_INSTANCE_LAYERS in its own discovery order; when that is not the profile's, a note says so.
-    if (JSON.stringify(run.chain) !== JSON.stringify(on)) assert.ok(launch.notes.some((n) => n.includes(`it will run ${run.chain.join(' → ')}`)), JSON.stringify(launch.notes));
+    if (JSON.stringify(run.chain) !== JSON.stringify(on))
+      assert.ok(
+        launch.notes.some((n) => n.includes(`it will run ${run.chain.join(' → ')}`)),
+        JSON.stringify(launch.notes),
+      );
   }
   // "off" at launch is VK_LOADER_LAYERS_DISABLE; loader 1.3.239 (loader_validate_layers) then refuses an application
   // that asks for the layer, as the override's blacklist does: VK_ERROR_LAYER_NOT_PRESENT. The model agrees.

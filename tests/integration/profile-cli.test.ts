@@ -31,7 +31,10 @@ test('create from a preset, show, list --json; a taken name is exit 1 with a fix
   assert.match(human, /^on \(in order\) +VK_LAYER_KHRONOS_validation$/m);
 
   const list = JSON.parse(strata('profile', 'list', '--json').stdout);
-  assert.deepEqual(list.profiles.map((p: { name: string }) => p.name), ['Sync checks']);
+  assert.deepEqual(
+    list.profiles.map((p: { name: string }) => p.name),
+    ['Sync checks'],
+  );
   assert.equal(list.presets.length, 7);
 
   const taken = strata('profile', 'create', 'SYNC CHECKS');
@@ -48,14 +51,17 @@ test('import: a broken file is exit 1 naming the file and field, and writes noth
   const r = strata('profile', 'import', file);
   assert.equal(r.status, 1);
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-  assert.match(r.stderr, /^strata: layers\[0\]\.state: Invalid option: expected one of "on"\|"off"\|"auto" \(.*layer-state-unknown\.json, field layers\[0\]\.state\)\. Fix: /);
+  assert.match(
+    r.stderr,
+    /^strata: layers\[0\]\.state: Invalid option: expected one of "on"\|"off"\|"auto" \(.*layer-state-unknown\.json, field layers\[0\]\.state\)\. Fix: /,
+  );
   assert.deepEqual(readdirSync(profilesDir()), before);
   const missing = strata('profile', 'import', join(home.dir, 'nowhere.json'));
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /Cannot read the profile: ENOENT/);
 });
 
-test('import of a version-1 profile converts it; import of vkconfig\'s VkLayer_override.json keeps unknown layers, with a warning', () => {
+test("import of a version-1 profile converts it; import of vkconfig's VkLayer_override.json keeps unknown layers, with a warning", () => {
   const v1 = strata('profile', 'import', join(FIXTURES, 'v1-synchronization.json'), '--json');
   assert.equal(v1.status, 0, v1.stderr);
   const r1 = JSON.parse(v1.stdout);
@@ -114,15 +120,30 @@ test('explain --profile: the chain as if the profile were the override, with the
 
 test('env: the launch environment of a profile and what loader 1.3.239 cannot express', () => {
   const profile = join(home.dir, 'drivers.json');
-  writeFileSync(profile, JSON.stringify({ schemaVersion: 2, name: 'Only lavapipe', layers: [{ name: 'VK_LAYER_MESA_device_select', state: 'off' }], drivers: { select: ['lvp_icd*'], order: ['lvp_icd*'] }, loaderMessages: ['error', 'validation'] }));
+  writeFileSync(
+    profile,
+    JSON.stringify({
+      schemaVersion: 2,
+      name: 'Only lavapipe',
+      layers: [{ name: 'VK_LAYER_MESA_device_select', state: 'off' }],
+      drivers: { select: ['lvp_icd*'], order: ['lvp_icd*'] },
+      loaderMessages: ['error', 'validation'],
+    }),
+  );
   assert.equal(strata('profile', 'import', profile).status, 0);
   const r = JSON.parse(strata('profile', 'env', 'Only lavapipe', '--json', '--loader-version', '1.3.239').stdout);
   assert.equal(r.env.VK_LOADER_DRIVERS_SELECT, 'lvp_icd*');
   assert.equal(r.env.NODEVICE_SELECT, '1');
   assert.equal(r.env.VK_LOADER_LAYERS_DISABLE, 'VK_LAYER_MESA_device_select');
   assert.equal(r.env.VK_LOADER_DEBUG, 'error');
-  assert.ok(r.notes.some((n: string) => /cannot order drivers/.test(n)), JSON.stringify(r.notes));
-  assert.ok(r.notes.some((n: string) => /no "validation" level/.test(n)), JSON.stringify(r.notes));
+  assert.ok(
+    r.notes.some((n: string) => /cannot order drivers/.test(n)),
+    JSON.stringify(r.notes),
+  );
+  assert.ok(
+    r.notes.some((n: string) => /no "validation" level/.test(n)),
+    JSON.stringify(r.notes),
+  );
   const old = JSON.parse(strata('profile', 'env', 'Only lavapipe', '--json', '--loader-version', '1.3.230').stdout);
   assert.equal(old.env.VK_LOADER_DRIVERS_SELECT, undefined);
   assert.ok(old.notes.some((n: string) => /no driver filters \(1\.3\.234\+\)/.test(n)));

@@ -4,7 +4,15 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoveryManifests } from '../../main/discovery/discovery-service';
-import { profilesApply, profilesExplain, profilesExport, profilesImport, profilesList, profilesOverrideExport, type ProfileServiceOptions } from '../../main/profiles/profile-service';
+import {
+  profilesApply,
+  profilesExplain,
+  profilesExport,
+  profilesImport,
+  profilesList,
+  profilesOverrideExport,
+  type ProfileServiceOptions,
+} from '../../main/profiles/profile-service';
 import { lintManifest } from '../../shared/lint/manifest-lint';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { builtInPresets, VALIDATION_LAYER, VALIDATION_PRESET_VALUES } from '../../shared/profiles/presets';
@@ -26,8 +34,10 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 const service = (home: TempHome): ProfileServiceOptions => ({ env: home.env, loaderVersion: async () => '1.3.239' });
 
-test('the validation presets carry exactly the settings of the real validation manifest\'s presets of the same label', () => {
-  const manifest = JSON.parse(readFileSync(VALIDATION_MANIFEST, 'utf8')) as { layer: { features: { presets: { label: string; settings: { key: string; value: unknown }[] }[] } } };
+test("the validation presets carry exactly the settings of the real validation manifest's presets of the same label", () => {
+  const manifest = JSON.parse(readFileSync(VALIDATION_MANIFEST, 'utf8')) as {
+    layer: { features: { presets: { label: string; settings: { key: string; value: unknown }[] }[] } };
+  };
   for (const [label, values] of Object.entries(VALIDATION_PRESET_VALUES)) {
     const real = manifest.layer.features.presets.find((p) => p.label === label);
     assert.ok(real, `the manifest has a preset labelled ${label}`);
@@ -40,12 +50,17 @@ test(
   withTempHome(async (home) => {
     const list = await profilesList(service(home));
     const byId = new Map(list.presets.map((p) => [p.id, p]));
-    for (const id of ['validation-standard', 'validation-synchronization', 'validation-best-practices', 'validation-gpu-assisted']) assert.equal(byId.get(id)?.available, true, id);
+    for (const id of ['validation-standard', 'validation-synchronization', 'validation-best-practices', 'validation-gpu-assisted'])
+      assert.equal(byId.get(id)?.available, true, id);
     assert.deepEqual(byId.get('api-dump')?.missing, ['VK_LAYER_LUNARG_api_dump']);
     assert.match(byId.get('api-dump')?.note ?? '', /Not installed here: VK_LAYER_LUNARG_api_dump/);
     assert.equal(byId.get('frame-capture')?.available, false);
     const off = byId.get('no-layers')!.profile.layers;
-    for (const name of ['VK_LAYER_MESA_device_select', 'VK_LAYER_MANGOHUD_overlay', 'VK_LAYER_VKBASALT_post_processing']) assert.ok(off.some((l) => l.name === name && l.state === 'off'), `${name} off`);
+    for (const name of ['VK_LAYER_MESA_device_select', 'VK_LAYER_MANGOHUD_overlay', 'VK_LAYER_VKBASALT_post_processing'])
+      assert.ok(
+        off.some((l) => l.name === name && l.state === 'off'),
+        `${name} off`,
+      );
   }),
 );
 
@@ -60,7 +75,10 @@ test(
       const imported = await profilesImport(o, { text: exported.text, source: exported.fileName, name: `Copy of ${preset.id}` });
       assert.equal(imported.kind, 'profile');
       assert.deepEqual({ ...imported.stored.profile, name: preset.profile.name }, preset.profile, preset.id);
-      assert.equal(readFileSync(imported.stored.file, 'utf8'), exported.text.replace(JSON.stringify(preset.profile.name), JSON.stringify(`Copy of ${preset.id}`)));
+      assert.equal(
+        readFileSync(imported.stored.file, 'utf8'),
+        exported.text.replace(JSON.stringify(preset.profile.name), JSON.stringify(`Copy of ${preset.id}`)),
+      );
       const override = await profilesOverrideExport(o, { name: preset.profile.name });
       assert.deepEqual(lintManifest(parseManifest(override.text), { role: 'implicit-layer' }), [], `${preset.id} override lints clean:\n${override.text}`);
       assert.equal(imported.stored.profile.schemaVersion, PROFILE_SCHEMA_VERSION);
@@ -119,6 +137,9 @@ test(
     assert.deepEqual(asking.chain, []);
     const model = await profilesExplain(o, { name: 'Recording order', appPath: kit.probe, requestedLayers: ['VK_LAYER_STRATA_p2'] });
     assert.equal(model.chain.result, 'VK_ERROR_LAYER_NOT_PRESENT');
-    assert.deepEqual((await profilesExplain(o, { name: 'Recording order', appPath: kit.probe })).chain.chain.map((e) => e.name).filter((n) => RECORDING.includes(n)), run.chain);
+    assert.deepEqual(
+      (await profilesExplain(o, { name: 'Recording order', appPath: kit.probe })).chain.chain.map((e) => e.name).filter((n) => RECORDING.includes(n)),
+      run.chain,
+    );
   }),
 );

@@ -33,7 +33,14 @@ function withStore(fn: (store: ProfileStore, home: TempHome) => Promise<void> | 
 
 /** name → sha256 of every file in the folder (the lock file included, if one were left). */
 function snapshot(dir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+  return Object.fromEntries(
+    readdirSync(dir).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 }
 
 function rejects(fn: () => unknown, code: string): StrataRequestError {
@@ -57,7 +64,13 @@ test(
     const b = store.create(profile('Sync/checks!'));
     assert.equal(b.file, join(store.dir, 'Sync-checks-2.json'), 'a second name with the same file stem gets its own file');
     assert.deepEqual(readdirSync(store.dir).sort(), ['Sync-checks-2.json', 'Sync-checks.json'], 'no lock or temp file is left behind');
-    assert.deepEqual(store.list().profiles.map((p) => p.name).sort(), ['Sync checks', 'Sync/checks!']);
+    assert.deepEqual(
+      store
+        .list()
+        .profiles.map((p) => p.name)
+        .sort(),
+      ['Sync checks', 'Sync/checks!'],
+    );
   }),
 );
 
@@ -86,9 +99,15 @@ test(
     assert.equal(JSON.parse(readFileSync(renamed.file, 'utf8')).name, 'Gamma');
     rejects(() => store.rename('Gamma', 'beta'), 'profile/name-taken');
     const copy = store.copy({ ...store.get('Beta').profile, applications: ['/usr/bin/vkcube'] }, 'Beta copy');
-    assert.equal(copy.profile.applications, undefined, 'a copy is not bound to the original\'s applications');
+    assert.equal(copy.profile.applications, undefined, "a copy is not bound to the original's applications");
     store.delete('beta');
-    assert.deepEqual(store.list().profiles.map((p) => p.name).sort(), ['Beta copy', 'Gamma']);
+    assert.deepEqual(
+      store
+        .list()
+        .profiles.map((p) => p.name)
+        .sort(),
+      ['Beta copy', 'Gamma'],
+    );
     const missing = rejects(() => store.get('Delta'), 'profile/not-found');
     assert.match(missing.error.fix ?? '', /"Beta copy", "Gamma"/);
     // Renaming to a name with the same file stem keeps the file.
@@ -106,7 +125,10 @@ test(
     writeFileSync(join(store.dir, 'zz-duplicate.json'), JSON.stringify(profile('GOOD ONE')));
     const before = snapshot(store.dir);
     const listing = store.list();
-    assert.deepEqual(listing.profiles.map((p) => p.name), ['Good one']);
+    assert.deepEqual(
+      listing.profiles.map((p) => p.name),
+      ['Good one'],
+    );
     for (const [f, want] of Object.entries(expected)) {
       const problem = listing.problems.find((p) => p.where?.startsWith(join(store.dir, f)));
       assert.ok(problem, `${f} is reported`);

@@ -27,7 +27,8 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 function build(name: string, extra: string[] = []): string {
   const out = join(work, name);
-  if (!existsSync(out)) execFileSync('gcc', ['-O2', '-Wall', '-Werror', '-o', out, join(APP_ROOT, 'tests', 'fixtures', 'apps', `${name}.c`), ...extra], { stdio: 'pipe' });
+  if (!existsSync(out))
+    execFileSync('gcc', ['-O2', '-Wall', '-Werror', '-o', out, join(APP_ROOT, 'tests', 'fixtures', 'apps', `${name}.c`), ...extra], { stdio: 'pipe' });
   return out;
 }
 
@@ -61,7 +62,12 @@ test('the validation app under the real layer: exactly its VUIDs with severity a
     if (e.name === 'session.lines') live.push(...e.payload.records);
   });
   const { sessions, home } = service({}, bus);
-  const s = await sessions.start({ command: app, args: ['4'], loaderDebug: 'error,warn,info', env: { VK_INSTANCE_LAYERS: VALIDATION, VK_DRIVER_FILES: LAVAPIPE } });
+  const s = await sessions.start({
+    command: app,
+    args: ['4'],
+    loaderDebug: 'error,warn,info',
+    env: { VK_INSTANCE_LAYERS: VALIDATION, VK_DRIVER_FILES: LAVAPIPE },
+  });
   const footer = await s.ended;
   assert.deepEqual(footer.exit, { reason: 'exited', code: 4, signal: null, error: null });
 
@@ -69,28 +75,44 @@ test('the validation app under the real layer: exactly its VUIDs with severity a
   const records = open.records;
   assert.equal(open.summary.status, 'ended');
   assert.equal(open.header.validationRouting.mode, 'fifo');
-  assert.deepEqual(lines(records, 'stdout').map((l) => l.text), APP_STDOUT);
+  assert.deepEqual(
+    lines(records, 'stdout').map((l) => l.text),
+    APP_STDOUT,
+  );
   assert.ok(lines(records, 'stderr').some((l) => l.text === 'app: a line on stderr' && l.src === undefined));
 
   const found = messages(records);
-  assert.deepEqual(found.map((m) => [m.vuid, m.severity, m.types.join(), m.stream, m.complete]), [
-    ['VUID-VkBufferCreateInfo-size-00912', 'error', 'SPEC', 'validation', true],
-    ['VUID-vkDestroyDevice-device-00378', 'error', 'SPEC', 'validation', true],
-  ]);
+  assert.deepEqual(
+    found.map((m) => [m.vuid, m.severity, m.types.join(), m.stream, m.complete]),
+    [
+      ['VUID-VkBufferCreateInfo-size-00912', 'error', 'SPEC', 'validation', true],
+      ['VUID-vkDestroyDevice-device-00378', 'error', 'SPEC', 'validation', true],
+    ],
+  );
   const [size0, leak] = found as [MessageRecord, MessageRecord];
   assert.equal(size0.messageId, 2085897310);
-  assert.deepEqual(size0.objects.map((o) => [o.typeName, o.type, o.name]), [['VK_OBJECT_TYPE_DEVICE', 3, 'strata-test-device']]);
-  assert.deepEqual(leak.objects.map((o) => [o.typeName, o.type, o.name]), [
-    ['VK_OBJECT_TYPE_DEVICE', 3, 'strata-test-device'],
-    ['VK_OBJECT_TYPE_BUFFER', 9, 'leaked-buffer'],
-  ]);
+  assert.deepEqual(
+    size0.objects.map((o) => [o.typeName, o.type, o.name]),
+    [['VK_OBJECT_TYPE_DEVICE', 3, 'strata-test-device']],
+  );
+  assert.deepEqual(
+    leak.objects.map((o) => [o.typeName, o.type, o.name]),
+    [
+      ['VK_OBJECT_TYPE_DEVICE', 3, 'strata-test-device'],
+      ['VK_OBJECT_TYPE_BUFFER', 9, 'leaked-buffer'],
+    ],
+  );
   assert.equal(leak.objects[0]!.handle, size0.objects[0]!.handle);
   assert.match(size0.text, /^Validation Error: \[ VUID-VkBufferCreateInfo-size-00912 \].*size must be greater than 0/);
   assert.equal(size0.specUrl, 'https://registry.khronos.org/vulkan/specs/1.3-extensions/html/vkspec.html#VUID-VkBufferCreateInfo-size-00912');
   assert.equal(size0.specText, 'size must be greater than 0');
   // The message comes after the lines it was read from, which carry its severity.
   const [first, last] = size0.lines;
-  assert.ok(records.filter((r) => r.kind === 'line' && r.seq >= first && r.seq <= last).every((r) => r.kind === 'line' && r.src === 'validation' && r.level === 'error'));
+  assert.ok(
+    records
+      .filter((r) => r.kind === 'line' && r.seq >= first && r.seq <= last)
+      .every((r) => r.kind === 'line' && r.src === 'validation' && r.level === 'error'),
+  );
   assert.ok(size0.seq > last);
 
   const loader = lines(records, 'stderr').filter((l) => l.src === 'loader');
@@ -100,7 +122,10 @@ test('the validation app under the real layer: exactly its VUIDs with severity a
   assert.equal(open.counts.loader.info, loader.filter((l) => l.level === 'info').length);
 
   // Sequence numbers: one sequence, in file order, without gaps.
-  assert.deepEqual(records.map((r) => r.seq), records.map((_, i) => i + 1));
+  assert.deepEqual(
+    records.map((r) => r.seq),
+    records.map((_, i) => i + 1),
+  );
 
   // The header: the predicted chain, the launch's own variables, no secrets from the parent.
   assert.ok(open.header.chain?.chain.some((e) => e.name === VALIDATION));
@@ -115,7 +140,10 @@ test('the validation app under the real layer: exactly its VUIDs with severity a
   // Live: started, batches holding every record in order, ended.
   assert.equal(events[0], 'session.started');
   assert.equal(events.at(-1), 'session.ended');
-  assert.deepEqual(live.map((r) => r.seq), records.map((r) => r.seq));
+  assert.deepEqual(
+    live.map((r) => r.seq),
+    records.map((r) => r.seq),
+  );
 });
 
 test('without the validation layer: the diff shows both VUIDs gone and the layer out of the chain; search, export and delete', async () => {
@@ -127,7 +155,10 @@ test('without the validation layer: the diff shows both VUIDs gone and the layer
   await without.ended;
 
   const d = diffSessions(await digestSession(sessions.store, withLayer.id), await digestSession(sessions.store, without.id));
-  assert.deepEqual(d.messages.disappeared.map((m) => m.vuid), ['VUID-VkBufferCreateInfo-size-00912', 'VUID-vkDestroyDevice-device-00378']);
+  assert.deepEqual(
+    d.messages.disappeared.map((m) => m.vuid),
+    ['VUID-VkBufferCreateInfo-size-00912', 'VUID-vkDestroyDevice-device-00378'],
+  );
   assert.deepEqual(d.messages.appeared, []);
   assert.deepEqual(d.chain.removed, [VALIDATION]);
   assert.equal(d.counts.b.messages.error, 0);
@@ -138,7 +169,10 @@ test('without the validation layer: the diff shows both VUIDs gone and the layer
   assert.ok(list.sessions.every((x) => x.status === 'ended' && x.counts !== null));
 
   const hits = await searchSessions(sessions.store, { vuid: 'VUID-vkDestroyDevice-*' }, undefined);
-  assert.deepEqual(hits.results.map((r) => [r.summary.id, r.matches]), [[withLayer.id, 1]]);
+  assert.deepEqual(
+    hits.results.map((r) => [r.summary.id, r.matches]),
+    [[withLayer.id, 1]],
+  );
   const text = await searchSessions(sessions.store, { text: 'ZERO-SIZE' }, undefined);
   assert.equal(text.results.length, 2);
 
@@ -150,7 +184,10 @@ test('without the validation layer: the diff shows both VUIDs gone and the layer
   assert.ok(json.footer);
 
   assert.deepEqual(deleteSession(sessions.store, without.id), { id: without.id, deleted: true });
-  assert.deepEqual(listSessions(sessions.store).sessions.map((x) => x.id), [withLayer.id]);
+  assert.deepEqual(
+    listSessions(sessions.store).sessions.map((x) => x.id),
+    [withLayer.id],
+  );
 });
 
 test('a profile applies to the launch only, through its environment: the built-in standard validation preset finds the same VUIDs', async () => {
@@ -159,7 +196,10 @@ test('a profile applies to the launch only, through its environment: the built-i
   const s = await sessions.start({ command: app, profile: 'validation-standard', env: { VK_DRIVER_FILES: LAVAPIPE } });
   await s.ended;
   const open = await openSession(sessions.store, s.id, {});
-  assert.deepEqual(messages(open.records).map((m) => m.vuid), ['VUID-VkBufferCreateInfo-size-00912', 'VUID-vkDestroyDevice-device-00378']);
+  assert.deepEqual(
+    messages(open.records).map((m) => m.vuid),
+    ['VUID-VkBufferCreateInfo-size-00912', 'VUID-vkDestroyDevice-device-00378'],
+  );
   assert.equal(open.header.profile?.name, 'Validation — standard');
   assert.deepEqual((open.header.profile?.copy as { layers: unknown }).layers, [{ name: VALIDATION, state: 'on' }]);
   assert.equal(open.header.environment.set['VK_INSTANCE_LAYERS'], VALIDATION);
@@ -180,12 +220,20 @@ test("with vkconfig's settings file present Strata cannot route the layer, and r
   const open = await openSession(sessions.store, s.id, {});
   assert.equal(open.header.validationRouting.mode, 'stdout');
   assert.match(open.header.validationRouting.note ?? '', /settings\.d\/vk_layer_settings\.txt takes precedence/);
-  assert.deepEqual(messages(open.records).map((m) => [m.vuid, m.stream]), [
-    ['VUID-VkBufferCreateInfo-size-00912', 'stdout'],
-    ['VUID-vkDestroyDevice-device-00378', 'stdout'],
-  ]);
+  assert.deepEqual(
+    messages(open.records).map((m) => [m.vuid, m.stream]),
+    [
+      ['VUID-VkBufferCreateInfo-size-00912', 'stdout'],
+      ['VUID-vkDestroyDevice-device-00378', 'stdout'],
+    ],
+  );
   // The application's own lines are still all there, in order, between the layer's.
-  assert.deepEqual(lines(open.records, 'stdout').filter((l) => l.src === undefined).map((l) => l.text), APP_STDOUT);
+  assert.deepEqual(
+    lines(open.records, 'stdout')
+      .filter((l) => l.src === undefined)
+      .map((l) => l.text),
+    APP_STDOUT,
+  );
 });
 
 function sha256(text: string | Buffer): string {

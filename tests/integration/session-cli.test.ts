@@ -37,9 +37,26 @@ const json = <T>(args: string[]) => {
 };
 
 test("launch: the application's output passes through, the exit code is the application's, the session is saved; sessions list/show/diff/export/rm", () => {
-  const withLayer = runStrata(['launch', '--loader-debug', 'error,warn,info', '--env', 'VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation', '--env', `VK_DRIVER_FILES=${LAVAPIPE}`, '--', app, '3'], home.env);
+  const withLayer = runStrata(
+    [
+      'launch',
+      '--loader-debug',
+      'error,warn,info',
+      '--env',
+      'VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation',
+      '--env',
+      `VK_DRIVER_FILES=${LAVAPIPE}`,
+      '--',
+      app,
+      '3',
+    ],
+    home.env,
+  );
   assert.equal(withLayer.status, 3, withLayer.stderr);
-  assert.equal(withLayer.stdout, 'app: start\napp: instance created\napp: device created\napp: zero-size buffer -> 0\napp: leaving a buffer behind\napp: unicode ünïcödé ✓\napp: done\n');
+  assert.equal(
+    withLayer.stdout,
+    'app: start\napp: instance created\napp: device created\napp: zero-size buffer -> 0\napp: leaving a buffer behind\napp: unicode ünïcödé ✓\napp: done\n',
+  );
   // The layer's messages and the loader's lines are shown on stderr, as they arrive.
   assert.match(withLayer.stderr, /^VUID-VkBufferCreateInfo-size-00912\(ERROR \/ SPEC\)/m);
   assert.match(withLayer.stderr, /^INFO: +Vulkan Loader Version 1\.3\.239$/m);
@@ -53,23 +70,35 @@ test("launch: the application's output passes through, the exit code is the appl
 
   const list = json<SessionList>(['sessions', 'list', '--json']);
   assert.equal(list.status, 0);
-  assert.deepEqual(list.value.sessions.map((s) => [s.id, s.status, s.exit?.code, s.counts?.messages.error]), [
-    [b, 'ended', 0, 0],
-    [a, 'ended', 3, 2],
-  ]);
+  assert.deepEqual(
+    list.value.sessions.map((s) => [s.id, s.status, s.exit?.code, s.counts?.messages.error]),
+    [
+      [b, 'ended', 0, 0],
+      [a, 'ended', 3, 2],
+    ],
+  );
 
   const show = json<SessionOpen>(['sessions', 'show', a, '--json', '--vuid', 'VUID-*']);
   assert.equal(show.status, 1, 'show exits 1 for a session with validation errors');
-  assert.deepEqual(show.value.records.map((r) => r.kind === 'message' && r.vuid), ['VUID-VkBufferCreateInfo-size-00912', 'VUID-vkDestroyDevice-device-00378']);
+  assert.deepEqual(
+    show.value.records.map((r) => r.kind === 'message' && r.vuid),
+    ['VUID-VkBufferCreateInfo-size-00912', 'VUID-vkDestroyDevice-device-00378'],
+  );
   const human = runStrata(['sessions', 'show', 'latest'], home.env);
   assert.equal(human.status, 0);
   assert.match(human.stdout, new RegExp(`^session +${b}$`, 'm'));
 
   const diff = json<SessionDiff>(['sessions', 'diff', a, b, '--json']);
   assert.equal(diff.status, 1, 'diff exits 1 when the sessions differ');
-  assert.deepEqual(diff.value.messages.disappeared.map((m) => m.vuid), ['VUID-VkBufferCreateInfo-size-00912', 'VUID-vkDestroyDevice-device-00378']);
+  assert.deepEqual(
+    diff.value.messages.disappeared.map((m) => m.vuid),
+    ['VUID-VkBufferCreateInfo-size-00912', 'VUID-vkDestroyDevice-device-00378'],
+  );
   assert.deepEqual(diff.value.chain.removed, ['VK_LAYER_KHRONOS_validation']);
-  assert.match(runStrata(['sessions', 'diff', a, b], home.env).stdout, /Messages only in a \(disappeared\):\n {2}error {3}VUID-VkBufferCreateInfo-size-00912 {2}a 1, b 0/);
+  assert.match(
+    runStrata(['sessions', 'diff', a, b], home.env).stdout,
+    /Messages only in a \(disappeared\):\n {2}error {3}VUID-VkBufferCreateInfo-size-00912 {2}a 1, b 0/,
+  );
 
   const report = join(work, 'report.html');
   const exported = runStrata(['sessions', 'export', a, '--format', 'html', '-o', report], home.env);
@@ -79,7 +108,10 @@ test("launch: the application's output passes through, the exit code is the appl
   assert.doesNotMatch(html, /<script|<link/);
 
   assert.equal(runStrata(['sessions', 'rm', b], home.env).status, 0);
-  assert.deepEqual(json<SessionList>(['sessions', 'list', '--json']).value.sessions.map((s) => s.id), [a]);
+  assert.deepEqual(
+    json<SessionList>(['sessions', 'list', '--json']).value.sessions.map((s) => s.id),
+    [a],
+  );
   const gone = runStrata(['sessions', 'show', b], home.env);
   assert.equal(gone.status, 1);
   assert.match(gone.stderr, /^strata: No session "[^"]+" \(.*\)\. Fix: list the sessions with `strata sessions list`\n$/);
@@ -127,12 +159,18 @@ test('crash safety: `strata launch` killed with SIGKILL mid-session leaves a rea
   }
   const text = readFileSync(file, 'utf8');
   assert.ok(text.endsWith('\n'), 'the file ends at a record boundary');
-  const records = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { kind: string; text?: string; seq?: number });
+  const records = text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { kind: string; text?: string; seq?: number });
   assert.equal(records[0]!.kind, 'header');
   assert.ok(records.every((r) => r.kind !== 'footer'));
   const lines = records.filter((r) => r.kind === 'line').map((r) => r.text);
   assert.ok(lines.length > 100);
-  assert.deepEqual(lines, lines.map((_, i) => `line ${i + 1}`));
+  assert.deepEqual(
+    lines,
+    lines.map((_, i) => `line ${i + 1}`),
+  );
 
   const header = records[0] as unknown as { id: string; environment: { set: Record<string, string> } };
   const id = header.id;

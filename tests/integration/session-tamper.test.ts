@@ -38,7 +38,16 @@ test('a tampered header is refused on read; a tampered record is damaged, not ex
   const dir = mkdtempSync(join(tmpdir(), 'strata-sessions-'));
   try {
     mkdirSync(dir, { recursive: true });
-    const chain = { loaderVersion: '1.3.239', rulesVersion: '1.3.239', rules: [], result: 'VK_SUCCESS', chain: [{ name: 'L', type: XSS, manifest: '/m', libraryPath: null, reasons: [] }], metaLayers: [], excluded: [], notes: [] };
+    const chain = {
+      loaderVersion: '1.3.239',
+      rulesVersion: '1.3.239',
+      rules: [],
+      result: 'VK_SUCCESS',
+      chain: [{ name: 'L', type: XSS, manifest: '/m', libraryPath: null, reasons: [] }],
+      metaLayers: [],
+      excluded: [],
+      notes: [],
+    };
     writeFileSync(join(dir, 'bad-header.jsonl'), `${JSON.stringify(header({ id: 'bad-header', chain }))}\n`);
     const lines = [
       header({ id: 'good', notes: [XSS] }),
@@ -48,7 +57,10 @@ test('a tampered header is refused on read; a tampered record is damaged, not ex
     writeFileSync(join(dir, 'good.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 
     const list = listSessions({ dir });
-    assert.deepEqual(list.sessions.map((s) => s.id), ['good']);
+    assert.deepEqual(
+      list.sessions.map((s) => s.id),
+      ['good'],
+    );
     assert.equal(list.unreadable.length, 1);
     assert.match(list.unreadable[0]!.reason, /not a valid session header \(chain(\.chain\.0\.type)?: /);
 

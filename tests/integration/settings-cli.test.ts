@@ -22,17 +22,31 @@ test(
     const human = runStrata(['settings', 'show', '--layer', VALIDATION], home.env);
     assert.equal(human.status, 0, human.stderr);
     assert.match(human.stdout, /18 settings on Linux; in vk_layer_settings\.txt as khronos_validation\.<key> = <value>/);
-    assert.match(human.stdout, /^\s+duplicate_message_limit\s+INT \(whole number\)\s+10\s+1–…; env VK_LAYER_DUPLICATE_MESSAGE_LIMIT; needs enable_message_limit=true$/m);
+    assert.match(
+      human.stdout,
+      /^\s+duplicate_message_limit\s+INT \(whole number\)\s+10\s+1–…; env VK_LAYER_DUPLICATE_MESSAGE_LIMIT; needs enable_message_limit=true$/m,
+    );
     const json = runStrata(['settings', 'show', '--layer', VALIDATION, '--json'], home.env);
-    const parsed = JSON.parse(json.stdout) as { prefix: string; settings: { key: string; depth: number; default?: unknown }[]; presets: unknown[]; diagnostics: unknown[] };
+    const parsed = JSON.parse(json.stdout) as {
+      prefix: string;
+      settings: { key: string; depth: number; default?: unknown }[];
+      presets: unknown[];
+      diagnostics: unknown[];
+    };
     assert.equal(parsed.prefix, 'khronos_validation');
     assert.equal(parsed.settings.length, 18);
-    assert.deepEqual(parsed.settings.find((s) => s.key === 'log_filename'), { ...parsed.settings.find((s) => s.key === 'log_filename'), depth: 1, default: 'stdout' });
+    assert.deepEqual(
+      parsed.settings.find((s) => s.key === 'log_filename'),
+      { ...parsed.settings.find((s) => s.key === 'log_filename'), depth: 1, default: 'stdout' },
+    );
     assert.equal(parsed.presets.length, 6);
     assert.deepEqual(parsed.diagnostics, []);
     const unknown = runStrata(['settings', 'show', '--layer', 'VK_LAYER_KHRONOS_validaton'], home.env);
     assert.equal(unknown.status, 2);
-    assert.match(oneLine(unknown.stderr), /^strata: No layer named VK_LAYER_KHRONOS_validaton was found .*\(--layer\)\. Fix: did you mean VK_LAYER_KHRONOS_validation\?/);
+    assert.match(
+      oneLine(unknown.stderr),
+      /^strata: No layer named VK_LAYER_KHRONOS_validaton was found .*\(--layer\)\. Fix: did you mean VK_LAYER_KHRONOS_validation\?/,
+    );
   }),
 );
 
@@ -49,7 +63,10 @@ test(
     assert.equal(badFormat.status, 2);
 
     const out = join(home.dir, 'exports', 'vk_layer_settings.txt');
-    const dry = runStrata(['settings', 'export', '--layer', VALIDATION, '--format', 'txt', '--set', 'report_flags=error,warn', '-o', out, '--dry-run'], home.env);
+    const dry = runStrata(
+      ['settings', 'export', '--layer', VALIDATION, '--format', 'txt', '--set', 'report_flags=error,warn', '-o', out, '--dry-run'],
+      home.env,
+    );
     assert.equal(dry.status, 0, dry.stderr);
     assert.match(dry.stdout, /^khronos_validation\.report_flags = error,warn$/m);
     assert.match(dry.stderr, /dry run: .* was not written/);
@@ -57,7 +74,23 @@ test(
 
     const dir = home.dir;
     const target = join(dir, 'vk_layer_settings.txt');
-    const wrote = runStrata(['settings', 'export', '--layer', VALIDATION, '--format', 'txt', '--set', 'report_flags=error,warn', '--set', 'khronos_validation.enable_message_limit=false', '-o', target], home.env);
+    const wrote = runStrata(
+      [
+        'settings',
+        'export',
+        '--layer',
+        VALIDATION,
+        '--format',
+        'txt',
+        '--set',
+        'report_flags=error,warn',
+        '--set',
+        'khronos_validation.enable_message_limit=false',
+        '-o',
+        target,
+      ],
+      home.env,
+    );
     assert.equal(wrote.status, 0, wrote.stderr);
     const text = readFileSync(target, 'utf8');
     assert.match(text, /^khronos_validation\.report_flags = error,warn$/m);
@@ -72,7 +105,7 @@ test(
 );
 
 test(
-  'settings export --profile: the profile\'s or preset\'s values for the layer are the starting values, --set still wins; an unknown profile is its error',
+  "settings export --profile: the profile's or preset's values for the layer are the starting values, --set still wins; an unknown profile is its error",
   withTempHome((home) => {
     const preset = runStrata(['settings', 'export', '--layer', VALIDATION, '--format', 'txt', '--profile', 'validation-synchronization'], home.env);
     assert.equal(preset.status, 0, preset.stderr);
@@ -81,9 +114,17 @@ test(
 
     const dir = join(home.env['XDG_CONFIG_HOME']!, 'strata', 'profiles');
     mkdirSync(dir, { recursive: true });
-    const profile = { schemaVersion: 2, name: 'Quiet', layers: [{ name: VALIDATION, state: 'on' }], settings: { [VALIDATION]: { duplicate_message_limit: 3, report_flags: ['error'] } } };
+    const profile = {
+      schemaVersion: 2,
+      name: 'Quiet',
+      layers: [{ name: VALIDATION, state: 'on' }],
+      settings: { [VALIDATION]: { duplicate_message_limit: 3, report_flags: ['error'] } },
+    };
     writeFileSync(join(dir, 'Quiet.json'), JSON.stringify(profile));
-    const mine = runStrata(['settings', 'export', '--layer', VALIDATION, '--format', 'txt', '--profile', 'quiet', '--set', 'report_flags=error,warn'], home.env);
+    const mine = runStrata(
+      ['settings', 'export', '--layer', VALIDATION, '--format', 'txt', '--profile', 'quiet', '--set', 'report_flags=error,warn'],
+      home.env,
+    );
     assert.equal(mine.status, 0, mine.stderr);
     assert.match(mine.stdout, /^khronos_validation\.duplicate_message_limit = 3$/m, 'from the profile');
     assert.match(mine.stdout, /^khronos_validation\.report_flags = error,warn$/m, '--set over the profile');
@@ -115,7 +156,10 @@ test(
     writeFileSync(bad, JSON.stringify({ layers: [], settings: { [VALIDATION]: { report_flags: ['loud'] } } }));
     const refused = runStrata(['override', 'apply', '--config', bad], home.env);
     assert.equal(refused.status, 1);
-    assert.match(oneLine(refused.stderr), /"loud" is not one of the values.*nothing was written \(settings\.VK_LAYER_KHRONOS_validation\.report_flags\)\. Fix: /);
+    assert.match(
+      oneLine(refused.stderr),
+      /"loud" is not one of the values.*nothing was written \(settings\.VK_LAYER_KHRONOS_validation\.report_flags\)\. Fix: /,
+    );
     const remove = runStrata(['override', 'remove'], home.env);
     assert.equal(remove.status, 0, remove.stderr);
     assert.match(remove.stdout, /Removed Strata's layer settings file/);

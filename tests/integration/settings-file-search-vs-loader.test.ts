@@ -24,7 +24,14 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : loaderMatrix
     execFileSync('gcc', ['-O1', '-o', probe, join(APP_ROOT, 'tests', 'fixtures', 'layers', 'chain-probe.c'), '-lvulkan'], { stdio: 'pipe' });
     const home = makeTempHome();
     try {
-      const env = { ...home.env, XDG_DATA_HOME: `${home.dir}/xdg-data`, XDG_CONFIG_DIRS: `${home.dir}/config-dirs-a:${home.dir}/config-dirs-b`, XDG_DATA_DIRS: `${home.dir}/data-dirs-a:${home.dir}/data-dirs-b`, LD_LIBRARY_PATH: b.libDir, VK_LOADER_DEBUG: 'info' };
+      const env = {
+        ...home.env,
+        XDG_DATA_HOME: `${home.dir}/xdg-data`,
+        XDG_CONFIG_DIRS: `${home.dir}/config-dirs-a:${home.dir}/config-dirs-b`,
+        XDG_DATA_DIRS: `${home.dir}/data-dirs-a:${home.dir}/data-dirs-b`,
+        LD_LIBRARY_PATH: b.libDir,
+        VK_LOADER_DEBUG: 'info',
+      };
       const search = settingsFileSearch({ env, loaderVersion: b.version });
       if (!loaderHas(b.version, 'settings-file')) {
         assert.deepEqual(search, []);
@@ -33,7 +40,9 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : loaderMatrix
       const ours = search.filter((p) => p.startsWith(home.dir));
       assert.ok(ours.length >= 2, `only ${ours.length} places under the temporary home: ${search.join(', ')}`);
       // Second entries of the XDG lists: never found (the loader keeps the ':' in front of them).
-      const decoys = [`${home.dir}/config-dirs-b`, `${home.dir}/data-dirs-b`].map((d) => `${d}/vulkan/${loaderHas(b.version, 'settings-folder-renamed') ? 'loader_settings.d' : 'settings.d'}/vk_loader_settings.json`);
+      const decoys = [`${home.dir}/config-dirs-b`, `${home.dir}/data-dirs-b`].map(
+        (d) => `${d}/vulkan/${loaderHas(b.version, 'settings-folder-renamed') ? 'loader_settings.d' : 'settings.d'}/vk_loader_settings.json`,
+      );
       for (const p of [...ours, ...decoys]) {
         mkdirSync(dirname(p), { recursive: true });
         writeFileSync(p, SETTINGS);

@@ -10,7 +10,13 @@ import { buildOverrideManifest, type OverrideConfig } from '../../shared/overrid
 import { layerSettingsFromManifest } from '../../shared/settings/settings-schema';
 import { settingsEnvironment } from '../../shared/settings/settings-output';
 import { overrideApply, overridePreview, overrideRemove, overrideStatus } from '../../main/override/override-service';
-import { applyConfiguration, configurationLocations, readConfigurationStatus, removeConfiguration, type ConfigurationLocations } from '../../main/override/configuration-writer';
+import {
+  applyConfiguration,
+  configurationLocations,
+  readConfigurationStatus,
+  removeConfiguration,
+  type ConfigurationLocations,
+} from '../../main/override/configuration-writer';
 import { sha256 } from '../../main/override/override-writer';
 import type { FileOps } from '../../main/override/atomic-file';
 import { withTempHome, type TempHome } from '../helpers/temp-home';
@@ -55,7 +61,8 @@ after(() => rmSync(work, { recursive: true, force: true }));
 let probePath: string | undefined;
 function probe(): string {
   if (!probePath) {
-    for (const need of [LAVAPIPE, VALIDATION_MANIFEST]) assert.ok(existsSync(need), `${need} is missing (mesa-vulkan-drivers and vulkan-validationlayers are needed)`);
+    for (const need of [LAVAPIPE, VALIDATION_MANIFEST])
+      assert.ok(existsSync(need), `${need} is missing (mesa-vulkan-drivers and vulkan-validationlayers are needed)`);
     writeFileSync(join(work, 'settings-probe.c'), PROBE_SOURCE);
     probePath = join(work, 'settings-probe');
     execFileSync('gcc', ['-O1', '-Wall', '-o', probePath, join(work, 'settings-probe.c'), '-lvulkan'], { stdio: 'pipe' });
@@ -128,7 +135,10 @@ test(
 test(
   'settings alone are a configuration: no override file, and a layer the application enables still reads them (message_id_filter, a LIST, comma-separated in the file)',
   withTempHome(async (home) => {
-    const r = await overrideApply({ env: home.env }, { config: { layers: [], settings: { [VALIDATION]: { message_id_filter: ['VUID-not-this-one', VUID] } } } });
+    const r = await overrideApply(
+      { env: home.env },
+      { config: { layers: [], settings: { [VALIDATION]: { message_id_filter: ['VUID-not-this-one', VUID] } } } },
+    );
     assert.equal(r.action, 'unchanged');
     assert.ok(!existsSync(overrideFileOf(home)), 'no override file for a settings-only configuration');
     assert.match(readFileSync(settingsFileOf(home), 'utf8'), new RegExp(`^khronos_validation\\.message_id_filter = VUID-not-this-one,${VUID}$`, 'm'));
@@ -166,16 +176,22 @@ test(
     rmSync(theirLog);
 
     const r = await overrideApply({ env }, { config: { layers: [], settings: { [VALIDATION]: { log_filename: ourLog } } } });
-    assert.deepEqual(r.settings?.hides.map((h) => [h.path, h.origin]), [[theirs, 'VK_LAYER_SETTINGS_PATH']]);
+    assert.deepEqual(
+      r.settings?.hides.map((h) => [h.path, h.origin]),
+      [[theirs, 'VK_LAYER_SETTINGS_PATH']],
+    );
     assert.match(r.settings!.hides[0]!.reason, /ignore/);
-    assert.deepEqual(overrideStatus({ env }, {}).settings?.hides.map((h) => h.path), [theirs]);
+    assert.deepEqual(
+      overrideStatus({ env }, {}).settings?.hides.map((h) => h.path),
+      [theirs],
+    );
     await runProbe(withLayer(env));
     assert.ok(existsSync(ourLog) && !existsSync(theirLog), "the layer read Strata's file, not the variable's");
   }),
 );
 
 test(
-  "a hand-written settings file is not replaced silently: apply refuses with the diff and writes neither file; --force keeps it, and surrender restores it byte for byte",
+  'a hand-written settings file is not replaced silently: apply refuses with the diff and writes neither file; --force keeps it, and surrender restores it byte for byte',
   withTempHome(async (home) => {
     const file = settingsFileOf(home);
     mkdirSync(dirname(file), { recursive: true });
@@ -234,11 +250,18 @@ test(
 test(
   'values that do not fit their setting, and settings for the system scope, are refused before anything is written',
   withTempHome(async (home) => {
-    const bad = await refusal(overrideApply({ env: home.env }, { config: { layers: [{ name: VALIDATION, state: 'on' }], settings: { [VALIDATION]: { duplicate_message_limit: 0, log_filenam: 'x' } } } }));
+    const bad = await refusal(
+      overrideApply(
+        { env: home.env },
+        { config: { layers: [{ name: VALIDATION, state: 'on' }], settings: { [VALIDATION]: { duplicate_message_limit: 0, log_filenam: 'x' } } } },
+      ),
+    );
     assert.equal(bad.error.code, 'settings/invalid-value');
     assert.match(bad.error.message, /must be at least 1 \(and 1 more problem\)/);
     assert.ok(!existsSync(overrideFileOf(home)) && !existsSync(settingsFileOf(home)));
-    const system = await refusal(() => applyConfiguration(configurationLocations(true, home.env, home.dir), { override: null, settings: 'x.y = 1\n' }, home.env, { uid: 0 }));
+    const system = await refusal(() =>
+      applyConfiguration(configurationLocations(true, home.env, home.dir), { override: null, settings: 'x.y = 1\n' }, home.env, { uid: 0 }),
+    );
     assert.equal(system.error.code, 'override/settings-need-user');
   }),
 );
@@ -247,7 +270,19 @@ test(
 function dyingOps(crashAt: number): FileOps {
   let n = 0;
   const ops = {} as Record<string, unknown>;
-  for (const name of ['openSync', 'writeFileSync', 'fsyncSync', 'closeSync', 'renameSync', 'unlinkSync', 'readFileSync', 'mkdirSync', 'linkSync', 'readdirSync', 'existsSync'] as const) {
+  for (const name of [
+    'openSync',
+    'writeFileSync',
+    'fsyncSync',
+    'closeSync',
+    'renameSync',
+    'unlinkSync',
+    'readFileSync',
+    'mkdirSync',
+    'linkSync',
+    'readdirSync',
+    'existsSync',
+  ] as const) {
     const real = fs[name] as (...args: unknown[]) => unknown;
     ops[name] = (...args: unknown[]) => {
       if (++n >= crashAt) throw Object.assign(new Error('simulated crash'), { crash: true });
@@ -281,7 +316,8 @@ test(
           if (step === 'surrender') removeConfiguration(locs, home.env, { ops: dyingOps(crashAt) });
           else applyConfiguration(locs, texts[step === 'second apply' ? 1 : 0]!, home.env, { force: true, ops: dyingOps(crashAt) });
         } catch (e) {
-          crashed = (e as { crash?: boolean }).crash === true || (e instanceof StrataRequestError && /simulated crash|io-failed/.test(`${e.error.code} ${e.message}`));
+          crashed =
+            (e as { crash?: boolean }).crash === true || (e instanceof StrataRequestError && /simulated crash|io-failed/.test(`${e.error.code} ${e.message}`));
           if (!crashed) throw e;
         }
         if (!crashed) break;

@@ -37,8 +37,14 @@ function runWorker(work: FuzzWork, onProgress: () => void): Promise<Extract<Fuzz
   return new Promise((resolve, reject) => {
     // The worker is TypeScript like the test; Node 20 does not apply `--import tsx` to a worker's
     // entry module, so the worker starts from a line that loads it through tsx's API.
-    const worker = new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(import.meta.url)}))`, { eval: true, workerData: work });
-    let watchdog = setTimeout(() => fail(new Error(`a fuzz worker (mutants ${work.start}–${work.end - 1}) made no progress for ${WATCHDOG_MS / 1000} s: an input does not finish`)), WATCHDOG_MS);
+    const worker = new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(import.meta.url)}))`, {
+      eval: true,
+      workerData: work,
+    });
+    let watchdog = setTimeout(
+      () => fail(new Error(`a fuzz worker (mutants ${work.start}–${work.end - 1}) made no progress for ${WATCHDOG_MS / 1000} s: an input does not finish`)),
+      WATCHDOG_MS,
+    );
     const fail = (e: Error) => {
       clearTimeout(watchdog);
       void worker.terminate();

@@ -40,7 +40,11 @@ function firstDifference(ours: string, theirs: string): string {
 
 test('the corpus covers every stage and feature the disassembler must handle', () => {
   const names = corpus.modules.map((m) => m.name);
-  for (const ext of ['.vert', '.frag', '.comp', '.tesc', '.tese', '.geom', '.rgen', '.mesh', '.spvasm']) assert.ok(names.some((n) => n.endsWith(ext)), ext);
+  for (const ext of ['.vert', '.frag', '.comp', '.tesc', '.tese', '.geom', '.rgen', '.mesh', '.spvasm'])
+    assert.ok(
+      names.some((n) => n.endsWith(ext)),
+      ext,
+    );
   assert.ok(corpus.modules.length >= 14, names.join(', '));
 });
 
@@ -83,7 +87,8 @@ test('disassembly with friendly names equals plain `spirv-dis` byte for byte, fo
     const texts = disassemblyTexts(parsed);
     assert.equal(texts.disassembly, expected.toString('utf8'), m.name);
     assert.equal(texts.rawDisassembly, spirvDis(m.path).toString('utf8'), m.name);
-    for (const [id, name] of texts.idNames) assert.ok(texts.disassembly.includes(`%${name} = `) || !texts.rawDisassembly.includes(`%${id} = `), `${m.name}: %${id} → %${name}`);
+    for (const [id, name] of texts.idNames)
+      assert.ok(texts.disassembly.includes(`%${name} = `) || !texts.rawDisassembly.includes(`%${id} = `), `${m.name}: %${id} → %${name}`);
   }
 });
 
@@ -137,7 +142,6 @@ test('the generator line: registered ids by vendor and tool, unregistered ones a
   }
 });
 
-
 // Fuzzing (reader, disassembler, validation, reflection, VBC): tests/integration/shader-fuzz.test.ts.
 
 test('strata shader dis FILE prints exactly what spirv-dis prints, --raw-id what spirv-dis --raw-id prints; a corrupt file exits 1 with its diagnostic', () => {
@@ -159,7 +163,10 @@ test('strata shader dis FILE prints exactly what spirv-dis prints, --raw-id what
     assert.equal(b.status, 1, b.stderr);
     const json = ShaderDisassemblySchema.parse(JSON.parse(b.stdout));
     assert.equal(json.ok, false);
-    assert.deepEqual(json.diagnostics.map((d) => d.code), ['spirv/truncated-instruction', 'spirv/not-word-aligned']);
+    assert.deepEqual(
+      json.diagnostics.map((d) => d.code),
+      ['spirv/truncated-instruction', 'spirv/not-word-aligned'],
+    );
 
     const missing = runStrata(['shader', 'dis', join(corpus.dir, 'nope.spv')], home.env);
     assert.equal(missing.status, 1);

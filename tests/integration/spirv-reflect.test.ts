@@ -49,7 +49,11 @@ const CROSS_CATEGORY: Record<string, (d: DescriptorBinding) => boolean> = {
 
 /** A spirv-cross type in Strata's spelling: `_131` → `struct VertexOut`, arrays outermost first. */
 function crossType(cross: Json, entry: Json): string {
-  const base = /^_\d+$/.test(entry.type) ? `struct ${cross.types[entry.type].name}` : entry.type === 'accelerationStructureNV' ? 'accelerationStructureEXT' : entry.type;
+  const base = /^_\d+$/.test(entry.type)
+    ? `struct ${cross.types[entry.type].name}`
+    : entry.type === 'accelerationStructureNV'
+      ? 'accelerationStructureEXT'
+      : entry.type;
   const dims: number[] = [...(entry.array ?? [])].reverse();
   return base + dims.map((d) => (d ? `[${d}]` : '[]')).join('');
 }
@@ -85,14 +89,29 @@ function compareModule(name: string, ours: SpirvReflection, cross: Json) {
     const o = ours.entryPoints[i]!;
     if (e.mode !== '???') assert.equal(o.stage, e.mode, `${name}: stage`);
     if (e.workgroup_size) {
-      assert.deepEqual(o.workgroupSize?.map((d) => d.specId ?? d.value), e.workgroup_size, `${name}: workgroup size`);
-      assert.deepEqual(o.workgroupSize?.map((d) => d.specId !== undefined), e.workgroup_size_is_spec_constant_id, `${name}: workgroup size from spec constants`);
+      assert.deepEqual(
+        o.workgroupSize?.map((d) => d.specId ?? d.value),
+        e.workgroup_size,
+        `${name}: workgroup size`,
+      );
+      assert.deepEqual(
+        o.workgroupSize?.map((d) => d.specId !== undefined),
+        e.workgroup_size_is_spec_constant_id,
+        `${name}: workgroup size from spec constants`,
+      );
     }
   });
 
   const entry = ours.entryPoints[0]!;
-  for (const [dir, vars] of [['inputs', entry.inputs], ['outputs', entry.outputs]] as const) {
-    const theirs = byKey((cross[dir] ?? []) as Json[], (v) => `${v.location} ${v.name}`).map((v) => ({ name: v.name, type: crossType(cross, v), location: v.location }));
+  for (const [dir, vars] of [
+    ['inputs', entry.inputs],
+    ['outputs', entry.outputs],
+  ] as const) {
+    const theirs = byKey((cross[dir] ?? []) as Json[], (v) => `${v.location} ${v.name}`).map((v) => ({
+      name: v.name,
+      type: crossType(cross, v),
+      location: v.location,
+    }));
     const mine = byKey(
       vars.filter((v) => v.builtIns.length === 0),
       (v) => `${v.location} ${v.blockName ?? v.name}`,
@@ -124,7 +143,11 @@ function compareModule(name: string, ours: SpirvReflection, cross: Json) {
   assert.equal(seen.size, ours.descriptorBindings.length, `${name}: a descriptor spirv-cross does not list`);
 
   const push: Json[] = cross.push_constants ?? [];
-  assert.deepEqual(ours.pushConstants.map((p) => p.name), push.map((p) => p.name), `${name}: push constants`);
+  assert.deepEqual(
+    ours.pushConstants.map((p) => p.name),
+    push.map((p) => p.name),
+    `${name}: push constants`,
+  );
   push.forEach((p, i) => compareMembers(`${name}: push ${p.name}`, cross, p.type, ours.pushConstants[i]!.block.members));
 
   const specs = byKey((cross.specialization_constants ?? []) as Json[], (s) => String(s.id).padStart(6));
@@ -162,10 +185,27 @@ test('reflectSpirv decodes only the declarations (before the first function) and
 test('the corpus exercises every descriptor kind, and arrays of descriptors', () => {
   const all = corpus.modules.flatMap((m) => reflectSpirv(new Uint8Array(readFileSync(m.path))).descriptorBindings);
   const kinds = new Set(all.map((d) => d.kind));
-  for (const k of ['uniform buffer', 'storage buffer', 'sampler', 'combined image sampler', 'sampled image', 'storage image', 'uniform texel buffer', 'storage texel buffer', 'input attachment', 'acceleration structure'] as const)
+  for (const k of [
+    'uniform buffer',
+    'storage buffer',
+    'sampler',
+    'combined image sampler',
+    'sampled image',
+    'storage image',
+    'uniform texel buffer',
+    'storage texel buffer',
+    'input attachment',
+    'acceleration structure',
+  ] as const)
     assert.ok(kinds.has(k), k);
-  assert.ok(all.some((d) => d.arraySize.length === 1 && d.arraySize[0] === 0), 'a runtime-sized descriptor array');
-  assert.ok(all.some((d) => d.kind === 'uniform buffer' && d.arraySize[0] === 3), 'an array of uniform blocks');
+  assert.ok(
+    all.some((d) => d.arraySize.length === 1 && d.arraySize[0] === 0),
+    'a runtime-sized descriptor array',
+  );
+  assert.ok(
+    all.some((d) => d.kind === 'uniform buffer' && d.arraySize[0] === 3),
+    'an array of uniform blocks',
+  );
 });
 
 test('readable types, execution modes, interface details and layout that spirv-cross does not report', () => {
@@ -175,26 +215,67 @@ test('readable types, execution modes, interface details and layout that spirv-c
   assert.equal(out.find((v) => v.name === 'vout')?.type, 'struct VertexOut { vec3 worldNormal; vec2 uv; uint material; float depth; }');
   assert.deepEqual(out.find((v) => v.blockName === 'gl_PerVertex')?.builtIns, ['Position', 'PointSize']);
   assert.equal(vert.pushConstants[0]!.block.size, 72);
-  assert.deepEqual(vert.descriptorBindings.map((d) => [d.name, d.type.replace(/ \{.*/, ''), d.block?.size]), [['camera', 'struct Camera', 144], ['skin', 'struct Skin', 4096]]);
+  assert.deepEqual(
+    vert.descriptorBindings.map((d) => [d.name, d.type.replace(/ \{.*/, ''), d.block?.size]),
+    [
+      ['camera', 'struct Camera', 144],
+      ['skin', 'struct Skin', 4096],
+    ],
+  );
 
   const frag = load('descriptor-arrays.frag');
   const fragEntry = frag.entryPoints[0]!;
   assert.deepEqual(fragEntry.executionModes, [{ mode: 'OriginUpperLeft', operands: [] }]);
-  assert.deepEqual(fragEntry.inputs.map((v) => [v.name, v.location, v.component, v.qualifiers]), [['index', 1, undefined, ['Flat']], ['uv', 0, undefined, []], ['depth', 0, 2, []]]);
+  assert.deepEqual(
+    fragEntry.inputs.map((v) => [v.name, v.location, v.component, v.qualifiers]),
+    [
+      ['index', 1, undefined, ['Flat']],
+      ['uv', 0, undefined, []],
+      ['depth', 0, 2, []],
+    ],
+  );
   const lights = frag.descriptorBindings.find((d) => d.name === 'lightBlocks')!;
   assert.equal(lights.type, 'struct Lights { struct Light[8] lights; mat3x4 transform; uint count; vec4[2][3] grid; vec2 tail; }[3]');
-  assert.deepEqual(lights.block!.members.map((m) => [m.name, m.offset, m.size]), [['lights', 0, 256], ['transform', 256, 64], ['count', 320, 4], ['grid', 336, 96], ['tail', 720, 8]]);
-  assert.deepEqual(lights.block!.members[0]!.members!.map((m) => m.name), ['position', 'radius', 'color']);
+  assert.deepEqual(
+    lights.block!.members.map((m) => [m.name, m.offset, m.size]),
+    [
+      ['lights', 0, 256],
+      ['transform', 256, 64],
+      ['count', 320, 4],
+      ['grid', 336, 96],
+      ['tail', 720, 8],
+    ],
+  );
+  assert.deepEqual(
+    lights.block!.members[0]!.members!.map((m) => m.name),
+    ['position', 'radius', 'color'],
+  );
   assert.equal(frag.pushConstants[0]!.block.members[0]!.offset, 16);
 
   const ssbo = load('compute-ssbo.comp').descriptorBindings.find((d) => d.block?.typeName === 'Particles')!;
   assert.deepEqual([ssbo.block!.size, ssbo.block!.runtimeArrayStride], [0, 48]);
   const subpass = load('subpass-input.frag').descriptorBindings;
-  assert.deepEqual(subpass.map((d) => [d.kind, d.inputAttachmentIndex, d.type]), [['input attachment', 0, 'subpassInput'], ['input attachment', 1, 'subpassInputMS'], ['input attachment', 2, 'usubpassInput']]);
+  assert.deepEqual(
+    subpass.map((d) => [d.kind, d.inputAttachmentIndex, d.type]),
+    [
+      ['input attachment', 0, 'subpassInput'],
+      ['input attachment', 1, 'subpassInputMS'],
+      ['input attachment', 2, 'usubpassInput'],
+    ],
+  );
   const literals = load('literals.comp').specializationConstants;
-  assert.deepEqual(literals.map((s) => [s.name, s.type, typeof s.defaultValue]), [['BIG_SPEC', 'int64_t', 'string'], ['SPEC_D', 'double', 'number']]);
+  assert.deepEqual(
+    literals.map((s) => [s.name, s.type, typeof s.defaultValue]),
+    [
+      ['BIG_SPEC', 'int64_t', 'string'],
+      ['SPEC_D', 'double', 'number'],
+    ],
+  );
   const geom = load('geometry.geom').entryPoints[0]!;
-  assert.ok(geom.executionModes.some((m) => m.mode === 'Invocations' || m.mode === 'OutputVertices'), JSON.stringify(geom.executionModes));
+  assert.ok(
+    geom.executionModes.some((m) => m.mode === 'Invocations' || m.mode === 'OutputVertices'),
+    JSON.stringify(geom.executionModes),
+  );
 });
 
 test('strata shader inspect FILE: tables for people, --json for machines (the same reflection); exit 1 and a diagnostic for a bad module', () => {

@@ -64,17 +64,57 @@ function variant(from: string, to: string): string {
 
 /** [name, module text, the code Strata must give, what spirv-val says]. */
 const CASES: [string, string, string, RegExp][] = [
-  ['name-after-annotation', variant('OpName %main "main"\nOpDecorate %gvar RelaxedPrecision', 'OpDecorate %gvar RelaxedPrecision\nOpName %main "main"'), 'spirv/layout-order', /invalid layout section/],
+  [
+    'name-after-annotation',
+    variant('OpName %main "main"\nOpDecorate %gvar RelaxedPrecision', 'OpDecorate %gvar RelaxedPrecision\nOpName %main "main"'),
+    'spirv/layout-order',
+    /invalid layout section/,
+  ],
   ['capability-after-source', variant('OpSource GLSL 450', 'OpSource GLSL 450\nOpCapability Int64'), 'spirv/layout-order', /invalid layout section/],
-  ['type-in-function', variant('%local = OpVariable %fptr Function', '%local = OpVariable %fptr Function\n%float = OpTypeFloat 32'), 'spirv/layout-order', /cannot appear in a function/],
-  ['global-variable-in-function', variant('%local = OpVariable %fptr Function', '%local = OpVariable %fptr Function\n%g2 = OpVariable %ptr Private'), 'spirv/layout-order', /function\[7\] storage class/],
-  ['load-outside-function', variant('%fn = OpTypeFunction %void', '%fn = OpTypeFunction %void\n%ld = OpLoad %int %gvar'), 'spirv/outside-function', /must appear in a block/],
+  [
+    'type-in-function',
+    variant('%local = OpVariable %fptr Function', '%local = OpVariable %fptr Function\n%float = OpTypeFloat 32'),
+    'spirv/layout-order',
+    /cannot appear in a function/,
+  ],
+  [
+    'global-variable-in-function',
+    variant('%local = OpVariable %fptr Function', '%local = OpVariable %fptr Function\n%g2 = OpVariable %ptr Private'),
+    'spirv/layout-order',
+    /function\[7\] storage class/,
+  ],
+  [
+    'load-outside-function',
+    variant('%fn = OpTypeFunction %void', '%fn = OpTypeFunction %void\n%ld = OpLoad %int %gvar'),
+    'spirv/outside-function',
+    /must appear in a block/,
+  ],
   ['missing-memory-model', variant('OpMemoryModel Logical GLSL450\n', ''), 'spirv/missing-memory-model', /before the memory model/],
-  ['two-memory-models', variant('OpMemoryModel Logical GLSL450\n', 'OpMemoryModel Logical GLSL450\nOpMemoryModel Logical GLSL450\n'), 'spirv/duplicate-memory-model', /only be provided once/],
-  ['duplicate-result-id', variant('%one = OpConstant %int 1', '%one = OpConstant %int 1\n%one = OpConstant %int 2'), 'spirv/duplicate-result-id', /defined more than once/],
+  [
+    'two-memory-models',
+    variant('OpMemoryModel Logical GLSL450\n', 'OpMemoryModel Logical GLSL450\nOpMemoryModel Logical GLSL450\n'),
+    'spirv/duplicate-memory-model',
+    /only be provided once/,
+  ],
+  [
+    'duplicate-result-id',
+    variant('%one = OpConstant %int 1', '%one = OpConstant %int 1\n%one = OpConstant %int 2'),
+    'spirv/duplicate-result-id',
+    /defined more than once/,
+  ],
   ['undefined-id', variant('OpName %main "main"', 'OpName %ghost "ghost"'), 'spirv/undefined-id', /have not been defined/],
-  ['entry-point-to-constant', variant('OpEntryPoint GLCompute %main "main"', 'OpEntryPoint GLCompute %one "main"'), 'spirv/entry-point-not-function', /is not a function/],
-  ['mode-on-non-entry-point', variant('OpExecutionMode %main LocalSize 1 1 1', 'OpExecutionMode %gvar LocalSize 1 1 1'), 'spirv/execution-mode-not-entry-point', /not the Entry Point operand/],
+  [
+    'entry-point-to-constant',
+    variant('OpEntryPoint GLCompute %main "main"', 'OpEntryPoint GLCompute %one "main"'),
+    'spirv/entry-point-not-function',
+    /is not a function/,
+  ],
+  [
+    'mode-on-non-entry-point',
+    variant('OpExecutionMode %main LocalSize 1 1 1', 'OpExecutionMode %gvar LocalSize 1 1 1'),
+    'spirv/execution-mode-not-entry-point',
+    /not the Entry Point operand/,
+  ],
   ['missing-function-end', variant('OpReturn\nOpFunctionEnd', 'OpReturn'), 'spirv/unterminated-function', /Missing OpFunctionEnd/],
 ];
 
@@ -87,7 +127,10 @@ test('every corpus module: no diagnostic where spirv-val accepts it, an error wh
   }
   // edge-literals.spvasm is hand-written to parse, not to validate: its OpString follows an annotation.
   const edge = corpus.modules.find((m) => m.name === 'edge-literals.spvasm')!;
-  assert.deepEqual(validateSpirv(bytesOf(edge.path)).diagnostics.map((d) => d.code), ['spirv/layout-order']);
+  assert.deepEqual(
+    validateSpirv(bytesOf(edge.path)).diagnostics.map((d) => d.code),
+    ['spirv/layout-order'],
+  );
 });
 
 test('the base module of the hand-made cases is valid for spirv-val and for Strata', () => {
@@ -108,7 +151,11 @@ for (const [name, text, code, valSays] of CASES) {
     assert.ok(codes.includes(code), `${name}: ${JSON.stringify(ours.diagnostics, null, 1)}`);
     // An entry point on a constant also leaves its OpExecutionMode without an entry point.
     const allowed = code === 'spirv/entry-point-not-function' ? [code, 'spirv/execution-mode-not-entry-point'] : [code];
-    assert.deepEqual(codes.filter((c) => !allowed.includes(String(c))), [], name);
+    assert.deepEqual(
+      codes.filter((c) => !allowed.includes(String(c))),
+      [],
+      name,
+    );
     for (const d of ours.diagnostics) {
       assert.equal(d.range.start.line, 0);
       assert.equal((d.data as { wordOffset: number }).wordOffset, d.range.start.character);
@@ -125,7 +172,10 @@ test('an id bound too small: every id at or above it is diagnosed (by the decode
   assert.equal(spirvVal(path).ok, false);
   const ours = validateSpirv(bytes);
   assert.equal(ours.ok, false);
-  assert.ok(ours.diagnostics.length > 0 && ours.diagnostics.every((d) => d.code === 'spirv/id-out-of-bound'), JSON.stringify(ours.diagnostics.map((d) => d.code)));
+  assert.ok(
+    ours.diagnostics.length > 0 && ours.diagnostics.every((d) => d.code === 'spirv/id-out-of-bound'),
+    JSON.stringify(ours.diagnostics.map((d) => d.code)),
+  );
 });
 
 test('diagnostics point at the offending instruction, by word offset', () => {
@@ -150,7 +200,10 @@ test('strata shader validate FILE: exit 0 and "valid" for a good module, exit 1 
     const badPath = assemble('cli-two-models', CASES.find(([n]) => n === 'two-memory-models')![1]);
     const bad = runStrata(['shader', 'validate', badPath], home.env);
     assert.equal(bad.status, 1);
-    assert.match(bad.stdout, /cli-two-models\.spv: word 10: error: OpMemoryModel at word 10 is a second memory model.* \[spirv\/duplicate-memory-model\]\n.*: 1 error\n$/);
+    assert.match(
+      bad.stdout,
+      /cli-two-models\.spv: word 10: error: OpMemoryModel at word 10 is a second memory model.* \[spirv\/duplicate-memory-model\]\n.*: 1 error\n$/,
+    );
     const json = runStrata(['shader', 'validate', badPath, '--json'], home.env);
     assert.equal(json.status, 1);
     const parsed = JSON.parse(json.stdout) as { ok: boolean; diagnostics: { code: string }[] };

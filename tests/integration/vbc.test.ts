@@ -52,7 +52,8 @@ test('corpus stages pack into VBC files that decode, cross-check clean and round
     // Round trip: the decoded reflection is the packed one, each stage's bytes are the module's, re-encoding gives the same bytes.
     const decoded = decodeVbc(bytes);
     assert.deepEqual(decoded.reflection, packed.reflection, `${label}: reflection`);
-    for (const [stage, module] of Object.entries(stages)) assert.deepEqual(decoded.stages.find((s) => s.stage === stage)?.bytes, module, `${label}: ${stage} bytecode`);
+    for (const [stage, module] of Object.entries(stages))
+      assert.deepEqual(decoded.stages.find((s) => s.stage === stage)?.bytes, module, `${label}: ${stage} bytecode`);
     assert.deepEqual(encodeVbc(decoded.reflection, Object.fromEntries(decoded.stages.map((s) => [s.stage, s.bytes]))), bytes, `${label}: re-encoded`);
     // Each stage's inspection is the SPIR-V module's own reflection.
     for (const s of inspection.stages!) assert.deepEqual(s.reflection, reflectSpirv(stages[s.stage]!), `${label}: ${s.stage} reflection`);
@@ -63,20 +64,53 @@ test('corpus stages pack into VBC files that decode, cross-check clean and round
 
 test('the mapping: uniform, ROBuffer for a second uniform block, samplers with ranks, a separate sampler, subpass inputs, stage masks', () => {
   const r = packVbc(stagesOf(SETS['vert+frag']!)).reflection!;
-  assert.deepEqual(r.uniform && [r.uniform.size, r.uniform.stageMask, r.uniform.members.map((m) => [m.name, m.offset, m.baseType, m.dims, m.arraySize])], [144, 1, [['view', 0, BaseType.Float, [4, 4], 1], ['projection', 64, BaseType.Float, [4, 4], 1], ['eye', 128, BaseType.Float, [4, 1], 1]]]);
-  assert.deepEqual(r.bindings[0], { layout: 'buffer', slot: 0, baseType: BaseType.ROBuffer, stageMask: 1, bufferSize: 4096 });
-  assert.deepEqual(r.bindings.slice(1).map((b) => (b.layout === 'texel' ? [b.slot, b.baseType, b.stageMask, b.rank] : [])), [
-    [1, BaseType.Sampler, 16, TexelRank.E2D],
-    [2, BaseType.Sampler, 16, TexelRank.E2D],
-    [3, BaseType.Sampler, 16, TexelRank.Cube],
-    [4, BaseType.Sampler, 16, TexelRank.E2D],
-    [5, BaseType.Sampler, 16, TexelRank.None],
-    [6, BaseType.Sampler, 16, TexelRank.E2DArray],
+  assert.deepEqual(r.uniform && [r.uniform.size, r.uniform.stageMask, r.uniform.members.map((m) => [m.name, m.offset, m.baseType, m.dims, m.arraySize])], [
+    144,
+    1,
+    [
+      ['view', 0, BaseType.Float, [4, 4], 1],
+      ['projection', 64, BaseType.Float, [4, 4], 1],
+      ['eye', 128, BaseType.Float, [4, 1], 1],
+    ],
   ]);
-  assert.deepEqual(r.vertexInputs.map((v) => [v.location, v.baseType, v.dims]), [[0, 4, [3, 1]], [1, 4, [3, 1]], [2, 4, [2, 1]], [3, 3, [4, 1]], [4, 4, [4, 1]], [5, 2, [2, 1]]]);
-  assert.deepEqual(r.fragmentOutputs.map((v) => [v.location, v.baseType, v.dims]), [[0, 4, [4, 1]], [1, 4, [4, 1]], [2, 3, [1, 1]], [3, 4, [1, 1]]]);
+  assert.deepEqual(r.bindings[0], { layout: 'buffer', slot: 0, baseType: BaseType.ROBuffer, stageMask: 1, bufferSize: 4096 });
+  assert.deepEqual(
+    r.bindings.slice(1).map((b) => (b.layout === 'texel' ? [b.slot, b.baseType, b.stageMask, b.rank] : [])),
+    [
+      [1, BaseType.Sampler, 16, TexelRank.E2D],
+      [2, BaseType.Sampler, 16, TexelRank.E2D],
+      [3, BaseType.Sampler, 16, TexelRank.Cube],
+      [4, BaseType.Sampler, 16, TexelRank.E2D],
+      [5, BaseType.Sampler, 16, TexelRank.None],
+      [6, BaseType.Sampler, 16, TexelRank.E2DArray],
+    ],
+  );
+  assert.deepEqual(
+    r.vertexInputs.map((v) => [v.location, v.baseType, v.dims]),
+    [
+      [0, 4, [3, 1]],
+      [1, 4, [3, 1]],
+      [2, 4, [2, 1]],
+      [3, 3, [4, 1]],
+      [4, 4, [4, 1]],
+      [5, 2, [2, 1]],
+    ],
+  );
+  assert.deepEqual(
+    r.fragmentOutputs.map((v) => [v.location, v.baseType, v.dims]),
+    [
+      [0, 4, [4, 1]],
+      [1, 4, [4, 1]],
+      [2, 3, [1, 1]],
+      [3, 4, [1, 1]],
+    ],
+  );
   const subpass = packVbc(stagesOf(SETS['subpass']!)).reflection!;
-  assert.deepEqual(subpass.subpassInputs, [{ texelType: 2, components: 4 }, { texelType: 2, components: 4 }, { texelType: 1, components: 4 }]);
+  assert.deepEqual(subpass.subpassInputs, [
+    { texelType: 2, components: 4 },
+    { texelType: 2, components: 4 },
+    { texelType: 1, components: 4 },
+  ]);
   const geom = packVbc(stagesOf(SETS['geometry']!)).reflection!;
   assert.deepEqual(geom.uniform?.members, [{ name: 'viewProjection', offset: 0, baseType: BaseType.Float, dims: [4, 4], arraySize: 2 }]);
 });
@@ -104,14 +138,38 @@ test('cross-check: a packed file whose reflection was changed reports each misma
     change(r);
     return codes(encodeVbc(r, stages));
   };
-  assert.deepEqual(edit((r) => (r.vertexInputs[1]!.dims = [4, 1])), ['vbc/vertex-input-mismatch']);
-  assert.deepEqual(edit((r) => r.vertexInputs.pop()), ['vbc/vertex-input-mismatch']);
-  assert.deepEqual(edit((r) => (r.fragmentOutputs[2]!.baseType = BaseType.Signed)), ['vbc/fragment-output-mismatch']);
-  assert.deepEqual(edit((r) => (r.bindings[0]!.stageMask = 0x11)), ['vbc/stage-mask-mismatch']);
-  assert.deepEqual(edit((r) => (r.bindings[1]!.baseType = BaseType.Image)), ['vbc/binding-mismatch']);
-  assert.deepEqual(edit((r) => (r.uniform!.members[1]!.offset = 80)), ['vbc/uniform-mismatch']);
-  assert.deepEqual(edit((r) => (r.uniform!.stageMask = 0x10)), ['vbc/stage-mask-mismatch']);
-  assert.deepEqual(edit((r) => r.subpassInputs.push({ texelType: 2, components: 4 })), ['vbc/subpass-input-mismatch']);
+  assert.deepEqual(
+    edit((r) => (r.vertexInputs[1]!.dims = [4, 1])),
+    ['vbc/vertex-input-mismatch'],
+  );
+  assert.deepEqual(
+    edit((r) => r.vertexInputs.pop()),
+    ['vbc/vertex-input-mismatch'],
+  );
+  assert.deepEqual(
+    edit((r) => (r.fragmentOutputs[2]!.baseType = BaseType.Signed)),
+    ['vbc/fragment-output-mismatch'],
+  );
+  assert.deepEqual(
+    edit((r) => (r.bindings[0]!.stageMask = 0x11)),
+    ['vbc/stage-mask-mismatch'],
+  );
+  assert.deepEqual(
+    edit((r) => (r.bindings[1]!.baseType = BaseType.Image)),
+    ['vbc/binding-mismatch'],
+  );
+  assert.deepEqual(
+    edit((r) => (r.uniform!.members[1]!.offset = 80)),
+    ['vbc/uniform-mismatch'],
+  );
+  assert.deepEqual(
+    edit((r) => (r.uniform!.stageMask = 0x10)),
+    ['vbc/stage-mask-mismatch'],
+  );
+  assert.deepEqual(
+    edit((r) => r.subpassInputs.push({ texelType: 2, components: 4 })),
+    ['vbc/subpass-input-mismatch'],
+  );
 });
 
 /** A minimal valid header (one 5-word vertex stage) and reflection, for hand-made malformed files. */
@@ -131,15 +189,36 @@ test('malformed VBC files each give their diagnostic code, with a byte offset', 
   };
   assert.equal(first(handMade().subarray(0, 24), 'vbc/truncated-header').range.start.character, 0);
   assert.equal(first(new Uint8Array(), 'vbc/truncated-header').range.end.character, 0);
-  assert.equal(first(handMade((b) => (b[1] = 0x43)), 'vbc/bad-magic').range.start.character, 0);
-  assert.equal(first(handMade((b) => (b[3] = 2)), 'vbc/unsupported-version').range.start.character, 3);
+  assert.equal(
+    first(
+      handMade((b) => (b[1] = 0x43)),
+      'vbc/bad-magic',
+    ).range.start.character,
+    0,
+  );
+  assert.equal(
+    first(
+      handMade((b) => (b[3] = 2)),
+      'vbc/unsupported-version',
+    ).range.start.character,
+    3,
+  );
   // The vertex-inputs count says 1000 entries: 8000 bytes past the end.
-  assert.equal(first(handMade((b) => b.splice(25, 4, ...u32le(1000))), 'vbc/section-past-end').range.start.character, 25);
+  assert.equal(
+    first(
+      handMade((b) => b.splice(25, 4, ...u32le(1000))),
+      'vbc/section-past-end',
+    ).range.start.character,
+    25,
+  );
   // In a real file the same count fits in the file but runs into the stages' SPIR-V: one precise
   // finding at the count, not thousands about SPIR-V words read as vertex inputs.
   const real = packVbc(stagesOf(SETS['vert+frag']!)).bytes!.slice();
   real.set(u32le(1000), 25);
-  assert.deepEqual(inspectVbc(real).diagnostics.map((d) => [d.code, d.range.start.character]), [['vbc/section-past-end', 25]]);
+  assert.deepEqual(
+    inspectVbc(real).diagnostics.map((d) => [d.code, d.range.start.character]),
+    [['vbc/section-past-end', 25]],
+  );
   assert.match(inspectVbc(real).diagnostics[0]!.message, /says 1000 entries of 8 bytes, 8000 bytes, but the stages' SPIR-V starts at byte \d+/);
   // The file ends inside the fragment-outputs count.
   first(handMade().subarray(0, 31), 'vbc/section-past-end');
@@ -154,13 +233,34 @@ test('malformed VBC files each give their diagnostic code, with a byte offset', 
   assert.equal(first(slot40, 'vbc/slot-out-of-range').range.start.character, 37);
   assert.ok(!codes(slot40).includes('vbc/binding-table-mismatch'));
   // Bytecode sizes that do not match what follows: too many words, and bytes left over.
-  first(handMade((b) => (b[5] = 6)), 'vbc/bytecode-size-mismatch');
-  first(handMade((b) => b.push(0, 0, 0, 0)), 'vbc/bytecode-size-mismatch');
-  first(handMade((b) => (b[15] = 3)), 'vbc/binding-table-mismatch');
-  first(handMade((b) => b.splice(33, 4, ...u32le(1), 0, 42, 1, 0, 0, 0, 0, 0)), 'vbc/bad-base-type');
-  first(handMade((b) => b.splice(33, 4, ...u32le(1), 0, BaseType.Sampler, 0x20, 0, 1, 2, 4, 4)), 'vbc/bad-stage-mask');
-  first(handMade((b) => b.splice(33, 4, ...u32le(1), 0, BaseType.Sampler, 1, 0, 1, 2, 4, 3)), 'vbc/bad-texel-components');
-  first(handMade((b) => (b[5] = b[6] = 0)), 'vbc/no-stages');
+  first(
+    handMade((b) => (b[5] = 6)),
+    'vbc/bytecode-size-mismatch',
+  );
+  first(
+    handMade((b) => b.push(0, 0, 0, 0)),
+    'vbc/bytecode-size-mismatch',
+  );
+  first(
+    handMade((b) => (b[15] = 3)),
+    'vbc/binding-table-mismatch',
+  );
+  first(
+    handMade((b) => b.splice(33, 4, ...u32le(1), 0, 42, 1, 0, 0, 0, 0, 0)),
+    'vbc/bad-base-type',
+  );
+  first(
+    handMade((b) => b.splice(33, 4, ...u32le(1), 0, BaseType.Sampler, 0x20, 0, 1, 2, 4, 4)),
+    'vbc/bad-stage-mask',
+  );
+  first(
+    handMade((b) => b.splice(33, 4, ...u32le(1), 0, BaseType.Sampler, 1, 0, 1, 2, 4, 3)),
+    'vbc/bad-texel-components',
+  );
+  first(
+    handMade((b) => (b[5] = b[6] = 0)),
+    'vbc/no-stages',
+  );
   assert.ok(VBC_HEADER_BYTES === 25);
 });
 
@@ -178,7 +278,10 @@ test('the Shaders panel’s channels: shader.pack answers the packed file; shade
   const shown = ShaderInspectBytesSchema.parse(inspectShaderBytes({ name: 'packed.vbc', base64: packed.base64! }));
   assert.equal(shown.format, 'vbc');
   assert.equal(shown.ok, true);
-  assert.deepEqual(shown.stageDisassemblies?.map((s) => s.stage), ['vert', 'frag']);
+  assert.deepEqual(
+    shown.stageDisassemblies?.map((s) => s.stage),
+    ['vert', 'frag'],
+  );
   for (const s of shown.stageDisassemblies!) {
     const path = corpus.modules.find((m) => m.name === set[s.stage])!.path;
     assert.equal(s.disassembly, spirvDisFriendly(path).toString('utf8'), `${s.stage} friendly`);
@@ -200,7 +303,11 @@ test('derivation and cross-check agree on every corpus module that VBC can descr
     const bytes = new Uint8Array(readFileSync(m.path));
     const derived = deriveVbcReflection([{ stage: stage as 'vert', reflection: reflectSpirv(bytes) }]);
     const p = packVbc({ [stage]: bytes });
-    if (stage === 'tesc' || stage === 'tese') assert.ok(p.diagnostics.some((d) => d.code === 'vbc/unpaired-tessellation'), m.name);
+    if (stage === 'tesc' || stage === 'tese')
+      assert.ok(
+        p.diagnostics.some((d) => d.code === 'vbc/unpaired-tessellation'),
+        m.name,
+      );
     else assert.equal(p.ok, derived.problems.length === 0, `${m.name}: ${derived.problems.map((x) => x.message).join('; ')}`);
     if (p.bytes) {
       assert.deepEqual(codes(p.bytes), [], m.name);
@@ -232,8 +339,14 @@ test('strata shader pack / inspect: writes the file, shows header, sections and 
     assert.equal(json.status, 0, json.stderr);
     const parsed = ShaderInspectionSchema.parse(JSON.parse(json.stdout));
     assert.equal(parsed.format, 'vbc');
-    assert.deepEqual(parsed.stages?.map((s) => s.stage), ['vert', 'frag']);
-    assert.deepEqual(parsed.vbc?.header?.bytecodeWords.map((w) => w > 0), [true, false, false, false, true]);
+    assert.deepEqual(
+      parsed.stages?.map((s) => s.stage),
+      ['vert', 'frag'],
+    );
+    assert.deepEqual(
+      parsed.vbc?.header?.bytecodeWords.map((w) => w > 0),
+      [true, false, false, false, true],
+    );
 
     // dis: each stage's spirv-dis text under a line naming the stage.
     const dis = runStrata(['shader', 'dis', out], home.env);

@@ -24,7 +24,10 @@ test('every struct offset and size in vulkan-layouts.ts matches gcc on the insta
         );
       }
     }
-    writeFileSync(join(dir, 'layouts.c'), `#include <stdio.h>\n#include <stddef.h>\n#include <vulkan/vulkan_core.h>\nint main(void) {\n${lines.join('\n')}\nreturn 0;\n}\n`);
+    writeFileSync(
+      join(dir, 'layouts.c'),
+      `#include <stdio.h>\n#include <stddef.h>\n#include <vulkan/vulkan_core.h>\nint main(void) {\n${lines.join('\n')}\nreturn 0;\n}\n`,
+    );
     execFileSync('gcc', ['-o', join(dir, 'layouts'), join(dir, 'layouts.c')], { stdio: 'pipe' });
     const measured = Object.fromEntries(
       execFileSync(join(dir, 'layouts'), { encoding: 'utf8' })

@@ -54,7 +54,14 @@ class Files {
     return this.write(`${ROOT}\\${rel}`, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: '.\\missing_icd.dll', api_version: '1.3.0' } }));
   }
   layer(rel: string, name = `VK_LAYER_STRATA_${rel.replace(/\W/g, '_')}`, implicit = false) {
-    const layer: Record<string, unknown> = { name, type: 'GLOBAL', library_path: '.\\missing.dll', api_version: '1.3.0', implementation_version: '1', description: 'strata windows discovery test' };
+    const layer: Record<string, unknown> = {
+      name,
+      type: 'GLOBAL',
+      library_path: '.\\missing.dll',
+      api_version: '1.3.0',
+      implementation_version: '1',
+      description: 'strata windows discovery test',
+    };
     if (implicit) layer['disable_environment'] = { STRATA_TEST_DISABLE: '1' };
     return this.write(`${ROOT}\\${rel}`, JSON.stringify({ file_format_version: '1.1.0', layer }));
   }
@@ -184,7 +191,9 @@ const scenarios: Scenario[] = [
   {
     name: 'a REG_SZ value whose data does not fit 4 bytes ends the enumeration: later values are never read',
     setup: (f) => ({
-      registry: { [`${HKLM}\\ExplicitLayers`]: [on(f.layer('a_before.json')), { name: f.layer('m_string.json'), data: 'C:\\some\\path' }, on(f.layer('z_after.json'))] },
+      registry: {
+        [`${HKLM}\\ExplicitLayers`]: [on(f.layer('a_before.json')), { name: f.layer('m_string.json'), data: 'C:\\some\\path' }, on(f.layer('z_after.json'))],
+      },
     }),
     expect(l) {
       assert.deepEqual(l.explicit_layer.files, [`${ROOT}\\a_before.json`]);
@@ -193,7 +202,13 @@ const scenarios: Scenario[] = [
   {
     name: 'a REG_QWORD 0 (8 bytes) ends the enumeration too',
     setup: (f) => ({
-      registry: { [`${HKLM}\\ImplicitLayers`]: [on(f.implicit('a_before.json')), { name: f.implicit('m_qword.json'), data: { hex: 'b', bytes: [0, 0, 0, 0, 0, 0, 0, 0] } }, on(f.implicit('z_after.json'))] },
+      registry: {
+        [`${HKLM}\\ImplicitLayers`]: [
+          on(f.implicit('a_before.json')),
+          { name: f.implicit('m_qword.json'), data: { hex: 'b', bytes: [0, 0, 0, 0, 0, 0, 0, 0] } },
+          on(f.implicit('z_after.json')),
+        ],
+      },
     }),
     expect(l) {
       assert.deepEqual(l.implicit_layer.files, [`${ROOT}\\a_before.json`]);
@@ -201,7 +216,14 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'a REG_BINARY of four zero bytes enables a manifest like the DWORD 0',
-    setup: (f) => ({ registry: { [`${HKLM}\\ExplicitLayers`]: [{ name: f.layer('binary.json'), data: { hex: '3', bytes: [0, 0, 0, 0] } }, { name: f.layer('binary1.json'), data: { hex: '3', bytes: [0, 0, 0, 1] } }] } }),
+    setup: (f) => ({
+      registry: {
+        [`${HKLM}\\ExplicitLayers`]: [
+          { name: f.layer('binary.json'), data: { hex: '3', bytes: [0, 0, 0, 0] } },
+          { name: f.layer('binary1.json'), data: { hex: '3', bytes: [0, 0, 0, 1] } },
+        ],
+      },
+    }),
     expect(l) {
       assert.deepEqual(l.explicit_layer.files, [`${ROOT}\\binary.json`]);
     },
@@ -215,14 +237,22 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'DWORD 2 and DWORD 0xFFFFFFFF disable',
-    setup: (f) => ({ registry: { [`${HKLM}\\ExplicitLayers`]: [off(f.layer('two.json'), 2), off(f.layer('ffff.json'), 0xffffffff), on(f.layer('zero.json'))] } }),
+    setup: (f) => ({
+      registry: { [`${HKLM}\\ExplicitLayers`]: [off(f.layer('two.json'), 2), off(f.layer('ffff.json'), 0xffffffff), on(f.layer('zero.json'))] },
+    }),
     expect(l) {
       assert.deepEqual(l.explicit_layer.files, [`${ROOT}\\zero.json`]);
     },
   },
   {
     name: 'WOW6432Node keys are for 32-bit applications: a 64-bit loader does not read them',
-    setup: (f) => ({ registry: { [`${WOW}\\ExplicitLayers`]: [on(f.layer('wow.json'))], [`${WOW}\\ImplicitLayers`]: [on(f.implicit('wow_i.json'))], [`${HKLM}\\ExplicitLayers`]: [on(f.layer('native.json'))] } }),
+    setup: (f) => ({
+      registry: {
+        [`${WOW}\\ExplicitLayers`]: [on(f.layer('wow.json'))],
+        [`${WOW}\\ImplicitLayers`]: [on(f.implicit('wow_i.json'))],
+        [`${HKLM}\\ExplicitLayers`]: [on(f.layer('native.json'))],
+      },
+    }),
     expect(l) {
       assert.deepEqual(l.explicit_layer.files, [`${ROOT}\\native.json`]);
     },
@@ -256,14 +286,18 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'a manifest that is not JSON is opened, fails to parse, and stays in the list',
-    setup: (f) => ({ registry: { [`${HKLM}\\ExplicitLayers`]: [on(f.write(`${ROOT}\\broken.json`, '{"file_format_version": "1.1.0", "layer": {')), on(f.layer('fine.json'))] } }),
+    setup: (f) => ({
+      registry: { [`${HKLM}\\ExplicitLayers`]: [on(f.write(`${ROOT}\\broken.json`, '{"file_format_version": "1.1.0", "layer": {')), on(f.layer('fine.json'))] },
+    }),
     expect(l) {
       assert.deepEqual(l.explicit_layer.files, [`${ROOT}\\broken.json`, `${ROOT}\\fine.json`]);
     },
   },
   {
     name: 'twelve implicit layers in RegEnumValue order',
-    setup: (f) => ({ registry: { [`${HKLM}\\ImplicitLayers`]: ['k', 'b', 'w', 'a', 'r', 'c', 'z', 'd', 'p', 'e', 'y', 'f'].map((n) => on(f.implicit(`many\\${n}.json`))) } }),
+    setup: (f) => ({
+      registry: { [`${HKLM}\\ImplicitLayers`]: ['k', 'b', 'w', 'a', 'r', 'c', 'z', 'd', 'p', 'e', 'y', 'f'].map((n) => on(f.implicit(`many\\${n}.json`))) },
+    }),
     expect(l) {
       assert.equal(l.implicit_layer.files.length, 12);
       assert.equal(l.implicit_layer.files[0], `${ROOT}\\many\\a.json`);
@@ -307,7 +341,12 @@ const scenarios: Scenario[] = [
     drivers: true,
     setup: (f) => ({
       registry: {
-        [`${HKLM}\\Drivers`]: [{ name: 'C:\\windows\\system32\\winevulkan.json', data: 0 }, on(f.driver('icd_one.json')), off(f.driver('icd_off.json')), on(`${ROOT}\\icd_gone.json`)],
+        [`${HKLM}\\Drivers`]: [
+          { name: 'C:\\windows\\system32\\winevulkan.json', data: 0 },
+          on(f.driver('icd_one.json')),
+          off(f.driver('icd_off.json')),
+          on(`${ROOT}\\icd_gone.json`),
+        ],
         [`${HKCU}\\Drivers`]: [on(f.driver('icd_user.json'))],
       },
     }),
@@ -345,16 +384,28 @@ for (const s of scenarios) {
     assert.equal(strataRun.status, 0, strataRun.stderr);
     const strata = JSON.parse(strataRun.stdout) as StrataEntry[];
 
-    for (const kind of ['implicit_layer', 'explicit_layer'] as const) assert.deepEqual(layerPaths(strata, kind), loader[kind].files, `${kind}: Strata's manifests differ from the loader's`);
+    for (const kind of ['implicit_layer', 'explicit_layer'] as const)
+      assert.deepEqual(layerPaths(strata, kind), loader[kind].files, `${kind}: Strata's manifests differ from the loader's`);
     if (driversRun) {
       assert.equal(driversRun.status, 0, driversRun.stderr);
       const listed = JSON.parse(driversRun.stdout) as StrataEntry[];
-      assert.deepEqual(listed.map((e) => e.path), loader.driver.files, "drivers: Strata's manifests differ from the loader's");
-      assert.ok(listed.every((e) => e.origin === 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\Drivers'), `driver origins: ${listed.map((e) => e.origin).join(', ')}`);
+      assert.deepEqual(
+        listed.map((e) => e.path),
+        loader.driver.files,
+        "drivers: Strata's manifests differ from the loader's",
+      );
+      assert.ok(
+        listed.every((e) => e.origin === 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\Drivers'),
+        `driver origins: ${listed.map((e) => e.origin).join(', ')}`,
+      );
     }
     // Where each came from: the loader names the hive and key of every registry value it took.
-    for (const [hive] of [...loader.implicit_layer.registry, ...loader.explicit_layer.registry]) assert.match(hive, /^HKEY_LOCAL_MACHINE\\SOFTWARE\\Khronos\\Vulkan\\(Im|Ex)plicitLayers$/);
-    assert.ok(strata.every((e) => e.origin.startsWith('HKLM\\SOFTWARE\\Khronos\\Vulkan\\')), `origins: ${strata.map((e) => e.origin).join(', ')}`);
+    for (const [hive] of [...loader.implicit_layer.registry, ...loader.explicit_layer.registry])
+      assert.match(hive, /^HKEY_LOCAL_MACHINE\\SOFTWARE\\Khronos\\Vulkan\\(Im|Ex)plicitLayers$/);
+    assert.ok(
+      strata.every((e) => e.origin.startsWith('HKLM\\SOFTWARE\\Khronos\\Vulkan\\')),
+      `origins: ${strata.map((e) => e.origin).join(', ')}`,
+    );
     s.expect(loader, strata);
   });
 }
@@ -366,7 +417,8 @@ test('strata paths under Wine: elevated (detected from the token), HKCU not sear
   const paths = DiscoveryPathsSchema.parse(JSON.parse(json.stdout));
   assert.equal(paths.platform.os, 'windows');
   assert.equal(paths.elevated, true, 'Strata did not see that the process is elevated (every Wine process is high integrity)');
-  for (const kind of ['implicit_layer', 'explicit_layer', 'driver'] as const) assert.ok(!paths.locations[kind].some((l) => l.path.startsWith('HKCU')), `${kind}: HKCU listed`);
+  for (const kind of ['implicit_layer', 'explicit_layer', 'driver'] as const)
+    assert.ok(!paths.locations[kind].some((l) => l.path.startsWith('HKCU')), `${kind}: HKCU listed`);
   assert.deepEqual(
     paths.locations.explicit_layer.map((l) => l.path).filter((p) => p.startsWith('HKLM\\SOFTWARE')),
     ['HKLM\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers'],

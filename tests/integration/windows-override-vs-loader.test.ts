@@ -40,7 +40,10 @@ before(() => {
     copyFileSync(dll, join(dir, `${name}.dll`));
     writeFileSync(
       join(dir, `${name}.json`),
-      JSON.stringify({ file_format_version: '1.1.2', layer: { name, type: 'GLOBAL', library_path: `.\\${name}.dll`, api_version: '1.3.0', implementation_version: '1', description: 'recording layer' } }),
+      JSON.stringify({
+        file_format_version: '1.1.2',
+        layer: { name, type: 'GLOBAL', library_path: `.\\${name}.dll`, api_version: '1.3.0', implementation_version: '1', description: 'recording layer' },
+      }),
     );
   }
 });
@@ -52,7 +55,8 @@ const explicitLayers = (): RegValue[] => LAYERS.map((n) => ({ name: `C:\\layers\
 function reset(extra: Record<string, RegValue[]> = {}) {
   lane.setKhronosRegistry({ [HKLM_EXPLICIT]: explicitLayers(), ...extra });
   for (const d of ['ProgramData/Strata', 'vkconfig']) rmSync(join(lane.driveC, d), { recursive: true, force: true });
-  for (const user of readdirSync(join(lane.driveC, 'users'))) rmSync(join(lane.driveC, 'users', user, 'AppData', 'Local', 'Strata'), { recursive: true, force: true });
+  for (const user of readdirSync(join(lane.driveC, 'users')))
+    rmSync(join(lane.driveC, 'users', user, 'AppData', 'Local', 'Strata'), { recursive: true, force: true });
 }
 
 function writeConfig(config: unknown): string {
@@ -68,7 +72,13 @@ function loaderChain(): string[] {
   const r = lane.run(probe, ['1.3'], { STRATA_LAYER_LOG: 'C:\\chain.log' });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^loader 1\.4\.359$/m);
-  return existsSync(log) ? readFileSync(log, 'utf8').trim().split(/\r?\n/).filter(Boolean).map((l) => l.split(' ')[0]!) : [];
+  return existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split(/\r?\n/)
+        .filter(Boolean)
+        .map((l) => l.split(' ')[0]!)
+    : [];
 }
 
 /** What `strata explain` predicts for the probe (no layers requested), the recording layers only. */
@@ -92,7 +102,13 @@ test('without an override the loader runs no recording layer, and strata explain
 
 test('override apply --system: the file in ProgramData\\Strata, registered in HKLM; the loader builds the chain strata explain predicted', { skip }, () => {
   reset();
-  const config = writeConfig({ layers: [{ name: 'VK_LAYER_STRATA_c', state: 'on' }, { name: 'VK_LAYER_STRATA_a', state: 'on' }, { name: 'VK_LAYER_STRATA_b', state: 'off' }] });
+  const config = writeConfig({
+    layers: [
+      { name: 'VK_LAYER_STRATA_c', state: 'on' },
+      { name: 'VK_LAYER_STRATA_a', state: 'on' },
+      { name: 'VK_LAYER_STRATA_b', state: 'off' },
+    ],
+  });
   const applied = OverrideApplyResultSchema.parse(json(lane.strata(['override', 'apply', '--system', '--config', config, '--json'])));
   assert.equal(applied.path, SYSTEM_FILE);
   assert.deepEqual([applied.registration?.key, applied.registration?.value, applied.registration?.action], [HKLM_IMPLICIT, SYSTEM_FILE, 'added']);
@@ -115,7 +131,7 @@ test('override apply --system: the file in ProgramData\\Strata, registered in HK
   assert.deepEqual(predictedChain(), []);
 });
 
-test("override apply (user scope): registered in HKCU, which the elevated loader skips; Strata says so and predicts what the loader does", { skip }, () => {
+test('override apply (user scope): registered in HKCU, which the elevated loader skips; Strata says so and predicts what the loader does', { skip }, () => {
   reset();
   const config = writeConfig({ layers: [{ name: 'VK_LAYER_STRATA_b', state: 'on' }] });
   const r = lane.strata(['override', 'apply', '--config', config]);
@@ -139,12 +155,28 @@ test("another tool's override registered in HKLM: refused without --force; force
   mkdirSync(join(lane.driveC, 'vkconfig', 'override'), { recursive: true });
   writeFileSync(
     join(lane.driveC, 'vkconfig', 'override', 'VkLayer_override.json'),
-    JSON.stringify({ file_format_version: '1.1.2', layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'vkconfig', component_layers: ['VK_LAYER_STRATA_b'], disable_environment: { DISABLE_VKCONFIG_OVERRIDE: '1' } } }),
+    JSON.stringify({
+      file_format_version: '1.1.2',
+      layer: {
+        name: 'VK_LAYER_LUNARG_override',
+        type: 'GLOBAL',
+        api_version: '1.3.0',
+        implementation_version: '1',
+        description: 'vkconfig',
+        component_layers: ['VK_LAYER_STRATA_b'],
+        disable_environment: { DISABLE_VKCONFIG_OVERRIDE: '1' },
+      },
+    }),
   );
   assert.deepEqual(loaderChain(), ['VK_LAYER_STRATA_b'], "the other tool's override is what the loader obeys before Strata writes");
   assert.deepEqual(predictedChain(), ['VK_LAYER_STRATA_b']);
 
-  const config = writeConfig({ layers: [{ name: 'VK_LAYER_STRATA_a', state: 'on' }, { name: 'VK_LAYER_STRATA_c', state: 'on' }] });
+  const config = writeConfig({
+    layers: [
+      { name: 'VK_LAYER_STRATA_a', state: 'on' },
+      { name: 'VK_LAYER_STRATA_c', state: 'on' },
+    ],
+  });
   const refused = lane.strata(['override', 'apply', '--system', '--config', config]);
   assert.equal(refused.status, 1, refused.stdout);
   assert.match(refused.stderr, /Another override layer is registered.*vkconfig/);
@@ -165,9 +197,24 @@ test("another tool's override registered in HKLM: refused without --force; force
 
 test('layers inspect reads a DLL before loading it: a 32-bit (i686) DLL is the wrong architecture, a missing one is named', { skip }, () => {
   const dir = join(lane.driveC, 'layers');
-  execFileSync('i686-w64-mingw32-gcc-posix', ['-shared', '-O1', `-I${lane.loader.include}`, '-DLAYER_NAME="VK_LAYER_STRATA_wrong"', join(APP_ROOT, 'tests', 'fixtures', 'layers', 'recording-layer.c'), '-o', join(dir, 'wrong32.dll')], { stdio: 'pipe' });
+  execFileSync(
+    'i686-w64-mingw32-gcc-posix',
+    [
+      '-shared',
+      '-O1',
+      `-I${lane.loader.include}`,
+      '-DLAYER_NAME="VK_LAYER_STRATA_wrong"',
+      join(APP_ROOT, 'tests', 'fixtures', 'layers', 'recording-layer.c'),
+      '-o',
+      join(dir, 'wrong32.dll'),
+    ],
+    { stdio: 'pipe' },
+  );
   const manifest = (name: string, library: string) =>
-    JSON.stringify({ file_format_version: '1.1.2', layer: { name, type: 'GLOBAL', library_path: library, api_version: '1.3.0', implementation_version: '1', description: 'inspect test' } });
+    JSON.stringify({
+      file_format_version: '1.1.2',
+      layer: { name, type: 'GLOBAL', library_path: library, api_version: '1.3.0', implementation_version: '1', description: 'inspect test' },
+    });
   writeFileSync(join(dir, 'wrong.json'), manifest('VK_LAYER_STRATA_wrong', '.\\wrong32.dll'));
   writeFileSync(join(dir, 'gone.json'), manifest('VK_LAYER_STRATA_gone', 'C:\\layers\\not_there.dll'));
   reset({ [HKLM_EXPLICIT]: [...explicitLayers(), { name: 'C:\\layers\\wrong.json', data: 0 }, { name: 'C:\\layers\\gone.json', data: 0 }] });

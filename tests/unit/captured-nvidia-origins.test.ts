@@ -21,33 +21,46 @@ const SHARE = '/usr/share/vulkan/icd.d/nvidia_icd.json';
 
 test('NVIDIA H100: two manifests of one driver, the GPU listed twice, one device given to each manifest', () => {
   const report = DevicesReportSchema.parse(read('strata-devices-origins.json'));
-  assert.deepEqual(report.devices.map((d) => [d.deviceName, d.driver?.driverIDName]), [
-    ['NVIDIA H100 80GB HBM3', 'NVIDIA_PROPRIETARY'],
-    ['NVIDIA H100 80GB HBM3', 'NVIDIA_PROPRIETARY'],
-  ]);
+  assert.deepEqual(
+    report.devices.map((d) => [d.deviceName, d.driver?.driverIDName]),
+    [
+      ['NVIDIA H100 80GB HBM3', 'NVIDIA_PROPRIETARY'],
+      ['NVIDIA H100 80GB HBM3', 'NVIDIA_PROPRIETARY'],
+    ],
+  );
   assert.deepEqual(report.devices.map((d) => d.origin?.manifest).sort(), [LOCAL, SHARE].sort(), 'not both to the first manifest');
   assert.ok(report.devices.every((d) => d.origin?.match === 'by-order'));
-  assert.deepEqual(report.driverManifests?.map((m) => [m.manifest, m.deviceCount, m.error]), [
-    [LOCAL, 1, null],
-    [SHARE, 1, null],
-  ]);
+  assert.deepEqual(
+    report.driverManifests?.map((m) => [m.manifest, m.deviceCount, m.error]),
+    [
+      [LOCAL, 1, null],
+      [SHARE, 1, null],
+    ],
+  );
 });
 
 test('NVIDIA H100: both manifests negotiate interface 7, the bare library name found through LD_LIBRARY_PATH', () => {
   const report = DriversNegotiateReportSchema.parse(read('strata-negotiate-discovered.json'));
   assert.equal(report.source, 'default-folders');
   const lib = '/usr/local/nvidia/lib64/libGLX_nvidia.so.0';
-  assert.deepEqual(report.drivers.map((d) => [d.manifest, d.ok, d.interfaceVersion, d.resolution?.via, d.resolution?.path, d.library]), [
-    [LOCAL, true, 7, 'LD_LIBRARY_PATH', lib, lib],
-    [SHARE, true, 7, 'LD_LIBRARY_PATH', lib, lib],
-  ], 'the resolver and the file ld.so mapped (a link to libGLX_nvidia.so.580.159.04) agree');
+  assert.deepEqual(
+    report.drivers.map((d) => [d.manifest, d.ok, d.interfaceVersion, d.resolution?.via, d.resolution?.path, d.library]),
+    [
+      [LOCAL, true, 7, 'LD_LIBRARY_PATH', lib, lib],
+      [SHARE, true, 7, 'LD_LIBRARY_PATH', lib, lib],
+    ],
+    'the resolver and the file ld.so mapped (a link to libGLX_nvidia.so.580.159.04) agree',
+  );
 });
 
 test("NVIDIA H100: the driver's implicit layers: optimus is interface 1 through renamed entry points; present's library is not installed there", () => {
   const report = LayersInspectReportSchema.parse(read('strata-layers-inspect.json'));
   const optimus = report.layers.find((l) => l.name === 'VK_LAYER_NV_optimus')!;
   assert.deepEqual([optimus.ok, optimus.interfaceVersion, optimus.library], [true, 1, '/usr/local/nvidia/lib64/libGLX_nvidia.so.0']);
-  assert.deepEqual(optimus.symbols.filter((s) => s.exported).map((s) => s.symbol), ['vk_optimusGetInstanceProcAddr', 'vk_optimusGetDeviceProcAddr']);
+  assert.deepEqual(
+    optimus.symbols.filter((s) => s.exported).map((s) => s.symbol),
+    ['vk_optimusGetInstanceProcAddr', 'vk_optimusGetDeviceProcAddr'],
+  );
   const present = report.layers.find((l) => l.name === 'VK_LAYER_NV_present')!;
   assert.equal(present.error?.code, 'layer/library-not-found');
   assert.equal(present.resolution?.via, 'not-found');

@@ -20,7 +20,10 @@ const read = (f: string) => readFileSync(join(dir, f), 'utf8');
 const strata = DevicesReportSchema.parse(JSON.parse(read('strata-devices.json')));
 const summary = parseVulkaninfoSummary(read('vulkaninfo-summary.txt'));
 const profile = JSON.parse(read('vulkaninfo.json')) as {
-  capabilities: Record<string, { extensions: Record<string, number>; properties: { VkPhysicalDeviceProperties: { driverVersion: number; pipelineCacheUUID: number[] } } }>;
+  capabilities: Record<
+    string,
+    { extensions: Record<string, number>; properties: { VkPhysicalDeviceProperties: { driverVersion: number; pipelineCacheUUID: number[] } } }
+  >;
 };
 
 test('NVIDIA H100: Strata and vulkaninfo agree on the device', () => {

@@ -8,12 +8,16 @@ const layer = (kind: 'implicit_layer' | 'explicit_layer', name: string, extra: R
   kind,
   origin: 'test',
   problem: null,
-  text: JSON.stringify({ file_format_version: '1.2.0', layer: { name, type: 'GLOBAL', library_path: `lib${name}.so`, api_version: '1.3.0', implementation_version: '1', description: 'd', ...extra } }),
+  text: JSON.stringify({
+    file_format_version: '1.2.0',
+    layer: { name, type: 'GLOBAL', library_path: `lib${name}.so`, api_version: '1.3.0', implementation_version: '1', description: 'd', ...extra },
+  }),
 });
 
 const implicit = [layer('implicit_layer', 'I', { disable_environment: { DISABLE_I: '1' } })];
 const explicit = [layer('explicit_layer', 'A')];
-const chainAt = (env: Record<string, string>) => async (version: string) => computeLayerChain({ implicit, explicit, env, app: { path: '/app', requestedLayers: [] }, loaderVersion: version });
+const chainAt = (env: Record<string, string>) => async (version: string) =>
+  computeLayerChain({ implicit, explicit, env, app: { path: '/app', requestedLayers: [] }, loaderVersion: version });
 
 test('rule boundaries between two versions are the releases where a modeled rule arrives', () => {
   // Every modeled rule is a boundary (the chain is computed there; only a change is reported).
@@ -25,10 +29,19 @@ test('rule boundaries between two versions are the releases where a modeled rule
 test('a difference is pinned to the release and the rule that make it', async () => {
   const c = await compareChainsAcrossVersions(['1.3.275', '1.4.341'], chainAt({ VK_INSTANCE_LAYERS: 'A:I' }));
   assert.equal(c.same, false);
-  assert.deepEqual(c.chains.map((x) => x.chain.chain.map((e) => e.name)), [['I', 'A'], ['A', 'I']]);
+  assert.deepEqual(
+    c.chains.map((x) => x.chain.chain.map((e) => e.name)),
+    [
+      ['I', 'A'],
+      ['A', 'I'],
+    ],
+  );
   assert.equal(c.changes.length, 1);
   assert.equal(c.changes[0]!.at, '1.4.326');
-  assert.deepEqual(c.changes[0]!.rules.map((r) => r.id), ['instance-layers-order-implicit']);
+  assert.deepEqual(
+    c.changes[0]!.rules.map((r) => r.id),
+    ['instance-layers-order-implicit'],
+  );
   assert.deepEqual(c.changes[0]!.before.chain, ['I', 'A']);
   assert.deepEqual(c.changes[0]!.after.chain, ['A', 'I']);
 });
@@ -44,6 +57,9 @@ test('differingVersions: the versions whose chain differs from the one shown, wi
   const shown = { version: '1.4.359', chain: await at('1.4.359') };
   const others = await Promise.all(['1.3.239', '1.3.275', '1.4.341', '1.4.359'].map(async (version) => ({ version, chain: await at(version) })));
   const d = differingVersions(shown, others);
-  assert.deepEqual(d.map((x) => x.version), ['1.3.239', '1.3.275']);
+  assert.deepEqual(
+    d.map((x) => x.version),
+    ['1.3.239', '1.3.275'],
+  );
   assert.ok(d[1]!.rules.includes('instance-layers-order-implicit'), JSON.stringify(d));
 });

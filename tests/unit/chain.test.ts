@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChainReasonCodeSchema, computeLayerChain, LayerChainSchema, overridePathsFor, type ChainManifest, type ChainReasonCode, type LayerChain } from '../../shared/loader/chain';
+import {
+  ChainReasonCodeSchema,
+  computeLayerChain,
+  LayerChainSchema,
+  overridePathsFor,
+  type ChainManifest,
+  type ChainReasonCode,
+  type LayerChain,
+} from '../../shared/loader/chain';
 
 // shared/loader/chain.ts on small hand-written inputs, one rule at a time. The real loader checks
 // the same model on generated trees in tests/integration/chain-vs-loader.test.ts.
@@ -10,13 +18,26 @@ let fileNo = 0;
 
 function manifest(kind: 'implicit_layer' | 'explicit_layer', layer: Record<string, unknown>): ChainManifest {
   const name = String(layer['name']);
-  return { path: `/${kind}/${fileNo++}-${name}.json`, kind, origin: kind === 'implicit_layer' ? 'XDG_CONFIG_HOME' : 'VK_LAYER_PATH[0]', text: JSON.stringify({ file_format_version: '1.2.0', layer }), problem: null };
+  return {
+    path: `/${kind}/${fileNo++}-${name}.json`,
+    kind,
+    origin: kind === 'implicit_layer' ? 'XDG_CONFIG_HOME' : 'VK_LAYER_PATH[0]',
+    text: JSON.stringify({ file_format_version: '1.2.0', layer }),
+    problem: null,
+  };
 }
 const base = (name: string) => ({ name, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'test layer' });
-const implicit = (name: string, extra: Record<string, unknown> = {}) => manifest('implicit_layer', { ...base(name), library_path: `lib${name}.so`, disable_environment: { [`DISABLE_${name}`]: '1' }, ...extra });
+const implicit = (name: string, extra: Record<string, unknown> = {}) =>
+  manifest('implicit_layer', { ...base(name), library_path: `lib${name}.so`, disable_environment: { [`DISABLE_${name}`]: '1' }, ...extra });
 const explicit = (name: string, extra: Record<string, unknown> = {}) => manifest('explicit_layer', { ...base(name), library_path: `lib${name}.so`, ...extra });
 const meta = (kind: 'implicit_layer' | 'explicit_layer', name: string, components: string[], extra: Record<string, unknown> = {}) =>
-  manifest(kind, { ...base(name), api_version: '1.0.0', component_layers: components, ...(kind === 'implicit_layer' ? { disable_environment: { [`DISABLE_${name}`]: '1' } } : {}), ...extra });
+  manifest(kind, {
+    ...base(name),
+    api_version: '1.0.0',
+    component_layers: components,
+    ...(kind === 'implicit_layer' ? { disable_environment: { [`DISABLE_${name}`]: '1' } } : {}),
+    ...extra,
+  });
 const override = (extra: Record<string, unknown>) => meta('implicit_layer', 'VK_LAYER_LUNARG_override', [], { api_version: '1.3.0', ...extra });
 
 interface Case {
@@ -53,7 +74,11 @@ function reasonsOf(c: LayerChain, name: string): string[] {
 }
 
 function assertChain(c: LayerChain, expected: string[]) {
-  assert.deepEqual(names(c), expected, `chain ${JSON.stringify(names(c))}, expected ${JSON.stringify(expected)}\nexcluded:\n${c.excluded.map((e) => `  ${e.name}: ${e.reasons.map((r) => r.code).join(', ')}`).join('\n')}`);
+  assert.deepEqual(
+    names(c),
+    expected,
+    `chain ${JSON.stringify(names(c))}, expected ${JSON.stringify(expected)}\nexcluded:\n${c.excluded.map((e) => `  ${e.name}: ${e.reasons.map((r) => r.code).join(', ')}`).join('\n')}`,
+  );
 }
 
 /** `name` has a reason with `code` (and, when given, a message matching `message`). */
@@ -65,7 +90,12 @@ function assertReason(c: LayerChain, name: string, code: ChainReasonCode, messag
 
 test('implicit layers: on by default, enable_environment needs its exact value, disable_environment wins even when empty', () => {
   const c = explain({
-    implicit: [implicit('A'), implicit('B', { enable_environment: { ENABLE_B: '1' } }), implicit('C', { enable_environment: { ENABLE_C: '1' } }), implicit('D')],
+    implicit: [
+      implicit('A'),
+      implicit('B', { enable_environment: { ENABLE_B: '1' } }),
+      implicit('C', { enable_environment: { ENABLE_C: '1' } }),
+      implicit('D'),
+    ],
     env: { ENABLE_B: '1', ENABLE_C: 'yes', DISABLE_D: '' },
   });
   assertChain(c, ['A', 'B']);
@@ -75,7 +105,7 @@ test('implicit layers: on by default, enable_environment needs its exact value, 
   assertReason(c, 'D', 'implicit/disabled-by-env', /DISABLE_D= set/);
 });
 
-test('explicit layers: VK_INSTANCE_LAYERS in list order, then the application\'s; unknown names are reported', () => {
+test("explicit layers: VK_INSTANCE_LAYERS in list order, then the application's; unknown names are reported", () => {
   const c = explain({ explicit: [explicit('X'), explicit('Y'), explicit('Z'), explicit('W')], env: { VK_INSTANCE_LAYERS: 'Y:NOPE:X' }, requested: ['Z', 'X'] });
   assertChain(c, ['X', 'Y', 'Z']);
   assertReason(c, 'X', 'explicit/vk-instance-layers');
@@ -146,7 +176,11 @@ test('override_paths come from an enabled override layer, and a filter can switc
   assert.deepEqual(overridePathsFor(implicitSet, {}, APP, '1.3.239'), ['/opt/layers']);
   assert.equal(overridePathsFor(implicitSet, { DISABLE_VK_LAYER_LUNARG_override: '1' }, APP, '1.3.239'), null);
   assert.equal(overridePathsFor(implicitSet, { VK_LOADER_LAYERS_DISABLE: '~implicit~' }, APP, '1.3.239'), null);
-  assert.deepEqual(overridePathsFor(implicitSet, { VK_LOADER_LAYERS_DISABLE: '~implicit~' }, APP, '1.3.200'), ['/opt/layers'], 'a loader older than 1.3.234 ignores the filter');
+  assert.deepEqual(
+    overridePathsFor(implicitSet, { VK_LOADER_LAYERS_DISABLE: '~implicit~' }, APP, '1.3.200'),
+    ['/opt/layers'],
+    'a loader older than 1.3.234 ignores the filter',
+  );
 });
 
 test('duplicates: the first manifest of a name shadows the others; of repeated activations the one nearest the driver wins', () => {
@@ -163,18 +197,25 @@ test('duplicates: the first manifest of a name shadows the others; of repeated a
   assertReason(e, 'Z', 'duplicate/later-occurrence-wins');
   // The first X was enabled too (by VK_INSTANCE_LAYERS), but the second one is nearer the driver.
   assertReason(c, 'X', 'duplicate/earlier-occurrence-dropped');
-  const f = explain({ explicit: [explicit('P'), meta('explicit_layer', 'MP', ['P']), explicit('Q')], env: { VK_INSTANCE_LAYERS: 'P' }, requested: ['Q', 'MP'] });
+  const f = explain({
+    explicit: [explicit('P'), meta('explicit_layer', 'MP', ['P']), explicit('Q')],
+    env: { VK_INSTANCE_LAYERS: 'P' },
+    requested: ['Q', 'MP'],
+  });
   assertChain(f, ['Q', 'P']);
 });
 
-test('a layer older than the application\'s API version: loader 1.3.239 only warns', () => {
+test("a layer older than the application's API version: loader 1.3.239 only warns", () => {
   const c = explain({ explicit: [explicit('OLD', { api_version: '1.0.0' })], requested: ['OLD'], api: '1.3' });
   assertChain(c, ['OLD']);
   assertReason(c, 'OLD', 'api-version/older-than-app', /1\.0\.0 is older than the application's 1\.3/);
 });
 
 test('manifests the loader skips say why', () => {
-  const c = explain({ implicit: [manifest('implicit_layer', { ...base('NO_DISABLE'), library_path: 'x.so' })], explicit: [manifest('explicit_layer', { ...base('BAD_TYPE'), type: 'DEVICE', library_path: 'x.so' })] });
+  const c = explain({
+    implicit: [manifest('implicit_layer', { ...base('NO_DISABLE'), library_path: 'x.so' })],
+    explicit: [manifest('explicit_layer', { ...base('BAD_TYPE'), type: 'DEVICE', library_path: 'x.so' })],
+  });
   assertReason(c, 'NO_DISABLE', 'manifest/rejected', /disable_environment/);
   assertReason(c, 'BAD_TYPE', 'manifest/rejected', /"DEVICE"/);
 });
@@ -198,7 +239,12 @@ test('VK_LOADER_LAYERS_ENABLE: adds matching explicit layers with VK_INSTANCE_LA
   const c = explain({
     implicit: [implicit('VK_LAYER_I_off', { enable_environment: { ENABLE_I: '1' } }), implicit('VK_LAYER_I_envoff'), implicit('VK_LAYER_I_plain')],
     explicit: [explicit('VK_LAYER_E_x'), explicit('VK_LAYER_E_y'), explicit('VK_LAYER_E_z')],
-    env: { VK_LOADER_LAYERS_ENABLE: '*_i_*,VK_LAYER_E_Y', VK_LOADER_LAYERS_DISABLE: '~all~', DISABLE_VK_LAYER_I_envoff: '1', VK_INSTANCE_LAYERS: 'VK_LAYER_E_z' },
+    env: {
+      VK_LOADER_LAYERS_ENABLE: '*_i_*,VK_LAYER_E_Y',
+      VK_LOADER_LAYERS_DISABLE: '~all~',
+      DISABLE_VK_LAYER_I_envoff: '1',
+      VK_INSTANCE_LAYERS: 'VK_LAYER_E_z',
+    },
   });
   assertChain(c, ['VK_LAYER_I_off', 'VK_LAYER_I_plain', 'VK_LAYER_E_y']);
   assertReason(c, 'VK_LAYER_I_off', 'filter/enabled', /without it: implicit layer not enabled: ENABLE_I unset/);
@@ -207,10 +253,14 @@ test('VK_LOADER_LAYERS_ENABLE: adds matching explicit layers with VK_INSTANCE_LA
   assertReason(c, 'VK_LAYER_E_y', 'filter/enabled', /filter "VK_LAYER_E_Y" matches the name \(full name, case-insensitive\)/);
   assertReason(c, 'VK_LAYER_E_z', 'filter/disabled', /~all~/);
   const named = c.excluded.find((e) => e.name === 'VK_LAYER_E_z' && e.manifest === null);
-  assert.deepEqual(named?.reasons.map((r) => r.code), ['explicit/not-found', 'filter/disabled'], 'the VK_INSTANCE_LAYERS name says why its layer is gone');
+  assert.deepEqual(
+    named?.reasons.map((r) => r.code),
+    ['explicit/not-found', 'filter/disabled'],
+    'the VK_INSTANCE_LAYERS name says why its layer is gone',
+  );
 });
 
-test('VK_LOADER_LAYERS_ENABLE works without VK_INSTANCE_LAYERS and keeps the loader\'s list order', () => {
+test("VK_LOADER_LAYERS_ENABLE works without VK_INSTANCE_LAYERS and keeps the loader's list order", () => {
   const c = explain({ explicit: [explicit('VK_LAYER_Z'), explicit('VK_LAYER_A')], env: { VK_LOADER_LAYERS_ENABLE: 'vk_layer_a,vk_layer_z' } });
   assertChain(c, ['VK_LAYER_Z', 'VK_LAYER_A']);
 });
@@ -228,10 +278,18 @@ test('filters against the override layer: disabling it drops its components and 
 });
 
 test('loaders before 1.3.234 ignore the filters, and the answer says so', () => {
-  const c = explain({ explicit: [explicit('X')], env: { VK_LOADER_LAYERS_DISABLE: '~all~', VK_LOADER_LAYERS_ENABLE: 'Y' }, requested: ['X'], version: '1.3.231' });
+  const c = explain({
+    explicit: [explicit('X')],
+    env: { VK_LOADER_LAYERS_DISABLE: '~all~', VK_LOADER_LAYERS_ENABLE: 'Y' },
+    requested: ['X'],
+    version: '1.3.231',
+  });
   assertChain(c, ['X']);
   assertReason(c, 'X', 'filter/unsupported', /1\.3\.231 predates the layer filters/);
-  assert.ok(c.notes.some((n) => /VK_LOADER_LAYERS_DISABLE is set, but loader 1\.3\.231 predates/.test(n)), c.notes.join('\n'));
+  assert.ok(
+    c.notes.some((n) => /VK_LOADER_LAYERS_DISABLE is set, but loader 1\.3\.231 predates/.test(n)),
+    c.notes.join('\n'),
+  );
   assert.deepEqual(
     c.rules.filter((r) => r.applied).map((r) => r.id),
     ['layer-chain'],
@@ -263,13 +321,23 @@ test('first-occurrence-wins (1.3.247): a layer enabled twice keeps the occurrenc
   const i = { explicit: [a1, b, a2], env: { VK_INSTANCE_LAYERS: 'A:B' } };
   // 1.3.239 adds both manifests of A in list order and the one nearest the driver wins.
   const old = explain({ ...i, version: '1.3.239' });
-  assert.deepEqual(old.chain.map((e) => e.manifest), [b.path, a2.path]);
+  assert.deepEqual(
+    old.chain.map((e) => e.manifest),
+    [b.path, a2.path],
+  );
   assertReason(old, 'A', 'duplicate/later-occurrence-wins');
-  assert.deepEqual(explain({ ...i, version: '1.3.275' }).chain.map((e) => e.manifest), [a1.path, b.path]);
+  assert.deepEqual(
+    explain({ ...i, version: '1.3.275' }).chain.map((e) => e.manifest),
+    [a1.path, b.path],
+  );
 });
 
 test('instance-layers-ordered (1.3.247): VK_INSTANCE_LAYERS in its own order, before the enable filter; it may name an implicit layer', () => {
-  const i = { implicit: [implicit('I', { enable_environment: { ENABLE_I: '1' } })], explicit: [explicit('A'), explicit('B'), explicit('F')], env: { VK_INSTANCE_LAYERS: 'B:A:I', VK_LOADER_LAYERS_ENABLE: 'F' } };
+  const i = {
+    implicit: [implicit('I', { enable_environment: { ENABLE_I: '1' } })],
+    explicit: [explicit('A'), explicit('B'), explicit('F')],
+    env: { VK_INSTANCE_LAYERS: 'B:A:I', VK_LOADER_LAYERS_ENABLE: 'F' },
+  };
   assertChain(explain({ ...i, version: '1.3.239' }), ['A', 'B', 'F']);
   const modern = explain({ ...i, version: '1.3.275' });
   assertChain(modern, ['B', 'A', 'I', 'F']);
@@ -282,14 +350,19 @@ test('meta-no-duplicates (1.3.251): a component already enabled is not added aga
   assertChain(explain({ ...i, version: '1.3.275' }), ['B', 'A']);
 });
 
-test('override-paths-first (1.3.251): explicit layers come from the first enabled override layer\'s override_paths', () => {
+test("override-paths-first (1.3.251): explicit layers come from the first enabled override layer's override_paths", () => {
   const implicitList = [override({ app_keys: [APP], override_paths: ['/first'] }), override({ app_keys: ['/other/app'], override_paths: ['/last'] })];
   assert.deepEqual(overridePathsFor(implicitList, {}, APP, '1.3.239'), ['/last']);
   assert.deepEqual(overridePathsFor(implicitList, {}, APP, '1.3.251'), ['/first']);
 });
 
 test('layers-allow (1.3.262): VK_LOADER_LAYERS_ALLOW exempts a layer from the disable filter', () => {
-  const i = { implicit: [implicit('A')], explicit: [explicit('B')], requested: ['B'], env: { VK_LOADER_LAYERS_DISABLE: '~all~', VK_LOADER_LAYERS_ALLOW: 'a,*b' } };
+  const i = {
+    implicit: [implicit('A')],
+    explicit: [explicit('B')],
+    requested: ['B'],
+    env: { VK_LOADER_LAYERS_DISABLE: '~all~', VK_LOADER_LAYERS_ALLOW: 'a,*b' },
+  };
   assert.equal(explain({ ...i, version: '1.3.261' }).result, 'VK_ERROR_LAYER_NOT_PRESENT');
   const allowed = explain({ ...i, version: '1.3.262' });
   assertChain(allowed, ['A', 'B']);
@@ -307,9 +380,15 @@ test('instance-layers-order-implicit (1.4.326): an implicit layer named in VK_IN
 test('remove-duplicate-layers (1.4.340): the second copy of a name leaves the list, a third stays', () => {
   const off = implicit('A', { enable_environment: { ENABLE_A: '1' } });
   const i = { implicit: [off, implicit('A'), implicit('A')] };
-  assert.deepEqual(explain({ ...i, version: '1.4.321' }).chain.map((e) => e.manifest), [i.implicit[1]!.path]);
+  assert.deepEqual(
+    explain({ ...i, version: '1.4.321' }).chain.map((e) => e.manifest),
+    [i.implicit[1]!.path],
+  );
   const modern = explain({ ...i, version: '1.4.341' });
-  assert.deepEqual(modern.chain.map((e) => e.manifest), [i.implicit[2]!.path]);
+  assert.deepEqual(
+    modern.chain.map((e) => e.manifest),
+    [i.implicit[2]!.path],
+  );
   assert.match(reasonsOf(modern, 'A').join('\n'), /duplicate\/shadowed: removed from the loader's layer list as a duplicate/);
 });
 

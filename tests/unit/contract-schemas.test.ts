@@ -19,7 +19,7 @@ test('every channel loads a request and a response schema, the same objects on e
   }
 });
 
-test('the grouped channels are exactly their modules\' channels, with their schemas', async () => {
+test("the grouped channels are exactly their modules' channels, with their schemas", async () => {
   for (const group of [channelsOfProfiles, channelsOfActivity] as Record<string, { request: z.ZodType; response: z.ZodType }>[]) {
     for (const [name, spec] of Object.entries(group)) {
       assert.ok(Object.prototype.hasOwnProperty.call(channels, name), `${name} is not in the contract`);

@@ -30,7 +30,16 @@ const LOCATIONS: ManifestInventory['locations'] = {
 const layerJson = (name: string, implicit: boolean, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     file_format_version: '1.2.0',
-    layer: { name, type: 'GLOBAL', library_path: `lib${name}.so`, api_version: '1.3.0', implementation_version: '1', description: name, ...(implicit ? { disable_environment: { [`DISABLE_${name}`]: '1' } } : {}), ...extra },
+    layer: {
+      name,
+      type: 'GLOBAL',
+      library_path: `lib${name}.so`,
+      api_version: '1.3.0',
+      implementation_version: '1',
+      description: name,
+      ...(implicit ? { disable_environment: { [`DISABLE_${name}`]: '1' } } : {}),
+      ...extra,
+    },
   });
 
 function inventory(files: { dir: string; name: string; text: string }[]): ManifestInventory {
@@ -38,7 +47,17 @@ function inventory(files: { dir: string; name: string; text: string }[]): Manife
   for (const f of files) {
     const kind: ManifestKind = f.dir === EXPLICIT ? 'explicit_layer' : 'implicit_layer';
     const location = LOCATIONS[kind].find((l) => l.path === f.dir)!;
-    scanned[kind].push({ path: `${f.dir}/${f.name}`, kind, origin: location.origin, location: f.dir, order: scanned[kind].length, readdirOrder: true, text: f.text, problem: null, duplicateOf: null });
+    scanned[kind].push({
+      path: `${f.dir}/${f.name}`,
+      kind,
+      origin: location.origin,
+      location: f.dir,
+      order: scanned[kind].length,
+      readdirOrder: true,
+      text: f.text,
+      problem: null,
+      duplicateOf: null,
+    });
   }
   return buildInventory(LOCATIONS, scanned);
 }
@@ -80,7 +99,10 @@ test('the draft override goes after the manifests of its folder, and the chain e
   assert.ok(fromDraft.excluded.some((e) => e.name === 'VK_LAYER_I_sys' && e.reasons.some((r) => r.code === 'override/blacklisted')));
   // The environment the context carries switches the implicit one on, exactly as the variable would.
   const withEnv = computeDraftChain(placed.inventory, { ...context, env: { ENABLE_I_DATA: '1' } }, app, config);
-  assert.deepEqual(withEnv.chain.map((e) => e.name), ['VK_LAYER_I_config', 'VK_LAYER_I_data', 'VK_LAYER_Y', 'VK_LAYER_X']);
+  assert.deepEqual(
+    withEnv.chain.map((e) => e.name),
+    ['VK_LAYER_I_config', 'VK_LAYER_I_data', 'VK_LAYER_Y', 'VK_LAYER_X'],
+  );
 });
 
 test('an override already on disk is replaced in place; a draft with nothing on or off removes it', () => {
@@ -103,7 +125,12 @@ test('an override already on disk is replaced in place; a draft with nothing on 
 
 test('the draft override is linted: a component that vanished is a layer/component-missing error on the draft file', () => {
   const discovered = inventory(BASE);
-  const config: OverrideConfig = { layers: [{ name: 'VK_LAYER_X', state: 'on' }, { name: 'VK_LAYER_GONE', state: 'on' }] };
+  const config: OverrideConfig = {
+    layers: [
+      { name: 'VK_LAYER_X', state: 'on' },
+      { name: 'VK_LAYER_GONE', state: 'on' },
+    ],
+  };
   const placed = inventoryWithOverride(discovered, place, config);
   const codes = placed.override!.diagnostics.map((d) => d.code);
   assert.deepEqual(codes, ['layer/component-missing']);
@@ -116,7 +143,11 @@ test('the draft override is linted: a component that vanished is a layer/compone
 
 test('an override folder the loader does not search: nothing is placed, and the caller is told', () => {
   const discovered = inventory(BASE);
-  const placed = inventoryWithOverride(discovered, { overrideFile: '/elsewhere/VkLayer_override.json', overrideDir: '/elsewhere' }, { layers: [{ name: 'VK_LAYER_X', state: 'on' }] });
+  const placed = inventoryWithOverride(
+    discovered,
+    { overrideFile: '/elsewhere/VkLayer_override.json', overrideDir: '/elsewhere' },
+    { layers: [{ name: 'VK_LAYER_X', state: 'on' }] },
+  );
   assert.equal(placed.visible, false);
   assert.equal(placed.override, null);
   assert.equal(placed.inventory.manifests.implicit_layer.length, 3);
@@ -126,14 +157,21 @@ test('the chain context keeps only VK_* and the variables manifests name, and on
   const discovered = inventory(BASE);
   const names = chainVariableNames(discovered);
   assert.ok(names.has('ENABLE_I_DATA') && names.has('DISABLE_VK_LAYER_I_sys') && names.has('DISABLE_STRATA_OVERRIDE'));
-  assert.deepEqual(chainEnvironment({ VK_INSTANCE_LAYERS: 'VK_LAYER_X', ENABLE_I_DATA: '1', SECRET: 'x', PATH: '/bin', DISABLE_VK_LAYER_I_sys: undefined }, names), {
-    VK_INSTANCE_LAYERS: 'VK_LAYER_X',
-    ENABLE_I_DATA: '1',
-  });
+  assert.deepEqual(
+    chainEnvironment({ VK_INSTANCE_LAYERS: 'VK_LAYER_X', ENABLE_I_DATA: '1', SECRET: 'x', PATH: '/bin', DISABLE_VK_LAYER_I_sys: undefined }, names),
+    {
+      VK_INSTANCE_LAYERS: 'VK_LAYER_X',
+      ENABLE_I_DATA: '1',
+    },
+  );
 });
 
 test('1,000 layers: placing the draft and computing its chain stay well inside an edit’s budget', () => {
-  const files = Array.from({ length: 1000 }, (_, i) => (i % 20 === 3 ? { dir: SYS, name: `i${i}.json`, text: layerJson(`VK_LAYER_I_${i}`, true) } : { dir: EXPLICIT, name: `e${i}.json`, text: layerJson(`VK_LAYER_E_${i}`, false) }));
+  const files = Array.from({ length: 1000 }, (_, i) =>
+    i % 20 === 3
+      ? { dir: SYS, name: `i${i}.json`, text: layerJson(`VK_LAYER_I_${i}`, true) }
+      : { dir: EXPLICIT, name: `e${i}.json`, text: layerJson(`VK_LAYER_E_${i}`, false) },
+  );
   const discovered = inventory(files);
   let draft = createDraft(null, discoveredLayerNames(discovered));
   for (let i = 0; i < 1000; i += 50) if (i % 20 !== 3) draft = setLayerState(draft, `VK_LAYER_E_${i}`, 'on');

@@ -88,7 +88,10 @@ test('darwin: the first menu is the app menu with About, services, hide and Quit
   assert.equal(appMenu[0]?.label, 'About Strata');
   const roles = appMenu.map((i) => i.role);
   for (const role of ['services', 'hide', 'hideOthers', 'unhide', 'quit'] as const) assert.ok(roles.includes(role), `app menu lacks ${role}`);
-  assert.deepEqual(submenu(template[1]).map((i) => i.role), ['close']);
+  assert.deepEqual(
+    submenu(template[1]).map((i) => i.role),
+    ['close'],
+  );
   assert.ok(submenu(template.find((m) => m.label === 'Window')).some((i) => i.role === 'front'));
 });
 
@@ -96,7 +99,10 @@ for (const platform of ['linux', 'win32'] as const) {
   test(`${platform}: no app menu; File has Quit and About sits in Help`, () => {
     const { template } = setup(platform);
     assert.deepEqual(topLabels(template), ['File', 'Edit', 'View', 'Window', 'help']);
-    assert.deepEqual(submenu(template[0]).map((i) => i.role), ['quit']);
+    assert.deepEqual(
+      submenu(template[0]).map((i) => i.role),
+      ['quit'],
+    );
     const allRoles = allItems(template).map((i) => i.role);
     for (const macOnly of ['services', 'hide', 'hideOthers', 'unhide', 'front'] as const) assert.ok(!allRoles.includes(macOnly), macOnly);
     assert.ok(submenu(template.at(-1)).some((i) => i.label === 'About Strata'));

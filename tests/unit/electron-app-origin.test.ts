@@ -34,7 +34,9 @@ test('only http(s) URLs with a host count as external web links', () => {
 });
 
 test('will-frame-navigate: the main frame as will-navigate; a subframe stays on the app origin and never opens anything', () => {
-  for (const url of [APP_ENTRY_URL, 'https://example.com/', 'file:///etc/passwd', 'javascript:alert(1)']) assert.equal(frameNavigationVerdict(url, true), navigationVerdict(url), url);
+  for (const url of [APP_ENTRY_URL, 'https://example.com/', 'file:///etc/passwd', 'javascript:alert(1)'])
+    assert.equal(frameNavigationVerdict(url, true), navigationVerdict(url), url);
   assert.equal(frameNavigationVerdict(APP_ENTRY_URL, false), 'stay');
-  for (const url of ['https://example.com/', 'http://127.0.0.1:8080/', 'file:///etc/passwd', 'data:text/html,x', 'javascript:alert(1)']) assert.equal(frameNavigationVerdict(url, false), 'block', url);
+  for (const url of ['https://example.com/', 'http://127.0.0.1:8080/', 'file:///etc/passwd', 'data:text/html,x', 'javascript:alert(1)'])
+    assert.equal(frameNavigationVerdict(url, false), 'block', url);
 });

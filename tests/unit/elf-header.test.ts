@@ -11,7 +11,7 @@ function header(cls: number, data: number, machine: number): Uint8Array {
   return b;
 }
 
-test('class and e_machine are read from the ELF identification, in the file\'s byte order', () => {
+test("class and e_machine are read from the ELF identification, in the file's byte order", () => {
   assert.deepEqual(parseElfIdentity(header(2, 1, 62)), { bits: 64, littleEndian: true, machine: 62 });
   assert.deepEqual(parseElfIdentity(header(1, 1, 3)), { bits: 32, littleEndian: true, machine: 3 });
   assert.deepEqual(parseElfIdentity(header(2, 2, 22)), { bits: 64, littleEndian: false, machine: 22 });
@@ -25,7 +25,7 @@ test('text, short files and bad class bytes are not ELF', () => {
   assert.equal(parseElfIdentity(header(3, 1, 62)), null);
 });
 
-test('this process\'s own executable matches what its arch expects', () => {
+test("this process's own executable matches what its arch expects", () => {
   const want = expectedElf(process.arch);
   assert.ok(want, `no ELF table entry for ${process.arch}`);
   const own = parseElfIdentity(readFileSync(process.execPath).subarray(0, 64));

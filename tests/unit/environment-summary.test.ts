@@ -5,7 +5,14 @@ import { resolveXdgDirectories } from '../../shared/loader/xdg-directories';
 
 test('keeps only Vulkan-related variables, sorted, labelled loader or related', () => {
   const s = summarizeEnvironment(
-    { PATH: '/bin', VK_LAYER_PATH: '/a', VK_KHRONOS_VALIDATION_DEBUG_ACTION: 'VK_DBG_LAYER_ACTION_LOG_MSG', DISABLE_MESA_DEVICE_SELECT: '1', VK_ADD_LAYER_PATH: '/b', EDITOR: 'vi' },
+    {
+      PATH: '/bin',
+      VK_LAYER_PATH: '/a',
+      VK_KHRONOS_VALIDATION_DEBUG_ACTION: 'VK_DBG_LAYER_ACTION_LOG_MSG',
+      DISABLE_MESA_DEVICE_SELECT: '1',
+      VK_ADD_LAYER_PATH: '/b',
+      EDITOR: 'vi',
+    },
     '/home/u',
     'linux',
   );

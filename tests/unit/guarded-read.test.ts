@@ -51,14 +51,27 @@ for (const [label, read] of readers) {
     ];
     for (const [path, message] of cases) {
       const started = performance.now();
-      await assert.rejects(async () => read(path, 'manifest'), (e: unknown) => e instanceof GuardedReadError && e.reason === 'not-a-file' && message.test(e.message), path);
+      await assert.rejects(
+        async () => read(path, 'manifest'),
+        (e: unknown) => e instanceof GuardedReadError && e.reason === 'not-a-file' && message.test(e.message),
+        path,
+      );
       assert.ok(performance.now() - started < 5_000, `${path} answered in bounded time`);
     }
   });
 
   test(`${label}: a 1 GiB sparse file and a file one byte over the cap are refused with sizes in bytes`, async () => {
-    await assert.rejects(async () => read(p('sparse.spv'), 'shader'), (e: unknown) => e instanceof GuardedReadError && e.reason === 'too-large' && e.message.includes(`is 1073741824 bytes; Strata reads shaders up to ${READ_LIMITS.shader} bytes (64 MiB)`));
-    await assert.rejects(async () => read(p('over-limit.json'), 'config'), (e: unknown) => e instanceof GuardedReadError && e.message.includes(`is ${READ_LIMITS.config + 1} bytes`));
+    await assert.rejects(
+      async () => read(p('sparse.spv'), 'shader'),
+      (e: unknown) =>
+        e instanceof GuardedReadError &&
+        e.reason === 'too-large' &&
+        e.message.includes(`is 1073741824 bytes; Strata reads shaders up to ${READ_LIMITS.shader} bytes (64 MiB)`),
+    );
+    await assert.rejects(
+      async () => read(p('over-limit.json'), 'config'),
+      (e: unknown) => e instanceof GuardedReadError && e.message.includes(`is ${READ_LIMITS.config + 1} bytes`),
+    );
   });
 
   test(`${label}: a missing file is the open's own error`, async () => {
@@ -78,7 +91,13 @@ test('JSON nesting: the loader cJSON limit, 1000 open containers, is accepted; o
   assert.equal(excessiveNesting(`{"s":"${'['.repeat(5000)}\\"${'{'.repeat(5000)}"}`), null, 'brackets inside strings (escaped quotes too) do not count');
   assert.deepEqual(parseJsonGuarded(nested(3), 'x.json'), [[[]]]);
   const started = performance.now();
-  assert.throws(() => parseJsonGuarded(nested(100_000), '/tmp/deep.json'), (e: unknown) => e instanceof GuardedReadError && e.reason === 'too-deep' && /\/tmp\/deep\.json nests JSON arrays\/objects deeper than 1000 levels \(at offset 1000\)/.test(e.message));
+  assert.throws(
+    () => parseJsonGuarded(nested(100_000), '/tmp/deep.json'),
+    (e: unknown) =>
+      e instanceof GuardedReadError &&
+      e.reason === 'too-deep' &&
+      /\/tmp\/deep\.json nests JSON arrays\/objects deeper than 1000 levels \(at offset 1000\)/.test(e.message),
+  );
   assert.ok(performance.now() - started < 2_000);
 });
 
@@ -87,7 +106,8 @@ test('the profile cap is the profile schema own limit, and profile sizes count U
   const { utf8ByteLength } = await import('../../shared/text/utf8-length');
   const { parseProfileJson } = await import('../../shared/profiles/profile-document');
   assert.equal(READ_LIMITS.profile, PROFILE_FILE_MAX_BYTES);
-  for (const s of ['', 'abc', 'é', '€', '😀', 'a\ud800b', `x${'é'.repeat(10)}`]) assert.equal(utf8ByteLength(s), Buffer.byteLength(s, 'utf8'), JSON.stringify(s));
+  for (const s of ['', 'abc', 'é', '€', '😀', 'a\ud800b', `x${'é'.repeat(10)}`])
+    assert.equal(utf8ByteLength(s), Buffer.byteLength(s, 'utf8'), JSON.stringify(s));
   // 600,000 "é" are 600,000 characters (under the cap) but 1,200,000 bytes (over it).
   const text = `{"name":"${'é'.repeat(600_000)}"}`;
   assert.ok(text.length < PROFILE_FILE_MAX_BYTES);

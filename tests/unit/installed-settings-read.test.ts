@@ -16,7 +16,9 @@ const describe = (name: string) => (name === VALIDATION ? description : null);
 
 test('installed settings round-trip: only the changed values come back, typed by the description', () => {
   assert.ok(description?.described, 'the validation layer has a settings description');
-  const settings = { [VALIDATION]: { report_flags: ['error', 'warn'], duplicate_message_limit: 25, fine_grained_locking: false, message_id_filter: ['0x1', '0x2'] } };
+  const settings = {
+    [VALIDATION]: { report_flags: ['error', 'warn'], duplicate_message_limit: 25, fine_grained_locking: false, message_id_filter: ['0x1', '0x2'] },
+  };
   const file = installedSettingsFile(settings, describe, 'LINUX');
   assert.deepEqual(file.problems, []);
   assert.ok(file.text);
@@ -26,6 +28,9 @@ test('installed settings round-trip: only the changed values come back, typed by
 
 test('a layer without a description keeps its keys as text; unknown prefixes, comments and junk are skipped', () => {
   const text = ['# a comment', 'mesa_overlay.position = top-left', 'unknown_layer.x = 1', 'not a setting line', ''].join('\n');
-  assert.deepEqual(settingsFromFileText(text, ['VK_LAYER_MESA_overlay'], () => null), { VK_LAYER_MESA_overlay: { position: 'top-left' } });
+  assert.deepEqual(
+    settingsFromFileText(text, ['VK_LAYER_MESA_overlay'], () => null),
+    { VK_LAYER_MESA_overlay: { position: 'top-left' } },
+  );
   assert.deepEqual(settingsFromFileText(null, [VALIDATION], describe), {});
 });

@@ -30,14 +30,26 @@ test('a draft lists every discovered layer in discovery order; without an overri
 });
 
 test('installed on layers keep their component order in the slots their names hold; the rest stays in discovery order', () => {
-  const installed: OverrideConfig = { layers: [{ name: 'C', state: 'on' }, { name: 'A', state: 'on' }, { name: 'B', state: 'off' }] };
+  const installed: OverrideConfig = {
+    layers: [
+      { name: 'C', state: 'on' },
+      { name: 'A', state: 'on' },
+      { name: 'B', state: 'off' },
+    ],
+  };
   const d = createDraft(installed, found('I1', 'A', 'X', 'B', 'C'));
   assert.deepEqual(order(d), ['I1:auto', 'C:on', 'X:auto', 'B:off', 'A:on']);
   assert.equal(isDraftDirty(d, installed), false);
 });
 
 test('an installed layer that discovery no longer finds stays after its predecessor, flagged as vanished', () => {
-  const installed: OverrideConfig = { layers: [{ name: 'A', state: 'on' }, { name: 'GONE', state: 'on' }, { name: 'B', state: 'on' }] };
+  const installed: OverrideConfig = {
+    layers: [
+      { name: 'A', state: 'on' },
+      { name: 'GONE', state: 'on' },
+      { name: 'B', state: 'on' },
+    ],
+  };
   const d = createDraft(installed, found('A', 'B', 'Z'));
   assert.deepEqual(order(d), ['A:on', 'GONE:on', 'B:on', 'Z:auto']);
   assert.deepEqual(d.vanished, ['GONE']);
@@ -49,13 +61,29 @@ test('an installed layer that discovery no longer finds stays after its predeces
 
 test('move by index, by one place, and onto another row; out-of-range moves change nothing', () => {
   const d = createDraft(null, found('A', 'B', 'C', 'D'));
-  assert.deepEqual(order(moveLayer(d, 0, 2)).map((s) => s[0]), ['B', 'C', 'A', 'D']);
-  assert.deepEqual(order(moveLayerBy(d, 'C', -1)).map((s) => s[0]), ['A', 'C', 'B', 'D']);
-  assert.deepEqual(order(moveLayerBy(d, 'D', +1)).map((s) => s[0]), ['A', 'B', 'C', 'D']);
+  assert.deepEqual(
+    order(moveLayer(d, 0, 2)).map((s) => s[0]),
+    ['B', 'C', 'A', 'D'],
+  );
+  assert.deepEqual(
+    order(moveLayerBy(d, 'C', -1)).map((s) => s[0]),
+    ['A', 'C', 'B', 'D'],
+  );
+  assert.deepEqual(
+    order(moveLayerBy(d, 'D', +1)).map((s) => s[0]),
+    ['A', 'B', 'C', 'D'],
+  );
   assert.equal(moveLayerBy(d, 'A', -1), d, 'the same object when nothing moves');
   assert.equal(moveLayerBy(d, 'nope', 1), d);
-  assert.deepEqual(order(moveLayerTo(d, 'D', 'A')).map((s) => s[0]), ['D', 'A', 'B', 'C']);
-  assert.deepEqual(order(moveLayer(d, 1, 99)).map((s) => s[0]), ['A', 'C', 'D', 'B'], 'clamped to the end');
+  assert.deepEqual(
+    order(moveLayerTo(d, 'D', 'A')).map((s) => s[0]),
+    ['D', 'A', 'B', 'C'],
+  );
+  assert.deepEqual(
+    order(moveLayer(d, 1, 99)).map((s) => s[0]),
+    ['A', 'C', 'D', 'B'],
+    'clamped to the end',
+  );
 });
 
 test('states: dirty against what is installed, the config holds only on/off layers in order, the manifest follows', () => {
@@ -84,12 +112,23 @@ test('states: dirty against what is installed, the config holds only on/off laye
 });
 
 test('the installed override text round-trips: what Strata wrote reads back as the same configuration', () => {
-  const config: OverrideConfig = { layers: [{ name: 'B', state: 'on' }, { name: 'A', state: 'on' }, { name: 'C', state: 'off' }], appKeys: ['/usr/bin/app'], apiVersion: '1.2.0' };
+  const config: OverrideConfig = {
+    layers: [
+      { name: 'B', state: 'on' },
+      { name: 'A', state: 'on' },
+      { name: 'C', state: 'off' },
+    ],
+    appKeys: ['/usr/bin/app'],
+    apiVersion: '1.2.0',
+  };
   const read = configFromOverrideText(buildOverrideManifest(config));
   assert.deepEqual(read, config);
   assert.equal(isDraftDirty(createDraft(read, found('A', 'B', 'C')), config), false);
   // A foreign override: a name both on and blacklisted is off (the loader blacklists before expanding).
-  const foreign = JSON.stringify({ file_format_version: '1.1.2', layer: { name: 'VK_LAYER_LUNARG_override', component_layers: ['X', 'Y'], blacklisted_layers: ['Y', 'Z'] } });
+  const foreign = JSON.stringify({
+    file_format_version: '1.1.2',
+    layer: { name: 'VK_LAYER_LUNARG_override', component_layers: ['X', 'Y'], blacklisted_layers: ['Y', 'Z'] },
+  });
   assert.deepEqual(configFromOverrideText(foreign)?.layers, [
     { name: 'X', state: 'on' },
     { name: 'Y', state: 'off' },

@@ -35,7 +35,10 @@ test('VK_LOADER_LAYERS_DISABLE: ~all~ / ~implicit~ / ~explicit~ are flags, other
   const d = parseDisableFilter('~Implicit~,~bogus~,VK_LAYER_X')!;
   assert.equal(d.allImplicit, '~Implicit~');
   assert.equal(d.all, null);
-  assert.deepEqual(d.filters.map((f) => f.value), ['vk_layer_x']);
+  assert.deepEqual(
+    d.filters.map((f) => f.value),
+    ['vk_layer_x'],
+  );
   assert.match(d.notes.join('\n'), /"~bogus~" is not one of/);
   assert.match(disableMatch(d, 'VK_LAYER_IMPL', true)!.why, /~Implicit~ disables every implicit layer/);
   assert.equal(disableMatch(d, 'VK_LAYER_EXPL', false), null);

@@ -46,9 +46,7 @@ function depcruise(cwd: string, outputType: 'json' | 'err-long'): Promise<Run & 
     child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
     child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout, output: stripVTControlCharacters(`${stdout}\n${stderr}`) }),
-    );
+    child.on('close', (code) => resolve({ code, stdout, output: stripVTControlCharacters(`${stdout}\n${stderr}`) }));
   });
 }
 
@@ -66,8 +64,7 @@ function violationKey(v: Violation): string {
 }
 
 /** Our own (non-npm, non-built-in) modules in a cruise. */
-const ownModules = (r: CruiseResult): string[] =>
-  r.modules.filter((m) => !m.coreModule && !m.source.includes('node_modules/')).map((m) => m.source);
+const ownModules = (r: CruiseResult): string[] => r.modules.filter((m) => !m.coreModule && !m.source.includes('node_modules/')).map((m) => m.source);
 
 const sourceFilesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -142,10 +139,7 @@ describe('layering (.dependency-cruiser.cjs)', { concurrency: true }, () => {
     assert.equal(text.code, result.summary.error, 'the exit code is the number of errors (CI fails on any)');
     const output = squash(text.output);
     for (const v of result.summary.violations) {
-      assert.ok(
-        output.includes(`error ${v.rule.name}: ${v.from} →`),
-        `err-long output does not name ${v.rule.name} on ${v.from}:\n${text.output}`,
-      );
+      assert.ok(output.includes(`error ${v.rule.name}: ${v.from} →`), `err-long output does not name ${v.rule.name} on ${v.from}:\n${text.output}`);
       const comment = rules.find((r) => r.name === v.rule.name)?.comment ?? '';
       assert.ok(output.includes(squash(comment)), `err-long output lacks the comment of ${v.rule.name}:\n${text.output}`);
     }

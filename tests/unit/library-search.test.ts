@@ -45,7 +45,11 @@ test('ldconfig -p and ld.so --list-diagnostics are parsed', () => {
   const cache = parseLdconfigCache(LDCONFIG);
   assert.equal(cache.length, 4);
   assert.deepEqual(cache[2], { name: 'libfoo.so.1', flags: 'libc6,x86-64, OS ABI: Linux 3.2.0', path: '/lib/x86_64-linux-gnu/libfoo.so.1' });
-  assert.deepEqual(parseLdsoDiagnostics(LDSO), { dstLib: 'lib/x86_64-linux-gnu', platform: 'x86_64', systemDirs: ['/lib/x86_64-linux-gnu', '/usr/lib/x86_64-linux-gnu', '/lib', '/usr/lib'] });
+  assert.deepEqual(parseLdsoDiagnostics(LDSO), {
+    dstLib: 'lib/x86_64-linux-gnu',
+    platform: 'x86_64',
+    systemDirs: ['/lib/x86_64-linux-gnu', '/usr/lib/x86_64-linux-gnu', '/lib', '/usr/lib'],
+  });
   assert.ok(ldCacheEntryFits('libc6,x86-64', 'x64'));
   assert.ok(!ldCacheEntryFits('libc6', 'x64'));
   assert.ok(ldCacheEntryFits('libc6', 'ia32'));
@@ -80,12 +84,22 @@ test('a path with a slash: absolute as written, relative to the manifest folder'
 test('a bare name: LD_LIBRARY_PATH (skipping wrong-architecture files), then the cache for this arch, then the default folders', () => {
   const name = 'libVkLayer_khronos_validation.so';
   const cached = '/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so';
-  const ld = resolveLibrary('/m/x.json', name, system({ [`/opt/a/${name}`]: 'wrong-arch', [`/opt/b/${name}`]: 'ok', [cached]: 'ok' }, { ldLibraryPath: '/opt/a:/opt/b' }));
+  const ld = resolveLibrary(
+    '/m/x.json',
+    name,
+    system({ [`/opt/a/${name}`]: 'wrong-arch', [`/opt/b/${name}`]: 'ok', [cached]: 'ok' }, { ldLibraryPath: '/opt/a:/opt/b' }),
+  );
   assert.equal(ld.path, `/opt/b/${name}`);
   assert.equal(ld.via, 'LD_LIBRARY_PATH');
-  assert.deepEqual(ld.tried.map((t) => t.outcome), ['wrong-arch', 'ok']);
+  assert.deepEqual(
+    ld.tried.map((t) => t.outcome),
+    ['wrong-arch', 'ok'],
+  );
   // A secure-execution process ignores LD_LIBRARY_PATH.
-  assert.equal(resolveLibrary('/m/x.json', name, system({ [`/opt/b/${name}`]: 'ok', [cached]: 'ok' }, { ldLibraryPath: '/opt/b', secure: true })).via, 'ld.so.cache');
+  assert.equal(
+    resolveLibrary('/m/x.json', name, system({ [`/opt/b/${name}`]: 'ok', [cached]: 'ok' }, { ldLibraryPath: '/opt/b', secure: true })).via,
+    'ld.so.cache',
+  );
   // An empty entry is the current folder.
   assert.equal(resolveLibrary('/m/x.json', name, system({ [`/home/u/${name}`]: 'ok' }, { ldLibraryPath: ':/x' })).path, `/home/u/${name}`);
   // The i386 entry of libfoo.so.1 is not this process's.
@@ -95,5 +109,8 @@ test('a bare name: LD_LIBRARY_PATH (skipping wrong-architecture files), then the
   assert.deepEqual([dflt.path, dflt.via], ['/usr/lib/libnew.so', 'default-folder']);
   const none = resolveLibrary('/m/x.json', 'libnone.so', system({}));
   assert.deepEqual([none.path, none.via, none.outcome], [null, 'not-found', 'missing']);
-  assert.deepEqual(none.tried.map((t) => t.path), ['/lib/x86_64-linux-gnu/libnone.so', '/usr/lib/x86_64-linux-gnu/libnone.so', '/lib/libnone.so', '/usr/lib/libnone.so']);
+  assert.deepEqual(
+    none.tried.map((t) => t.path),
+    ['/lib/x86_64-linux-gnu/libnone.so', '/usr/lib/x86_64-linux-gnu/libnone.so', '/lib/libnone.so', '/usr/lib/libnone.so'],
+  );
 });

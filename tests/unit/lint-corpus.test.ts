@@ -18,7 +18,9 @@ const dir = BAD_CORPUS_DIR;
 const expected = readBadCorpus();
 
 test('every fixture has an expectation and every expectation a fixture', () => {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'expected.json').sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== 'expected.json')
+    .sort();
   assert.deepEqual(files, Object.keys(expected).sort());
   assert.ok(files.length >= 60, `only ${files.length} fixtures`);
 });
@@ -35,8 +37,13 @@ for (const [file, exp] of Object.entries(expected)) {
       const forVersion = lintManifest(parseManifest(readFileSync(join(dir, file), 'utf8')), { role: exp.role, loaderVersion: version });
       assert.deepEqual(forVersion.map((d) => String(d.code)).sort(), exp.codes, `loader ${version}`);
       const verdict = expectedVerdict(exp, version);
-      assert.equal(forVersion.some((d) => d.severity === DiagnosticSeverity.Error), verdict !== 'loads', `loader ${version}: error-level diagnostic iff it does not simply load it (${verdict})`);
-      if (verdict === 'unusable' && exp.loader !== 'unusable') assert.match(forVersion.map((d) => d.message).join('\n'), /hangs or crashes/, `loader ${version}: says what enabling it does`);
+      assert.equal(
+        forVersion.some((d) => d.severity === DiagnosticSeverity.Error),
+        verdict !== 'loads',
+        `loader ${version}: error-level diagnostic iff it does not simply load it (${verdict})`,
+      );
+      if (verdict === 'unusable' && exp.loader !== 'unusable')
+        assert.match(forVersion.map((d) => d.message).join('\n'), /hangs or crashes/, `loader ${version}: says what enabling it does`);
     }
     for (const d of diagnostics) {
       assert.equal(d.source, 'strata');

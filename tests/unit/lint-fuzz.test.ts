@@ -15,14 +15,28 @@ import { seededRandom } from '../helpers/seeded-random';
 const SEED = 0x5eed_2024;
 const ITERATIONS = 10_000;
 
-
 const installed = ['/usr/share/vulkan/explicit_layer.d', '/usr/share/vulkan/implicit_layer.d', '/usr/share/vulkan/icd.d'].flatMap((d) =>
-  readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => readFileSync(join(d, f), 'utf8')),
+  readdirSync(d)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readFileSync(join(d, f), 'utf8')),
 );
 const meta = JSON.stringify({
   file_format_version: '1.2.1',
   layers: [
-    { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'o', component_layers: ['VK_LAYER_KHRONOS_validation'], override_paths: ['/opt'], blacklisted_layers: ['VK_LAYER_x'], app_keys: ['/bin/a'], disable_environment: { D: '1' }, library_arch: '64', pre_instance_functions: { vkEnumerateInstanceVersion: 'f' } },
+    {
+      name: 'VK_LAYER_LUNARG_override',
+      type: 'GLOBAL',
+      api_version: '1.3.0',
+      implementation_version: '1',
+      description: 'o',
+      component_layers: ['VK_LAYER_KHRONOS_validation'],
+      override_paths: ['/opt'],
+      blacklisted_layers: ['VK_LAYER_x'],
+      app_keys: ['/bin/a'],
+      disable_environment: { D: '1' },
+      library_arch: '64',
+      pre_instance_functions: { vkEnumerateInstanceVersion: 'f' },
+    },
   ],
 });
 // The real validation layer manifest is large; keep its first part so the run stays fast.

@@ -7,12 +7,28 @@ const CASES: [string, string, { level: string | null; categories: string[]; mess
   ['1.3.239', 'INFO:             Vulkan Loader Version 1.3.239', { level: 'info', categories: [], message: 'Vulkan Loader Version 1.3.239' }],
   ['1.3.239', 'LAYER:               In following locations:', { level: null, categories: ['layer'], message: '   In following locations:' }],
   ['1.3.275', 'INFO:              Vulkan Loader Version 1.3.275', { level: 'info', categories: [], message: 'Vulkan Loader Version 1.3.275' }],
-  ['1.3.275', 'LAYER:             Searching for implicit layer manifest files', { level: null, categories: ['layer'], message: 'Searching for implicit layer manifest files' }],
+  [
+    '1.3.275',
+    'LAYER:             Searching for implicit layer manifest files',
+    { level: null, categories: ['layer'], message: 'Searching for implicit layer manifest files' },
+  ],
   ['1.3.275', 'LAYER:                In following locations:', { level: null, categories: ['layer'], message: '   In following locations:' }],
   ['1.4.309', '[Vulkan Loader] INFO:           Vulkan Loader Version 1.4.309', { level: 'info', categories: [], message: 'Vulkan Loader Version 1.4.309' }],
   ['1.4.359', '[Vulkan Loader] LAYER:             In following locations:', { level: null, categories: ['layer'], message: '   In following locations:' }],
-  ['1.4.359', '[Vulkan Loader] DEBUG | DRIVER: Searching for ICD drivers named /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so', { level: 'debug', categories: ['driver'], message: 'Searching for ICD drivers named /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so' }],
-  ['1.4.359', '[Vulkan Loader] WARNING | LAYER: Layer "VK_LAYER_x" forced disabled because name matches filter of env var \'VK_LOADER_LAYERS_DISABLE\'.', { level: 'warning', categories: ['layer'], message: 'Layer "VK_LAYER_x" forced disabled because name matches filter of env var \'VK_LOADER_LAYERS_DISABLE\'.' }],
+  [
+    '1.4.359',
+    '[Vulkan Loader] DEBUG | DRIVER: Searching for ICD drivers named /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so',
+    { level: 'debug', categories: ['driver'], message: 'Searching for ICD drivers named /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so' },
+  ],
+  [
+    '1.4.359',
+    '[Vulkan Loader] WARNING | LAYER: Layer "VK_LAYER_x" forced disabled because name matches filter of env var \'VK_LOADER_LAYERS_DISABLE\'.',
+    {
+      level: 'warning',
+      categories: ['layer'],
+      message: 'Layer "VK_LAYER_x" forced disabled because name matches filter of env var \'VK_LOADER_LAYERS_DISABLE\'.',
+    },
+  ],
 ];
 
 test('every loader of the matrix: level, categories and message (indentation kept), with the version known', () => {

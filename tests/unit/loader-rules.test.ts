@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareLoaderVersions, LOADER_RULES, loaderHas, provenNote, rulesFor, RULES_VERSION, setRuleSinceForTest, sinceOf } from '../../shared/loader/loader-rules';
+import {
+  compareLoaderVersions,
+  LOADER_RULES,
+  loaderHas,
+  provenNote,
+  rulesFor,
+  RULES_VERSION,
+  setRuleSinceForTest,
+  sinceOf,
+} from '../../shared/loader/loader-rules';
 import { LOADER_FEATURES } from '../../shared/profiles/loader-features';
 
 test('loader versions compare part by part, missing parts are 0', () => {
@@ -42,7 +51,13 @@ const ROWS: [string, string, string][] = [
 ];
 
 test('every row of the rules table: absent one release before, present from its version on', () => {
-  assert.deepEqual(ROWS.map((r) => r[0]).sort(), LOADER_RULES.filter((r) => r.id !== 'layer-chain').map((r) => r.id).sort(), 'a row without a test, or a test without a row');
+  assert.deepEqual(
+    ROWS.map((r) => r[0]).sort(),
+    LOADER_RULES.filter((r) => r.id !== 'layer-chain')
+      .map((r) => r.id)
+      .sort(),
+    'a row without a test, or a test without a row',
+  );
   for (const [id, before, since] of ROWS) {
     const rule = LOADER_RULES.find((r) => r.id === id)!;
     assert.equal(rule.since, since, id);
@@ -64,7 +79,10 @@ test('an unknown version is taken as the rules version; the notes say how far an
 });
 
 test('rulesFor lists every rule; one the model does not implement is never "applied"', () => {
-  const applied = (v: string | null) => rulesFor(v).filter((r) => r.applied).map((r) => r.id);
+  const applied = (v: string | null) =>
+    rulesFor(v)
+      .filter((r) => r.applied)
+      .map((r) => r.id);
   assert.ok(!applied('1.4.359').includes('settings-file'), 'the settings file is not modeled yet');
   assert.ok(applied('1.4.359').includes('remove-duplicate-layers'));
   assert.deepEqual(applied('1.2.198'), ['layer-chain']);

@@ -20,7 +20,9 @@ function jsonFiles(dir: string): string[] {
 }
 
 const installed = ['/usr/share/vulkan/explicit_layer.d', '/usr/share/vulkan/implicit_layer.d', '/usr/share/vulkan/icd.d'].flatMap((d) =>
-  readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => join(d, f)),
+  readdirSync(d)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => join(d, f)),
 );
 const files = [...jsonFiles(join(APP_ROOT, 'tests', 'fixtures')), ...installed].map((f) => readFileSync(f, 'utf8'));
 
@@ -85,7 +87,34 @@ test('edge cases of the JSON grammar: the same answer as jsonc-parser', () => {
 test('seeded mutations: the same answer as jsonc-parser', () => {
   const SEED = 0x10ca_7ed;
   const next = seededRandom(SEED);
-  const JUNK = ['{', '}', '[', ']', ',', ':', '"', '\\', '\\u', '0', '-', '.', 'e', '+', ' ', '\t', '\n', '\r', '\u0001', 't', 'n', 'x', '/', '*', '\ufeff', 'é'];
+  const JUNK = [
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    '"',
+    '\\',
+    '\\u',
+    '0',
+    '-',
+    '.',
+    'e',
+    '+',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\u0001',
+    't',
+    'n',
+    'x',
+    '/',
+    '*',
+    '\ufeff',
+    'é',
+  ];
   const seeds = [...edges.filter((e) => e.length > 2), ...files.map((f) => (f.length > 3000 ? f.slice(0, 3000) : f))];
   for (let i = 0; i < 4000; i++) {
     let text = seeds[Math.floor(next() * seeds.length)]!;

@@ -54,15 +54,25 @@ test('"layers" form: several layers, each with its index and ranges', () => {
   assert.equal(p.manifest?.kind, 'layer');
   if (p.manifest?.kind !== 'layer') return;
   assert.equal(p.manifest.form, 'layers');
-  assert.deepEqual(p.manifest.layers.map((l) => [l.index, l.name?.value]), [[0, 'VK_LAYER_a'], [1, 'VK_LAYER_b']]);
+  assert.deepEqual(
+    p.manifest.layers.map((l) => [l.index, l.name?.value]),
+    [
+      [0, 'VK_LAYER_a'],
+      [1, 'VK_LAYER_b'],
+    ],
+  );
   assert.deepEqual(p.manifest.layers[1]!.name?.range, r(2, 9, 2, 21));
   const comps = p.manifest.layers[1]!.component_layers!.value!;
-  assert.deepEqual(comps.map((c) => c.value), ['VK_LAYER_a', undefined]);
+  assert.deepEqual(
+    comps.map((c) => c.value),
+    ['VK_LAYER_a', undefined],
+  );
   assert.deepEqual(comps[1]!.range, r(2, 56, 2, 57));
 });
 
 test('driver manifest: ICD fields with ranges; CRLF line ends count as one', () => {
-  const text = '{\r\n  "file_format_version": "1.0.1",\r\n  "ICD": { "library_path": "libvulkan_x.so", "api_version": "1.3.239", "library_arch": "64", "is_portability_driver": false }\r\n}\r\n';
+  const text =
+    '{\r\n  "file_format_version": "1.0.1",\r\n  "ICD": { "library_path": "libvulkan_x.so", "api_version": "1.3.239", "library_arch": "64", "is_portability_driver": false }\r\n}\r\n';
   const p = parseManifest(text);
   assert.equal(p.manifest?.kind, 'driver');
   if (p.manifest?.kind !== 'driver') return;
@@ -75,7 +85,8 @@ test('driver manifest: ICD fields with ranges; CRLF line ends count as one', () 
 });
 
 test('a wrong type keeps the node and range; the diagnostic points at the offending token', () => {
-  const text = '{\n  "file_format_version": "1.1.0",\n  "layer": { "name": 42, "type": "GLOBAL", "library_path": "x.so", "api_version": "1.3.0", "implementation_version": "1", "description": "d" }\n}';
+  const text =
+    '{\n  "file_format_version": "1.1.0",\n  "layer": { "name": 42, "type": "GLOBAL", "library_path": "x.so", "api_version": "1.3.0", "implementation_version": "1", "description": "d" }\n}';
   const p = parseManifest(text);
   if (p.manifest?.kind !== 'layer') return assert.fail('not a layer manifest');
   const name = p.manifest.layers[0]!.name!;
@@ -97,19 +108,27 @@ test('a syntax error has the range of the offending token', () => {
 });
 
 test('a missing field points at the start of its parent object', () => {
-  const text = '{\n  "file_format_version": "1.1.0",\n  "layer": { "name": "VK_LAYER_x", "type": "GLOBAL", "library_path": "x.so", "implementation_version": "1", "description": "d" }\n}';
+  const text =
+    '{\n  "file_format_version": "1.1.0",\n  "layer": { "name": "VK_LAYER_x", "type": "GLOBAL", "library_path": "x.so", "implementation_version": "1", "description": "d" }\n}';
   const ds = lintManifest(parseManifest(text));
-  assert.deepEqual(ds.map((d) => [d.code, d.range]), [['manifest/missing-field', r(2, 11, 2, 12)]]);
+  assert.deepEqual(
+    ds.map((d) => [d.code, d.range]),
+    [['manifest/missing-field', r(2, 11, 2, 12)]],
+  );
   assert.match(String(ds[0]!.message), /"api_version"/);
 });
 
 test('duplicate keys: the model keeps the first (as cJSON does), lint points at the second', () => {
-  const text = '{"file_format_version":"1.1.0","layer":{"name":"VK_LAYER_first","name":"VK_LAYER_second","type":"GLOBAL","library_path":"x.so","api_version":"1.3.0","implementation_version":"1","description":"d"}}';
+  const text =
+    '{"file_format_version":"1.1.0","layer":{"name":"VK_LAYER_first","name":"VK_LAYER_second","type":"GLOBAL","library_path":"x.so","api_version":"1.3.0","implementation_version":"1","description":"d"}}';
   const p = parseManifest(text);
   if (p.manifest?.kind !== 'layer') return assert.fail('not a layer manifest');
   assert.equal(p.manifest.layers[0]!.name?.value, 'VK_LAYER_first');
   const ds = lintManifest(p);
-  assert.deepEqual(ds.map((d) => [d.code, d.range]), [['manifest/duplicate-key', r(0, 64, 0, 70)]]);
+  assert.deepEqual(
+    ds.map((d) => [d.code, d.range]),
+    [['manifest/duplicate-key', r(0, 64, 0, 70)]],
+  );
 });
 
 test('parseVersion reads versions as the loader does', () => {

@@ -4,12 +4,20 @@ import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { lintManifestSet } from '../../shared/lint/manifest-set-lint';
 
 const layer = (name: string, extra: Record<string, unknown> = {}) =>
-  parseManifest(JSON.stringify({ file_format_version: '1.1.1', layer: { name, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'd', ...extra } }));
+  parseManifest(
+    JSON.stringify({
+      file_format_version: '1.1.1',
+      layer: { name, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'd', ...extra },
+    }),
+  );
 const meta = (name: string, components: string[], api = '1.3.0') => layer(name, { component_layers: components, api_version: api });
 
 test('a missing component layer is an error at that component (LLP_LAYER_7)', () => {
   const out = lintManifestSet([{ uri: 'a.json', parsed: meta('VK_LAYER_meta', ['VK_LAYER_absent']) }]);
-  assert.deepEqual(out.map((o) => [o.uri, o.diagnostic.code]), [['a.json', 'layer/component-missing']]);
+  assert.deepEqual(
+    out.map((o) => [o.uri, o.diagnostic.code]),
+    [['a.json', 'layer/component-missing']],
+  );
   assert.deepEqual(out[0]!.diagnostic.range.start, { line: 0, character: 168 });
 });
 
@@ -18,7 +26,10 @@ test('a cycle of meta-layers is reported once', () => {
     { uri: 'a.json', parsed: meta('VK_LAYER_a', ['VK_LAYER_b']) },
     { uri: 'b.json', parsed: meta('VK_LAYER_b', ['VK_LAYER_a']) },
   ]);
-  assert.deepEqual(out.map((o) => o.diagnostic.code), ['layer/component-cycle']);
+  assert.deepEqual(
+    out.map((o) => o.diagnostic.code),
+    ['layer/component-cycle'],
+  );
   assert.match(String(out[0]!.diagnostic.message), /VK_LAYER_a → VK_LAYER_b → VK_LAYER_a/);
 });
 
@@ -28,11 +39,23 @@ test('the later of two layers with one name is shadowed; an older component API 
     { uri: 'second.json', parsed: layer('VK_LAYER_x', { library_path: 'y.so' }) },
     { uri: 'meta.json', parsed: meta('VK_LAYER_m', ['VK_LAYER_x'], '1.3.0') },
   ]);
-  assert.deepEqual(out.map((o) => [o.uri, o.diagnostic.code]), [['second.json', 'layer/duplicate-name'], ['meta.json', 'layer/component-api-version']]);
+  assert.deepEqual(
+    out.map((o) => [o.uri, o.diagnostic.code]),
+    [
+      ['second.json', 'layer/duplicate-name'],
+      ['meta.json', 'layer/component-api-version'],
+    ],
+  );
 });
 
 test('a valid set has no diagnostics', () => {
-  assert.deepEqual(lintManifestSet([{ uri: 'x', parsed: layer('VK_LAYER_x', { library_path: 'x.so' }) }, { uri: 'm', parsed: meta('VK_LAYER_m', ['VK_LAYER_x']) }]), []);
+  assert.deepEqual(
+    lintManifestSet([
+      { uri: 'x', parsed: layer('VK_LAYER_x', { library_path: 'x.so' }) },
+      { uri: 'm', parsed: meta('VK_LAYER_m', ['VK_LAYER_x']) },
+    ]),
+    [],
+  );
 });
 
 test('override layers scoped by app_keys are chosen per executable, not shadowed (loader 1.3.239 remove_all_non_valid_override_layers); two global ones are a duplicate', () => {
@@ -48,5 +71,8 @@ test('override layers scoped by app_keys are chosen per executable, not shadowed
     { uri: 'b.json', parsed: override({ app_keys: ['/x'] }) },
     { uri: 'c.json', parsed: override({}) },
   ]);
-  assert.deepEqual(twoGlobal.map((o) => [o.uri, o.diagnostic.code]), [['c.json', 'layer/duplicate-name']]);
+  assert.deepEqual(
+    twoGlobal.map((o) => [o.uri, o.diagnostic.code]),
+    [['c.json', 'layer/duplicate-name']],
+  );
 });

@@ -61,7 +61,17 @@ for (const [name, config] of Object.entries(configs))
 
 test('set lint: with the real validation and device-select manifests the components resolve (no missing component, no API version clash)', () => {
   const files = [
-    { uri: IMPLICIT, parsed: parseManifest(buildOverrideManifest({ layers: [{ name: 'VK_LAYER_KHRONOS_validation', state: 'on' }, { name: 'VK_LAYER_MESA_device_select', state: 'on' }] })) },
+    {
+      uri: IMPLICIT,
+      parsed: parseManifest(
+        buildOverrideManifest({
+          layers: [
+            { name: 'VK_LAYER_KHRONOS_validation', state: 'on' },
+            { name: 'VK_LAYER_MESA_device_select', state: 'on' },
+          ],
+        }),
+      ),
+    },
     { uri: 'validation', parsed: parseManifest(readFileSync('/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json', 'utf8')) },
     { uri: 'device-select', parsed: parseManifest(readFileSync('/usr/share/vulkan/implicit_layer.d/VkLayer_MESA_device_select.json', 'utf8')) },
   ];
@@ -70,7 +80,19 @@ test('set lint: with the real validation and device-select manifests the compone
 
 test('an empty component_layers is still a warning for meta-layers other than a blacklisting override', () => {
   const meta = (name: string, extra: object) =>
-    JSON.stringify({ file_format_version: '1.2.0', layer: { name, type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'd', component_layers: [], disable_environment: { D: '1' }, ...extra } });
+    JSON.stringify({
+      file_format_version: '1.2.0',
+      layer: {
+        name,
+        type: 'GLOBAL',
+        api_version: '1.3.0',
+        implementation_version: '1',
+        description: 'd',
+        component_layers: [],
+        disable_environment: { D: '1' },
+        ...extra,
+      },
+    });
   const codes = (text: string) => lintManifest(parseManifest(text), { role: 'implicit-layer' }).map((d) => d.code);
   assert.deepEqual(codes(meta('VK_LAYER_LUNARG_override', {})), ['layer/empty-component-layers']);
   assert.deepEqual(codes(meta('VK_LAYER_other_meta', {})), ['layer/empty-component-layers']);
@@ -79,7 +101,15 @@ test('an empty component_layers is still a warning for meta-layers other than a 
 
 test('the schema refuses what the loader would misread or what changes nothing', () => {
   const bad: [unknown, RegExp][] = [
-    [{ layers: [{ name: 'VK_LAYER_A', state: 'on' }, { name: 'VK_LAYER_A', state: 'off' }] }, /listed twice/],
+    [
+      {
+        layers: [
+          { name: 'VK_LAYER_A', state: 'on' },
+          { name: 'VK_LAYER_A', state: 'off' },
+        ],
+      },
+      /listed twice/,
+    ],
     [{ layers: [{ name: 'VK_LAYER_A', state: 'auto' }] }, /change nothing/],
     [{ layers: [] }, /change nothing/],
     [{ layers: [{ name: 'VK_LAYER_LUNARG_override', state: 'on' }] }, /override layer itself/],

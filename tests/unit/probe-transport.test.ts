@@ -79,13 +79,25 @@ test('framing: one JSON text per request; a reply line needs id and ok, anything
 
 test('over a utility process: fork options, requests as messages, replies from stdout, stderr stages kept', async () => {
   const { api, forks } = fakeApi();
-  const client = new BridgeClient({ probe: { file: probe.file, execArgv: ['--import', 'tsx'] }, cwd: '/app', env: { A: '1' }, launcher: utilityProcessLauncher(api), timeoutMs: 1000 });
+  const client = new BridgeClient({
+    probe: { file: probe.file, execArgv: ['--import', 'tsx'] },
+    cwd: '/app',
+    env: { A: '1' },
+    launcher: utilityProcessLauncher(api),
+    timeoutMs: 1000,
+  });
   assert.equal(client.transport, 'utility-process');
   const pending = client.request('devices', { attributeTo: ['a.json'] });
   assert.equal(forks.length, 1);
   const { modulePath, options, child } = forks[0]!;
   assert.equal(modulePath, probe.file);
-  assert.deepEqual(options, { env: { A: '1' }, execArgv: ['--import', 'tsx'], cwd: '/app', stdio: ['ignore', 'pipe', 'pipe'], serviceName: 'Strata Vulkan probe' });
+  assert.deepEqual(options, {
+    env: { A: '1' },
+    execArgv: ['--import', 'tsx'],
+    cwd: '/app',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    serviceName: 'Strata Vulkan probe',
+  });
   assert.equal(child.messages.length, 1);
   const sent = JSON.parse(child.messages[0] as string) as { id: number; method: string; params: unknown };
   assert.deepEqual({ method: sent.method, params: sent.params }, { method: 'devices', params: { attributeTo: ['a.json'] } });

@@ -26,7 +26,11 @@ test('a profile becomes the override: on → component_layers in order, off → 
   assert.deepEqual(layer.override_paths, ['/opt/layers']);
   const back = profileFromOverrideText(r.text, 'Sync', 'VkLayer_override.json');
   assert.ok(back.ok);
-  if (back.ok) assert.deepEqual(back.profile.layers, sync.layers.filter((l) => l.state !== 'auto'));
+  if (back.ok)
+    assert.deepEqual(
+      back.profile.layers,
+      sync.layers.filter((l) => l.state !== 'auto'),
+    );
 });
 
 test('app keys scope the override; a profile that forces nothing is refused with a fix', () => {
@@ -51,9 +55,17 @@ test('what the override layer cannot express is a note: layers after the applica
 test('importing an override file: errors point at its fields; a layer both on and off comes in off, with a warning', () => {
   const wrongName = profileFromOverrideText('{"file_format_version":"1.2.0","layer":{"name":"VK_LAYER_X"}}', 'x', 'f.json');
   assert.ok(!wrongName.ok && wrongName.error.where === 'f.json, field layer.name', JSON.stringify(wrongName));
-  const badItem = profileFromOverrideText('{"file_format_version":"1.2.0","layer":{"name":"VK_LAYER_LUNARG_override","component_layers":["A",7]}}', 'x', 'f.json');
+  const badItem = profileFromOverrideText(
+    '{"file_format_version":"1.2.0","layer":{"name":"VK_LAYER_LUNARG_override","component_layers":["A",7]}}',
+    'x',
+    'f.json',
+  );
   assert.ok(!badItem.ok && badItem.error.where === 'f.json, field layer.component_layers[1]', JSON.stringify(badItem));
-  const both = profileFromOverrideText('{"file_format_version":"1.2.0","layer":{"name":"VK_LAYER_LUNARG_override","component_layers":["A","B"],"blacklisted_layers":["B"]}}', 'Both', 'f.json');
+  const both = profileFromOverrideText(
+    '{"file_format_version":"1.2.0","layer":{"name":"VK_LAYER_LUNARG_override","component_layers":["A","B"],"blacklisted_layers":["B"]}}',
+    'Both',
+    'f.json',
+  );
   assert.ok(both.ok);
   if (both.ok) {
     assert.deepEqual(both.profile.layers, [
@@ -62,6 +74,10 @@ test('importing an override file: errors point at its fields; a layer both on an
     ]);
     assert.match(both.warnings[0]!, /B is both a component and blacklisted/);
   }
-  const layersArray = profileFromOverrideText('{"file_format_version":"1.1.2","layers":[{"name":"VK_LAYER_LUNARG_override","component_layers":["A"]}]}', 'Arr', 'f.json');
+  const layersArray = profileFromOverrideText(
+    '{"file_format_version":"1.1.2","layers":[{"name":"VK_LAYER_LUNARG_override","component_layers":["A"]}]}',
+    'Arr',
+    'f.json',
+  );
   assert.ok(layersArray.ok);
 });

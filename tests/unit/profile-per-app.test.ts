@@ -15,10 +15,28 @@ import { explicitLayer, fakeInventory, implicitLayer } from '../helpers/profile-
 const p = (name: string, layers: Profile['layers'], extra: Partial<Profile> = {}): Profile => ({ schemaVersion: 2, name, layers, ...extra });
 const groups = [
   { profile: p('One', [{ name: 'VK_LAYER_A', state: 'on' }]), apps: ['/bin/one'] },
-  { profile: p('Two', [{ name: 'VK_LAYER_B', state: 'on' }, { name: 'VK_LAYER_C', state: 'on' }]), apps: ['/bin/two', '/bin/two-b'] },
-  { profile: p('Three', [{ name: 'VK_LAYER_C', state: 'on' }, { name: 'VK_LAYER_A', state: 'off' }]), apps: ['/bin/three'] },
+  {
+    profile: p('Two', [
+      { name: 'VK_LAYER_B', state: 'on' },
+      { name: 'VK_LAYER_C', state: 'on' },
+    ]),
+    apps: ['/bin/two', '/bin/two-b'],
+  },
+  {
+    profile: p('Three', [
+      { name: 'VK_LAYER_C', state: 'on' },
+      { name: 'VK_LAYER_A', state: 'off' },
+    ]),
+    apps: ['/bin/three'],
+  },
 ];
-const own: Record<string, string[]> = { '/bin/one': ['VK_LAYER_A'], '/bin/two': ['VK_LAYER_B', 'VK_LAYER_C'], '/bin/two-b': ['VK_LAYER_B', 'VK_LAYER_C'], '/bin/three': ['VK_LAYER_C'], '/bin/other': ['VK_LAYER_B'] };
+const own: Record<string, string[]> = {
+  '/bin/one': ['VK_LAYER_A'],
+  '/bin/two': ['VK_LAYER_B', 'VK_LAYER_C'],
+  '/bin/two-b': ['VK_LAYER_B', 'VK_LAYER_C'],
+  '/bin/three': ['VK_LAYER_C'],
+  '/bin/other': ['VK_LAYER_B'],
+};
 
 function permutations<T>(xs: readonly T[]): T[][] {
   if (xs.length <= 1) return [[...xs]];
@@ -30,19 +48,46 @@ test('cumulativeAppKeys: each file also names the applications of every file rea
 });
 
 test('for every order the loader may read the files in, with a global override beside them, each application gets exactly its profile (chain model, loader 1.3.239 rules)', () => {
-  const global = { path: '/h/.local/share/vulkan/implicit_layer.d/VkLayer_override.json', layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'g', component_layers: ['VK_LAYER_B'], disable_environment: { DISABLE_STRATA_OVERRIDE: '1' } } };
+  const global = {
+    path: '/h/.local/share/vulkan/implicit_layer.d/VkLayer_override.json',
+    layer: {
+      name: 'VK_LAYER_LUNARG_override',
+      type: 'GLOBAL',
+      api_version: '1.3.0',
+      implementation_version: '1',
+      description: 'g',
+      component_layers: ['VK_LAYER_B'],
+      disable_environment: { DISABLE_STRATA_OVERRIDE: '1' },
+    },
+  };
   const names = planAppOverrides(groups).map((f) => f.fileName);
   assert.deepEqual(names.sort(), ['VkLayer_override_strata_One.json', 'VkLayer_override_strata_Three.json', 'VkLayer_override_strata_Two.json']);
   for (const order of permutations(names))
     for (const globalAt of [0, 3]) {
       const files = planAppOverrides(groups, order);
-      assert.deepEqual(files.map((f) => f.fileName), order);
-      const overrides = files.map((f) => ({ path: `/h/.local/share/vulkan/implicit_layer.d/${f.fileName}`, layer: (JSON.parse(f.text) as { layer: Record<string, unknown> }).layer }));
+      assert.deepEqual(
+        files.map((f) => f.fileName),
+        order,
+      );
+      const overrides = files.map((f) => ({
+        path: `/h/.local/share/vulkan/implicit_layer.d/${f.fileName}`,
+        layer: (JSON.parse(f.text) as { layer: Record<string, unknown> }).layer,
+      }));
       overrides.splice(globalAt, 0, global);
       const inv = fakeInventory({ implicit: overrides, explicit: ['VK_LAYER_A', 'VK_LAYER_B', 'VK_LAYER_C'].map((n) => explicitLayer(n)) });
       for (const app of Object.keys(own)) {
-        const chain = computeLayerChain({ implicit: inv.manifests.implicit_layer, explicit: inv.manifests.explicit_layer, env: {}, app: { path: app, requestedLayers: [] }, loaderVersion: '1.3.239' });
-        assert.deepEqual(chain.chain.map((e) => e.name), own[app], `order ${order.join(', ')}, global at ${globalAt}: ${app}`);
+        const chain = computeLayerChain({
+          implicit: inv.manifests.implicit_layer,
+          explicit: inv.manifests.explicit_layer,
+          env: {},
+          app: { path: app, requestedLayers: [] },
+          loaderVersion: '1.3.239',
+        });
+        assert.deepEqual(
+          chain.chain.map((e) => e.name),
+          own[app],
+          `order ${order.join(', ')}, global at ${globalAt}: ${app}`,
+        );
       }
     }
 });
@@ -61,16 +106,30 @@ test('vk_loader_settings.json: refused before 1.3.251; per-app entries first, in
     explicit: [explicitLayer('VK_LAYER_KHRONOS_validation')],
     drivers: ['/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', '/usr/share/vulkan/icd.d/radeon_icd.x86_64.json'],
   });
-  const profile = p('Sync', [{ name: 'VK_LAYER_KHRONOS_validation', state: 'on' }, { name: 'VK_LAYER_MESA_device_select', state: 'off' }, { name: 'VK_LAYER_GONE', state: 'on' }], {
-    applicationLayersAt: 1,
-    loaderMessages: ['error', 'validation'],
-    drivers: { select: ['lvp*'] },
-  });
+  const profile = p(
+    'Sync',
+    [
+      { name: 'VK_LAYER_KHRONOS_validation', state: 'on' },
+      { name: 'VK_LAYER_MESA_device_select', state: 'off' },
+      { name: 'VK_LAYER_GONE', state: 'on' },
+    ],
+    {
+      applicationLayersAt: 1,
+      loaderMessages: ['error', 'validation'],
+      drivers: { select: ['lvp*'] },
+    },
+  );
   const old = buildLoaderSettings([{ profile, appKeys: ['/bin/app'] }], { inventory: inv, loaderVersion: '1.3.239' });
   assert.equal(old.ok, false);
   if (!old.ok) assert.equal(old.error.code, 'profile/loader-settings-unsupported');
 
-  const r = buildLoaderSettings([{ profile: p('Global', [{ name: 'VK_LAYER_MESA_device_select', state: 'off' }]), appKeys: null }, { profile, appKeys: ['/bin/app'] }], { inventory: inv, loaderVersion: '1.3.260' });
+  const r = buildLoaderSettings(
+    [
+      { profile: p('Global', [{ name: 'VK_LAYER_MESA_device_select', state: 'off' }]), appKeys: null },
+      { profile, appKeys: ['/bin/app'] },
+    ],
+    { inventory: inv, loaderVersion: '1.3.260' },
+  );
   assert.ok(r.ok);
   if (!r.ok) return;
   assert.deepEqual(r.json, {
@@ -79,13 +138,33 @@ test('vk_loader_settings.json: refused before 1.3.251; per-app entries first, in
       {
         app_keys: ['/bin/app'],
         layers: [
-          { control: 'on', name: 'VK_LAYER_KHRONOS_validation', path: '/usr/share/vulkan/explicit_layer.d/VK_LAYER_KHRONOS_validation.json', treat_as_implicit_manifest: false },
+          {
+            control: 'on',
+            name: 'VK_LAYER_KHRONOS_validation',
+            path: '/usr/share/vulkan/explicit_layer.d/VK_LAYER_KHRONOS_validation.json',
+            treat_as_implicit_manifest: false,
+          },
           { control: 'unordered_layer_location' },
-          { control: 'off', name: 'VK_LAYER_MESA_device_select', path: '/usr/share/vulkan/implicit_layer.d/VK_LAYER_MESA_device_select.json', treat_as_implicit_manifest: true },
+          {
+            control: 'off',
+            name: 'VK_LAYER_MESA_device_select',
+            path: '/usr/share/vulkan/implicit_layer.d/VK_LAYER_MESA_device_select.json',
+            treat_as_implicit_manifest: true,
+          },
         ],
         stderr_log: ['error', 'validation'],
       },
-      { layers: [{ control: 'off', name: 'VK_LAYER_MESA_device_select', path: '/usr/share/vulkan/implicit_layer.d/VK_LAYER_MESA_device_select.json', treat_as_implicit_manifest: true }, { control: 'unordered_layer_location' }] },
+      {
+        layers: [
+          {
+            control: 'off',
+            name: 'VK_LAYER_MESA_device_select',
+            path: '/usr/share/vulkan/implicit_layer.d/VK_LAYER_MESA_device_select.json',
+            treat_as_implicit_manifest: true,
+          },
+          { control: 'unordered_layer_location' },
+        ],
+      },
     ],
   });
   assert.ok(r.notes.some((n) => /VK_LAYER_GONE is not installed here/.test(n)));

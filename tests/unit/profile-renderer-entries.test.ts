@@ -7,7 +7,22 @@ import { boundApplications, freeName, layerSummary, profileEntries } from '../..
 /** renderer/src/profiles/profile-entries.ts: what the Profiles panel lists and the names it offers. */
 const list: ProfilesList = {
   dir: '/p',
-  profiles: [{ name: 'Mine', file: '/p/Mine.json', profile: { schemaVersion: 2, name: 'Mine', layers: [{ name: 'VK_LAYER_A', state: 'on' }, { name: 'VK_LAYER_B', state: 'off' }] }, migratedFrom: null, warnings: ['not installed here: VK_LAYER_A'] }],
+  profiles: [
+    {
+      name: 'Mine',
+      file: '/p/Mine.json',
+      profile: {
+        schemaVersion: 2,
+        name: 'Mine',
+        layers: [
+          { name: 'VK_LAYER_A', state: 'on' },
+          { name: 'VK_LAYER_B', state: 'off' },
+        ],
+      },
+      migratedFrom: null,
+      warnings: ['not installed here: VK_LAYER_A'],
+    },
+  ],
   presets: builtInPresets(null),
   problems: [],
   applicationsFile: '/a.json',

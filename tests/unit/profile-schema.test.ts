@@ -53,7 +53,10 @@ test('several problems: the message names the first and counts the rest; data li
   assert.equal(r.ok, false);
   if (r.ok) return;
   assert.match(r.error.message, /and 1 more problem\)$/);
-  assert.deepEqual(profileErrorIssues(r.error).map((i) => i.path), ['name', 'layers[0].state']);
+  assert.deepEqual(
+    profileErrorIssues(r.error).map((i) => i.path),
+    ['name', 'layers[0].state'],
+  );
 });
 
 test('a version-1 profile loads as version 2: layers in key order, loaderDebug split, settings kept', () => {
@@ -82,7 +85,10 @@ test('a version-1 profile loads as version 2: layers in key order, loaderDebug s
 
 test('migrateV1 refuses a loaderDebug word VK_LOADER_DEBUG does not know, naming the field', () => {
   const r = migrateV1({ version: 1, name: 'x', layers: {}, loaderDebug: 'error, chatty' });
-  assert.deepEqual(r, { ok: false, issues: [{ path: 'loaderDebug', message: '"chatty" is not a VK_LOADER_DEBUG level (error, warn, info, debug, perf, layer, driver, validation, all)' }] });
+  assert.deepEqual(r, {
+    ok: false,
+    issues: [{ path: 'loaderDebug', message: '"chatty" is not a VK_LOADER_DEBUG level (error, warn, info, debug, perf, layer, driver, validation, all)' }],
+  });
 });
 
 test('serializeProfile is stable and reads back to the same profile', () => {

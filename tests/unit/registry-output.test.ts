@@ -63,7 +63,11 @@ test('a missing key reads as empty (reg.exe: ERROR … unable to find …)', () 
 test('an empty key: no values, no subkeys (with or without its own header line)', () => {
   const key = 'HKCU\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers';
   assert.deepEqual(parseRegQueryOutput('\r\n', key), { exists: true, values: [], subkeys: [] });
-  assert.deepEqual(parseRegQueryOutput(crlf(['', 'HKEY_CURRENT_USER\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers', '']), key), { exists: true, values: [], subkeys: [] });
+  assert.deepEqual(parseRegQueryOutput(crlf(['', 'HKEY_CURRENT_USER\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers', '']), key), {
+    exists: true,
+    values: [],
+    subkeys: [],
+  });
 });
 
 const DISPLAY_CLASS = 'HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}';
@@ -155,6 +159,18 @@ test("enabledManifestNames reads a key as the loader's RegEnumValueA loop does (
   ).values;
   // Four zero bytes of any type enable; a short string is skipped; data over 4 bytes ends the loop.
   assert.deepEqual(enabledManifestNames(values), ['C:\\a.json', 'C:\\d.json']);
-  assert.deepEqual(enabledManifestNames([{ name: 'C:\\q.json', type: 'REG_QWORD', data: 0 }, { name: 'C:\\r.json', type: 'REG_DWORD', data: 0 }]), []);
-  assert.deepEqual(enabledManifestNames([{ name: `C:\\${'x'.repeat(2050)}.json`, type: 'REG_DWORD', data: 0 }, { name: 'C:\\r.json', type: 'REG_DWORD', data: 0 }]), []);
+  assert.deepEqual(
+    enabledManifestNames([
+      { name: 'C:\\q.json', type: 'REG_QWORD', data: 0 },
+      { name: 'C:\\r.json', type: 'REG_DWORD', data: 0 },
+    ]),
+    [],
+  );
+  assert.deepEqual(
+    enabledManifestNames([
+      { name: `C:\\${'x'.repeat(2050)}.json`, type: 'REG_DWORD', data: 0 },
+      { name: 'C:\\r.json', type: 'REG_DWORD', data: 0 },
+    ]),
+    [],
+  );
 });

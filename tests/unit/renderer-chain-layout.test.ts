@@ -14,7 +14,8 @@ import {
   toggleRequestedLayer,
 } from '../../renderer/src/chain/chain-layout';
 
-const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('layout: application, N layers in order, loader, then drivers; one edge into each box after the first', () => {
   for (const n of [0, 1, 3, 12]) {
@@ -95,8 +96,14 @@ test('reason summary: the first reason capitalized, a count of the rest, every m
   assert.equal(reasonTag('explicit/not-requested'), 'not requested');
   assert.equal(reasonTag('manifest/rejected'), 'rejected');
   // A requested layer that is not loaded because vkCreateInstance fails for another one is not "not requested".
-  assert.equal(reasonTag('explicit/not-requested', 'not loaded: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT (missing: VK_LAYER_x) before any layer is enabled'), 'instance fails');
-  assert.equal(reasonTag('explicit/not-found', 'requested by the application but not among the loader\'s layers: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT'), 'not found');
+  assert.equal(
+    reasonTag('explicit/not-requested', 'not loaded: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT (missing: VK_LAYER_x) before any layer is enabled'),
+    'instance fails',
+  );
+  assert.equal(
+    reasonTag('explicit/not-found', "requested by the application but not among the loader's layers: vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT"),
+    'not found',
+  );
 });
 
 test('fitText cuts long names with an ellipsis and leaves short ones alone', () => {
@@ -107,7 +114,12 @@ test('fitText cuts long names with an ellipsis and leaves short ones alone', () 
 
 test('requested layers: commas, spaces or new lines between names; empties and repeats dropped; toggling adds at the end or removes', () => {
   assert.deepEqual(parseRequestedLayers(''), []);
-  assert.deepEqual(parseRequestedLayers(' VK_LAYER_A, VK_LAYER_B ,,VK_LAYER_A\nVK_LAYER_C  VK_LAYER_D; '), ['VK_LAYER_A', 'VK_LAYER_B', 'VK_LAYER_C', 'VK_LAYER_D']);
+  assert.deepEqual(parseRequestedLayers(' VK_LAYER_A, VK_LAYER_B ,,VK_LAYER_A\nVK_LAYER_C  VK_LAYER_D; '), [
+    'VK_LAYER_A',
+    'VK_LAYER_B',
+    'VK_LAYER_C',
+    'VK_LAYER_D',
+  ]);
   assert.equal(toggleRequestedLayer('VK_LAYER_A', 'VK_LAYER_B'), 'VK_LAYER_A, VK_LAYER_B');
   assert.equal(toggleRequestedLayer('VK_LAYER_A, VK_LAYER_B', 'VK_LAYER_A'), 'VK_LAYER_B');
   assert.equal(toggleRequestedLayer('', 'VK_LAYER_A'), 'VK_LAYER_A');
@@ -122,7 +134,12 @@ test('picker names and driver boxes come from discovery, in its order, without r
   assert.deepEqual(explicitLayerNames([{ layers: [{ name: 'B' }, { name: null }] }, { layers: [{ name: 'A' }, { name: 'B' }] }]), ['B', 'A']);
   assert.deepEqual(
     driverLabels([
-      { path: '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', problem: null, duplicateOf: null, driver: { libraryPath: '/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so' } },
+      {
+        path: '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json',
+        problem: null,
+        duplicateOf: null,
+        driver: { libraryPath: '/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so' },
+      },
       { path: '/etc/vulkan/icd.d/lvp_icd.x86_64.json', problem: null, duplicateOf: 0, driver: { libraryPath: '/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so' } },
       { path: '/etc/vulkan/icd.d/gone.json', problem: 'missing', duplicateOf: null, driver: null },
       { path: '/x/broken_icd.json', problem: null, duplicateOf: null, driver: null },

@@ -57,10 +57,7 @@ test('queue-flag labels: every token of the shared table reads as words; unnamed
 });
 
 test('device types: every VkPhysicalDeviceType has a label', () => {
-  assert.deepEqual(
-    DEVICE_TYPES.map(deviceTypeLabel),
-    ['Other', 'Integrated GPU', 'Discrete GPU', 'Virtual GPU', 'CPU'],
-  );
+  assert.deepEqual(DEVICE_TYPES.map(deviceTypeLabel), ['Other', 'Integrated GPU', 'Discrete GPU', 'Virtual GPU', 'CPU']);
 });
 
 test('ids: at least four hex digits, vendor with its name or "Unknown vendor"', () => {
@@ -91,8 +88,14 @@ test('memory heaps: sizes, the device-local flag apart from the others, and the 
 test('filterExtensions: every word, any order, any case; empty keeps all', () => {
   const exts = ['VK_KHR_8bit_storage', 'VK_KHR_16bit_storage', 'VK_KHR_driver_properties', 'VK_EXT_memory_budget'].map((name) => ({ name, specVersion: 1 }));
   const names = (q: string) => filterExtensions(exts, q).map((e) => e.name);
-  assert.deepEqual(names(''), exts.map((e) => e.name));
-  assert.deepEqual(names('   '), exts.map((e) => e.name));
+  assert.deepEqual(
+    names(''),
+    exts.map((e) => e.name),
+  );
+  assert.deepEqual(
+    names('   '),
+    exts.map((e) => e.name),
+  );
   assert.deepEqual(names('storage khr'), ['VK_KHR_8bit_storage', 'VK_KHR_16bit_storage']);
   assert.deepEqual(names('DRIVER_prop'), ['VK_KHR_driver_properties']);
   assert.deepEqual(names('ext khr'), []);
@@ -137,5 +140,8 @@ test('refreshAnnouncement: counts what came back, names what did not', () => {
     refreshAnnouncement({ devices: null, drivers: [okDriver, brokenDriver], failed: ['physical devices'] }),
     'Updated: 2 drivers, 1 failed. Could not load: physical devices.',
   );
-  assert.equal(refreshAnnouncement({ devices: null, drivers: null, failed: ['drivers', 'physical devices'] }), 'Updated. Could not load: drivers, physical devices.');
+  assert.equal(
+    refreshAnnouncement({ devices: null, drivers: null, failed: ['drivers', 'physical devices'] }),
+    'Updated. Could not load: drivers, physical devices.',
+  );
 });

@@ -4,7 +4,16 @@ import { strFromU8, unzipSync } from 'fflate';
 import { bundleFiles, manifestEntryName, zipBundle } from '../../renderer/src/diagnostics/bundle';
 import { filesIn, groupLog } from '../../renderer/src/diagnostics/log-groups';
 
-const line = (seq: number, text: string, src?: 'loader', level?: 'warning' | 'error' | 'info') => ({ kind: 'line' as const, seq, stream: 'stderr' as const, t: seq, wall: seq, text, ...(src ? { src } : {}), ...(level ? { level } : {}) });
+const line = (seq: number, text: string, src?: 'loader', level?: 'warning' | 'error' | 'info') => ({
+  kind: 'line' as const,
+  seq,
+  stream: 'stderr' as const,
+  t: seq,
+  wall: seq,
+  text,
+  ...(src ? { src } : {}),
+  ...(level ? { level } : {}),
+});
 
 test('the loader log grouped by category: repeats folded, errors first, the files each message names pulled out', () => {
   const warn = "WARNING | LAYER:  Meta-layer VK_LAYER_LUNARG_override can't find component layer VK_LAYER_x at index 0.  Skipping this layer.";
@@ -18,16 +27,28 @@ test('the loader log grouped by category: repeats folded, errors first, the file
     line(7, warn, 'loader', 'warning'),
   ] as never[]);
   assert.equal(dropped, 0);
-  assert.deepEqual(groups.map((g) => [g.category, g.entries.length, g.errors, g.warnings]), [
-    ['DRIVER', 1, 1, 0],
-    ['LAYER', 2, 0, 1],
-    ['LOADER', 1, 0, 0],
-    ['APPLICATION', 1, 0, 0],
-  ]);
+  assert.deepEqual(
+    groups.map((g) => [g.category, g.entries.length, g.errors, g.warnings]),
+    [
+      ['DRIVER', 1, 1, 0],
+      ['LAYER', 2, 0, 1],
+      ['LOADER', 1, 0, 0],
+      ['APPLICATION', 1, 0, 0],
+    ],
+  );
   const layer = groups.find((g) => g.category === 'LAYER')!;
-  assert.deepEqual(layer.entries.map((e) => [e.level, e.count]), [['warning', 3], [null, 1]]);
+  assert.deepEqual(
+    layer.entries.map((e) => [e.level, e.count]),
+    [
+      ['warning', 3],
+      [null, 1],
+    ],
+  );
   assert.deepEqual(layer.entries[1]!.files, ['/home/u/.local/share/vulkan/explicit_layer.d/x.json']);
-  assert.deepEqual(filesIn('Found manifest file /usr/share/vulkan/icd.d/lvp_icd.x86_64.json, version "1.0.0" and /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so.1'), ['/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', '/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so.1']);
+  assert.deepEqual(
+    filesIn('Found manifest file /usr/share/vulkan/icd.d/lvp_icd.x86_64.json, version "1.0.0" and /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so.1'),
+    ['/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', '/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so.1'],
+  );
   // Bounded: distinct lines past the limit are counted, not kept.
   assert.equal(groupLog(Array.from({ length: 30 }, (_, i) => line(i, `app line ${i}`)) as never[], 10).dropped, 20);
 });
@@ -39,7 +60,12 @@ test('the bundle is a zip of plain files: every manifest byte for byte, the run,
     versions: { name: 'Strata' },
     environment: { variables: [] },
     activity: { bindings: [] },
-    manifests: { manifests: { driver: [{ path: '/usr/share/vulkan/icd.d/lvp.json', origin: 'XDG_DATA_DIRS', text }], implicit_layer: [{ path: '/etc/vulkan/../x.json', text: null }] } },
+    manifests: {
+      manifests: {
+        driver: [{ path: '/usr/share/vulkan/icd.d/lvp.json', origin: 'XDG_DATA_DIRS', text }],
+        implicit_layer: [{ path: '/etc/vulkan/../x.json', text: null }],
+      },
+    },
     chain: { chain: [] },
     devices: null,
     run: { command: 'vulkaninfo --summary', loaderDebug: 'error,warn', lines: ['a', 'b'], header: { id: 's1' } },

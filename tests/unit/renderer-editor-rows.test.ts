@@ -9,8 +9,29 @@ import { layerRows } from '../../renderer/src/layers/layer-rows';
 import { sortGroups, groupProblems } from '../../renderer/src/problems/problem-groups';
 
 const layer = (name: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ file_format_version: '1.2.0', layer: { name, type: 'GLOBAL', library_path: `lib${name}.so`, api_version: '1.3.239', implementation_version: '1', description: `${name} does things`, ...extra } });
-const scanned = (kind: ManifestKind, order: number, path: string, text: string | null): ScannedManifest => ({ path, kind, origin: 'XDG_DATA_DIRS[0]', location: path.slice(0, path.lastIndexOf('/')), order, readdirOrder: true, text, problem: text === null ? 'unreadable' : null, duplicateOf: null });
+  JSON.stringify({
+    file_format_version: '1.2.0',
+    layer: {
+      name,
+      type: 'GLOBAL',
+      library_path: `lib${name}.so`,
+      api_version: '1.3.239',
+      implementation_version: '1',
+      description: `${name} does things`,
+      ...extra,
+    },
+  });
+const scanned = (kind: ManifestKind, order: number, path: string, text: string | null): ScannedManifest => ({
+  path,
+  kind,
+  origin: 'XDG_DATA_DIRS[0]',
+  location: path.slice(0, path.lastIndexOf('/')),
+  order,
+  readdirOrder: true,
+  text,
+  problem: text === null ? 'unreadable' : null,
+  duplicateOf: null,
+});
 
 const inventory = buildInventory(
   { implicit_layer: [], explicit_layer: [], driver: [] },
@@ -49,14 +70,23 @@ test('editor rows: the draft order, a shadowed copy right after its layer, files
 });
 
 test('a layer the draft names that discovery lost is a row of its own; the filter finds it by name', () => {
-  const draft = { config: { layers: [...createDraft(null, discoveredLayerNames(inventory)).config.layers, { name: 'VK_LAYER_GONE', state: 'on' as const }] }, vanished: ['VK_LAYER_GONE'] };
+  const draft = {
+    config: { layers: [...createDraft(null, discoveredLayerNames(inventory)).config.layers, { name: 'VK_LAYER_GONE', state: 'on' as const }] },
+    vanished: ['VK_LAYER_GONE'],
+  };
   const out = editorRows(rows, draft, null);
   const gone = out.find((r) => r.name === 'VK_LAYER_GONE')!;
   assert.equal(gone.row, null);
   assert.equal(gone.vanished, true);
   assert.match(gone.note!, /drops the whole override/);
-  assert.deepEqual(filterEditorRows(out, 'gone', 'all').map((r) => r.name), ['VK_LAYER_GONE']);
-  assert.deepEqual(filterEditorRows(out, '', 'implicit').map((r) => r.name), ['VK_LAYER_I']);
+  assert.deepEqual(
+    filterEditorRows(out, 'gone', 'all').map((r) => r.name),
+    ['VK_LAYER_GONE'],
+  );
+  assert.deepEqual(
+    filterEditorRows(out, '', 'implicit').map((r) => r.name),
+    ['VK_LAYER_I'],
+  );
   assert.equal(moveAnnouncement('VK_LAYER_X', { position: 3, total: 7 }), 'VK_LAYER_X moved to position 3 of 7');
 });
 
@@ -65,7 +95,10 @@ test('problems sorted by severity: files with errors first, then the most of the
     { implicit_layer: [], explicit_layer: [], driver: [] },
     {
       implicit_layer: [scanned('implicit_layer', 0, '/i/no-disable.json', layer('VK_LAYER_warn_only', { api_version: '1.3' }))],
-      explicit_layer: [scanned('explicit_layer', 0, '/e/unreadable.json', null), scanned('explicit_layer', 1, '/e/broken.json', '{ "file_format_version": "1.2.0", "layer": { "name": "x", } }')],
+      explicit_layer: [
+        scanned('explicit_layer', 0, '/e/unreadable.json', null),
+        scanned('explicit_layer', 1, '/e/broken.json', '{ "file_format_version": "1.2.0", "layer": { "name": "x", } }'),
+      ],
       driver: [],
     },
   );
@@ -73,6 +106,9 @@ test('problems sorted by severity: files with errors first, then the most of the
   const worst = (g: (typeof groups)[number]) => (g.counts.error > 0 ? 0 : g.counts.warning > 0 ? 1 : 2);
   const sorted = sortGroups(groups, 'severity');
   assert.deepEqual([...sorted.map(worst)], [...sorted.map(worst)].sort());
-  assert.deepEqual(sortGroups(groups, 'loader').map((g) => g.path), groups.map((g) => g.path));
+  assert.deepEqual(
+    sortGroups(groups, 'loader').map((g) => g.path),
+    groups.map((g) => g.path),
+  );
   assert.equal(new Set(sorted.map((g) => g.path)).size, groups.length);
 });

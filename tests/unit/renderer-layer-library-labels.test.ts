@@ -4,11 +4,27 @@ import { inspectionFor, interfaceText, libraryText, symbolLines } from '../../re
 import { deviceOriginText } from '../../renderer/src/devices/device-labels';
 import { emptyInspection, layerSymbols, type LayerInspection } from '../../shared/vulkan/layer-inspection';
 
-const symbols = layerSymbols({ functions: { vkGetInstanceProcAddr: 'overlay_GetInstanceProcAddr' }, preInstance: {}, entrypoints: ['vkCmdA', 'vkCmdB', 'vkCmdA'] });
+const symbols = layerSymbols({
+  functions: { vkGetInstanceProcAddr: 'overlay_GetInstanceProcAddr' },
+  preInstance: {},
+  entrypoints: ['vkCmdA', 'vkCmdB', 'vkCmdA'],
+});
 const base: LayerInspection = emptyInspection({ name: 'VK_LAYER_X', manifest: '/m/x.json', kind: 'explicit', libraryPath: 'libx.so', symbols });
 
 test('the interface line says negotiated, not negotiated, or unusable', () => {
-  const negotiated = { ...base, ok: true, interfaceVersion: 2, negotiation: { offered: 2, result: 'VK_SUCCESS', interfaceVersion: 2, getInstanceProcAddr: true, getDeviceProcAddr: true, getPhysicalDeviceProcAddr: false } };
+  const negotiated = {
+    ...base,
+    ok: true,
+    interfaceVersion: 2,
+    negotiation: {
+      offered: 2,
+      result: 'VK_SUCCESS',
+      interfaceVersion: 2,
+      getInstanceProcAddr: true,
+      getDeviceProcAddr: true,
+      getPhysicalDeviceProcAddr: false,
+    },
+  };
   assert.equal(interfaceText(negotiated), 'Interface 2, negotiated (offered 2)');
   assert.equal(interfaceText({ ...base, ok: true, interfaceVersion: 1 }), 'Interface 1, no negotiation');
   assert.equal(interfaceText(base), 'The loader cannot use this library');
@@ -18,14 +34,21 @@ test('the interface line says negotiated, not negotiated, or unusable', () => {
 test('symbols: renamed ones show their symbol; entrypoints collapse into one count; the library says how it was found', () => {
   const inspected = { ...base, symbols: base.symbols.map((s) => ({ ...s, exported: s.role === 'get-instance-proc-addr' })) };
   const lines = symbolLines(inspected);
-  assert.deepEqual(lines.map((l) => [l.label, l.symbol, l.state]), [
-    ['vkNegotiateLoaderLayerInterfaceVersion', null, 'missing'],
-    ['vkGetInstanceProcAddr', 'overlay_GetInstanceProcAddr', 'exported'],
-    ['vkGetDeviceProcAddr', null, 'missing'],
-    ['2 extension entrypoints (0 exported; a layer may hand them out through vkGet*ProcAddr instead)', null, 'info'],
-  ]);
+  assert.deepEqual(
+    lines.map((l) => [l.label, l.symbol, l.state]),
+    [
+      ['vkNegotiateLoaderLayerInterfaceVersion', null, 'missing'],
+      ['vkGetInstanceProcAddr', 'overlay_GetInstanceProcAddr', 'exported'],
+      ['vkGetDeviceProcAddr', null, 'missing'],
+      ['2 extension entrypoints (0 exported; a layer may hand them out through vkGet*ProcAddr instead)', null, 'info'],
+    ],
+  );
   assert.equal(symbolLines(base)[0]!.state, 'not-looked-up');
-  const resolved = { ...base, library: '/usr/lib/libx.so', resolution: { libraryPath: 'libx.so', path: '/lib/libx.so', via: 'ld.so.cache' as const, outcome: 'ok' as const, tried: [] } };
+  const resolved = {
+    ...base,
+    library: '/usr/lib/libx.so',
+    resolution: { libraryPath: 'libx.so', path: '/lib/libx.so', via: 'ld.so.cache' as const, outcome: 'ok' as const, tried: [] },
+  };
   assert.deepEqual(libraryText(resolved), { path: '/usr/lib/libx.so', how: 'found in the ld.so cache' });
 });
 

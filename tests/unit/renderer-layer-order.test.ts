@@ -15,14 +15,31 @@ const names = (d: { config: { layers: { name: string }[] } }) => d.config.layers
 
 test('the list order saved at Apply comes back after a reload; the On layers keep the installed (component) order', () => {
   // The user dragged c to the top and turned c and a on, in that order; then reloaded.
-  const installed = { layers: [{ name: 'VK_LAYER_c', state: 'on' as const }, { name: 'VK_LAYER_a', state: 'on' as const }] };
+  const installed = {
+    layers: [
+      { name: 'VK_LAYER_c', state: 'on' as const },
+      { name: 'VK_LAYER_a', state: 'on' as const },
+    ],
+  };
   const fresh = createDraft(installed, discovered);
-  assert.deepEqual(names(fresh), ['VK_LAYER_imp', 'VK_LAYER_c', 'VK_LAYER_b', 'VK_LAYER_a', 'VK_LAYER_d'], 'without a saved order: discovery places, component order');
+  assert.deepEqual(
+    names(fresh),
+    ['VK_LAYER_imp', 'VK_LAYER_c', 'VK_LAYER_b', 'VK_LAYER_a', 'VK_LAYER_d'],
+    'without a saved order: discovery places, component order',
+  );
   const saved = ['VK_LAYER_c', 'VK_LAYER_imp', 'VK_LAYER_a', 'VK_LAYER_d', 'VK_LAYER_b'];
   const restored = applyPreferredOrder(fresh, saved);
   assert.deepEqual(names(restored), saved);
   // Someone else changed the component order since: the installed order wins among the On layers.
-  const swapped = createDraft({ layers: [{ name: 'VK_LAYER_a', state: 'on' }, { name: 'VK_LAYER_c', state: 'on' }] }, discovered);
+  const swapped = createDraft(
+    {
+      layers: [
+        { name: 'VK_LAYER_a', state: 'on' },
+        { name: 'VK_LAYER_c', state: 'on' },
+      ],
+    },
+    discovered,
+  );
   assert.deepEqual(names(applyPreferredOrder(swapped, saved)), ['VK_LAYER_a', 'VK_LAYER_imp', 'VK_LAYER_c', 'VK_LAYER_d', 'VK_LAYER_b']);
   // A layer new since the save stays right after the layer before it in the fresh draft (here c); nothing saved: the draft itself.
   const withNew = createDraft(installed, [...discovered.slice(0, 2), { name: 'VK_LAYER_new', implicit: false }, ...discovered.slice(2)]);

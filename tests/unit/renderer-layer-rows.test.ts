@@ -5,10 +5,35 @@ import type { ManifestKind } from '../../shared/loader/search-paths';
 import { filterLayerRows, isFilterShortcut, layerRows, rowTitle, typeCounts } from '../../renderer/src/layers/layer-rows';
 
 const layer = (name: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ file_format_version: '1.2.0', layer: { name, type: 'GLOBAL', library_path: `lib${name}.so`, api_version: '1.3.239', implementation_version: '1', description: `${name} does things`, ...extra } }, null, 2);
+  JSON.stringify(
+    {
+      file_format_version: '1.2.0',
+      layer: {
+        name,
+        type: 'GLOBAL',
+        library_path: `lib${name}.so`,
+        api_version: '1.3.239',
+        implementation_version: '1',
+        description: `${name} does things`,
+        ...extra,
+      },
+    },
+    null,
+    2,
+  );
 
 function scanned(kind: ManifestKind, order: number, path: string, text: string | null, origin = 'XDG_DATA_DIRS[1]'): ScannedManifest {
-  return { path, kind, origin, location: path.slice(0, path.lastIndexOf('/')), order, readdirOrder: true, text, problem: text === null ? 'unreadable' : null, duplicateOf: null };
+  return {
+    path,
+    kind,
+    origin,
+    location: path.slice(0, path.lastIndexOf('/')),
+    order,
+    readdirOrder: true,
+    text,
+    problem: text === null ? 'unreadable' : null,
+    duplicateOf: null,
+  };
 }
 
 // Scanned lists deliberately out of order: the rows must follow `order`, implicit first.
@@ -16,13 +41,33 @@ const inventory = buildInventory(
   { implicit_layer: [], explicit_layer: [], driver: [] },
   {
     implicit_layer: [
-      scanned('implicit_layer', 1, '/usr/share/vulkan/implicit_layer.d/select.json', layer('VK_LAYER_MESA_device_select', { disable_environment: { NODEVICE_SELECT: '1' } })),
+      scanned(
+        'implicit_layer',
+        1,
+        '/usr/share/vulkan/implicit_layer.d/select.json',
+        layer('VK_LAYER_MESA_device_select', { disable_environment: { NODEVICE_SELECT: '1' } }),
+      ),
       scanned('implicit_layer', 0, '/home/u/.config/vulkan/implicit_layer.d/mine.json', layer('VK_LAYER_mine_implicit'), 'XDG_CONFIG_HOME'),
     ],
     explicit_layer: [
       scanned('explicit_layer', 2, '/usr/share/vulkan/explicit_layer.d/broken.json', '{"file_format_version": "1.2.0", "layer": {,}}'),
       scanned('explicit_layer', 0, '/opt/layers/VkLayer_khronos_validation.json', layer('VK_LAYER_KHRONOS_validation'), 'VK_LAYER_PATH[0]'),
-      scanned('explicit_layer', 1, '/usr/share/vulkan/explicit_layer.d/meta.json', JSON.stringify({ file_format_version: '1.2.0', layer: { name: 'VK_LAYER_x_meta', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'A meta-layer', component_layers: ['VK_LAYER_KHRONOS_validation'] } })),
+      scanned(
+        'explicit_layer',
+        1,
+        '/usr/share/vulkan/explicit_layer.d/meta.json',
+        JSON.stringify({
+          file_format_version: '1.2.0',
+          layer: {
+            name: 'VK_LAYER_x_meta',
+            type: 'GLOBAL',
+            api_version: '1.3.0',
+            implementation_version: '1',
+            description: 'A meta-layer',
+            component_layers: ['VK_LAYER_KHRONOS_validation'],
+          },
+        }),
+      ),
     ],
     driver: [],
   },
@@ -55,7 +100,12 @@ test('a row carries its layer, meta flag and its manifest’s problem counts', (
 });
 
 test('a manifest with no readable layer still gets a row, named by its file', () => {
-  const unreadable = layerRows(buildInventory({ implicit_layer: [], explicit_layer: [], driver: [] }, { implicit_layer: [], explicit_layer: [scanned('explicit_layer', 0, '/x/gone.json', null)], driver: [] }));
+  const unreadable = layerRows(
+    buildInventory(
+      { implicit_layer: [], explicit_layer: [], driver: [] },
+      { implicit_layer: [], explicit_layer: [scanned('explicit_layer', 0, '/x/gone.json', null)], driver: [] },
+    ),
+  );
   assert.equal(unreadable.length, 1);
   assert.equal(unreadable[0]!.layer, null);
   assert.equal(rowTitle(unreadable[0]!), 'gone.json');
@@ -68,7 +118,11 @@ test('the filter matches every word in name, path or description, case-insensiti
   assert.deepEqual(names('/opt/layers'), ['VK_LAYER_KHRONOS_validation'], 'by path');
   assert.deepEqual(names('meta-layer'), ['VK_LAYER_x_meta'], 'by description');
   assert.deepEqual(names('broken.json'), [rowTitle(rows[4]!)], 'a row without a description is still found by path');
-  assert.deepEqual(names('  '), rows.map((r) => rowTitle(r)), 'blank: everything');
+  assert.deepEqual(
+    names('  '),
+    rows.map((r) => rowTitle(r)),
+    'blank: everything',
+  );
   assert.deepEqual(names('nothing-like-this'), []);
 });
 
@@ -82,7 +136,13 @@ test('the type filter: implicit, explicit, meta; counts for each', () => {
 });
 
 test('"/" focuses the filter unless typing elsewhere or with a modifier', () => {
-  const key = (k: string, mods: Partial<{ altKey: boolean; ctrlKey: boolean; metaKey: boolean }> = {}) => ({ key: k, altKey: false, ctrlKey: false, metaKey: false, ...mods });
+  const key = (k: string, mods: Partial<{ altKey: boolean; ctrlKey: boolean; metaKey: boolean }> = {}) => ({
+    key: k,
+    altKey: false,
+    ctrlKey: false,
+    metaKey: false,
+    ...mods,
+  });
   assert.equal(isFilterShortcut(key('/'), false), true);
   assert.equal(isFilterShortcut(key('/'), true), false);
   assert.equal(isFilterShortcut(key('/', { ctrlKey: true }), false), false);

@@ -18,15 +18,27 @@ test('newest first, at most MAX_NOTICES kept', () => {
 test('a repeated message moves to the top instead of stacking; another level is another notice', () => {
   let list = addNotice(addNotice([], n(1, 'server stopped', 'warning')), n(2, 'other'));
   list = addNotice(list, n(3, 'server stopped', 'warning'));
-  assert.deepEqual(list.map((x) => x.id), [3, 2]);
+  assert.deepEqual(
+    list.map((x) => x.id),
+    [3, 2],
+  );
   list = addNotice(list, n(4, 'server stopped', 'error'));
-  assert.deepEqual(list.map((x) => x.id), [4, 3, 2]);
+  assert.deepEqual(
+    list.map((x) => x.id),
+    [4, 3, 2],
+  );
 });
 
 test('dismissing removes only that notice', () => {
   const list = [n(3), n(2), n(1)];
-  assert.deepEqual(removeNotice(list, 2).map((x) => x.id), [3, 1]);
-  assert.deepEqual(removeNotice(list, 9).map((x) => x.id), [3, 2, 1]);
+  assert.deepEqual(
+    removeNotice(list, 2).map((x) => x.id),
+    [3, 1],
+  );
+  assert.deepEqual(
+    removeNotice(list, 9).map((x) => x.id),
+    [3, 2, 1],
+  );
 });
 
 test('the notice store gives each notice its own id and dismisses by id', () => {
@@ -38,5 +50,8 @@ test('the notice store gives each notice its own id and dismisses by id', () => 
   assert.equal(first?.message, 'first');
   assert.notEqual(first?.id, second?.id);
   dismiss(second!.id);
-  assert.deepEqual(useNotices.getState().notices.map((x) => x.message), ['first']);
+  assert.deepEqual(
+    useNotices.getState().notices.map((x) => x.message),
+    ['first'],
+  );
 });

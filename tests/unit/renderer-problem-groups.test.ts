@@ -6,10 +6,27 @@ import { countSeverities, describeCounts, positionLabel, severityName, splitFix 
 import { findProblem, flatRows, groupProblems, manifestCount, splitPath, totalCounts } from '../../renderer/src/problems/problem-groups';
 
 function scanned(kind: ManifestKind, order: number, path: string, text: string): ScannedManifest {
-  return { path, kind, origin: 'XDG_CONFIG_HOME', location: path.slice(0, path.lastIndexOf('/')), order, readdirOrder: true, text, problem: null, duplicateOf: null };
+  return {
+    path,
+    kind,
+    origin: 'XDG_CONFIG_HOME',
+    location: path.slice(0, path.lastIndexOf('/')),
+    order,
+    readdirOrder: true,
+    text,
+    problem: null,
+    duplicateOf: null,
+  };
 }
 const good = (name: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ file_format_version: '1.2.0', layer: { name, type: 'GLOBAL', library_path: 'x.so', api_version: '1.3.0', implementation_version: '1', description: 'd', ...extra } }, null, 2);
+  JSON.stringify(
+    {
+      file_format_version: '1.2.0',
+      layer: { name, type: 'GLOBAL', library_path: 'x.so', api_version: '1.3.0', implementation_version: '1', description: 'd', ...extra },
+    },
+    null,
+    2,
+  );
 
 const inventory = buildInventory(
   { implicit_layer: [], explicit_layer: [], driver: [] },
@@ -17,7 +34,16 @@ const inventory = buildInventory(
     implicit_layer: [scanned('implicit_layer', 0, '/c/implicit_layer.d/i.json', good('VK_LAYER_i'))],
     explicit_layer: [
       // An error (library_path missing) and a warning (name convention) in one file, warning first in the text.
-      scanned('explicit_layer', 1, '/c/explicit_layer.d/two.json', JSON.stringify({ file_format_version: '1.2.0', layer: { name: 'bad_name', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'd' } }, null, 2)),
+      scanned(
+        'explicit_layer',
+        1,
+        '/c/explicit_layer.d/two.json',
+        JSON.stringify(
+          { file_format_version: '1.2.0', layer: { name: 'bad_name', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'd' } },
+          null,
+          2,
+        ),
+      ),
       scanned('explicit_layer', 0, '/c/explicit_layer.d/broken.json', '{\n  "file_format_version": "1.2.0",\n  "layer": {"name": "x",}\n}\n'),
       scanned('explicit_layer', 2, '/c/explicit_layer.d/ok.json', good('VK_LAYER_ok')),
     ],
@@ -38,8 +64,14 @@ test('each group counts its severities; rows are worst first, then by position',
   const two = groups.find((g) => g.path.endsWith('two.json'))!;
   assert.equal(two.counts.error, 1);
   assert.equal(two.counts.warning, 1);
-  assert.deepEqual(two.rows.map((r) => severityName(r.diagnostic.severity)), ['error', 'warning']);
-  assert.deepEqual(two.rows.map((r) => r.diagnostic.code), ['layer/missing-library-path', 'layer/name-convention']);
+  assert.deepEqual(
+    two.rows.map((r) => severityName(r.diagnostic.severity)),
+    ['error', 'warning'],
+  );
+  assert.deepEqual(
+    two.rows.map((r) => r.diagnostic.code),
+    ['layer/missing-library-path', 'layer/name-convention'],
+  );
   const broken = groups.find((g) => g.path.endsWith('broken.json'))!;
   assert.equal(broken.rows[0]!.diagnostic.code, 'manifest/invalid-json');
   assert.equal(broken.rows[0]!.diagnostic.range.start.line, 2);
@@ -59,7 +91,10 @@ test('totals, flat row order, and finding a row by key (null after it is gone)',
 });
 
 test('severity names, counts and their wording', () => {
-  assert.deepEqual([1, 2, 3, 4, undefined].map((s) => severityName(s as 1)), ['error', 'warning', 'information', 'hint', 'error']);
+  assert.deepEqual(
+    [1, 2, 3, 4, undefined].map((s) => severityName(s as 1)),
+    ['error', 'warning', 'information', 'hint', 'error'],
+  );
   const counts = countSeverities([{ severity: 1 }, { severity: 1 }, { severity: 2 }, { severity: 3 }]);
   assert.deepEqual(counts, { error: 2, warning: 1, information: 1, hint: 0 });
   assert.equal(describeCounts(counts), '2 errors, 1 warning, 1 message');

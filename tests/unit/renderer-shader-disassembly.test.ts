@@ -28,7 +28,14 @@ test('splitLines: the final newline starts no empty line; empty text has no line
 });
 
 test('tokenizeLine: ids, opcodes, strings (escapes kept, no ids inside), comments; tokens join back to the line', () => {
-  for (const line of lines) assert.equal(tokenizeLine(line).map((t) => t.text).join(''), line, line);
+  for (const line of lines)
+    assert.equal(
+      tokenizeLine(line)
+        .map((t) => t.text)
+        .join(''),
+      line,
+      line,
+    );
   assert.deepEqual(tokenizeLine('          %3 = OpTypeFunction %2'), [
     { kind: 'text', text: '          ' },
     { kind: 'id', text: '%3', id: 3 },
@@ -38,9 +45,21 @@ test('tokenizeLine: ids, opcodes, strings (escapes kept, no ids inside), comment
     { kind: 'id', text: '%2', id: 2 },
   ]);
   const entry = tokenizeLine(lines[3]!);
-  assert.deepEqual(entry.filter((t) => t.kind === 'id').map((t) => t.text), ['%4', '%12'], 'the %9 inside "main %9" is text');
-  assert.deepEqual(entry.filter((t) => t.kind === 'string').map((t) => t.text), ['"main %9"']);
-  assert.deepEqual(tokenizeLine(lines[4]!).filter((t) => t.kind === 'string').map((t) => t.text), ['"say \\"%5\\""']);
+  assert.deepEqual(
+    entry.filter((t) => t.kind === 'id').map((t) => t.text),
+    ['%4', '%12'],
+    'the %9 inside "main %9" is text',
+  );
+  assert.deepEqual(
+    entry.filter((t) => t.kind === 'string').map((t) => t.text),
+    ['"main %9"'],
+  );
+  assert.deepEqual(
+    tokenizeLine(lines[4]!)
+      .filter((t) => t.kind === 'string')
+      .map((t) => t.text),
+    ['"say \\"%5\\""'],
+  );
   assert.deepEqual(tokenizeLine('; Bound: 13'), [{ kind: 'comment', text: '; Bound: 13' }]);
   assert.deepEqual(tokenizeLine('  OpSource GLSL 450 ; trailing'), [
     { kind: 'text', text: '  ' },
@@ -49,12 +68,23 @@ test('tokenizeLine: ids, opcodes, strings (escapes kept, no ids inside), comment
     { kind: 'comment', text: '; trailing' },
   ]);
   // An unterminated string runs to the end of the line instead of looping.
-  assert.deepEqual(tokenizeLine(' "abc'), [{ kind: 'text', text: ' ' }, { kind: 'string', text: '"abc' }]);
+  assert.deepEqual(tokenizeLine(' "abc'), [
+    { kind: 'text', text: ' ' },
+    { kind: 'string', text: '"abc' },
+  ]);
 });
 
 test('definitionLines: each result id maps to the line that defines it; uses are not definitions', () => {
   const defs = definitionLines(lines);
-  assert.deepEqual([...defs.entries()], [[2, 5], [3, 6], [4, 7], [10, 8]]);
+  assert.deepEqual(
+    [...defs.entries()],
+    [
+      [2, 5],
+      [3, 6],
+      [4, 7],
+      [10, 8],
+    ],
+  );
   assert.equal(defs.get(12), undefined);
 });
 
@@ -103,7 +133,10 @@ test('base64FromDataUrl: the payload of a base64 data URL, whatever its type; an
 
 test('tabs: arrows wrap, Home and End go to the ends, other keys are not ours', () => {
   const n = SHADER_TABS.length;
-  assert.deepEqual(SHADER_TABS.map((t) => t.label), ['Summary', 'Interface', 'Bindings', 'Disassembly', 'Problems']);
+  assert.deepEqual(
+    SHADER_TABS.map((t) => t.label),
+    ['Summary', 'Interface', 'Bindings', 'Disassembly', 'Problems'],
+  );
   assert.equal(tabKeyTarget('ArrowRight', 0, n), 1);
   assert.equal(tabKeyTarget('ArrowRight', n - 1, n), 0);
   assert.equal(tabKeyTarget('ArrowLeft', 0, n), n - 1);
@@ -120,7 +153,14 @@ test('labels: array dims, nameless ids, nested members flattened with their path
     { name: 'count', type: 'uint', offset: 0, size: 4 },
     { name: 'lights', type: 'Light[]', offset: 16, size: 0, arraySize: [0], arrayStride: 32, members: [{ name: 'color', type: 'vec4', offset: 0, size: 16 }] },
   ]);
-  assert.deepEqual(rows.map((r) => [r.name, r.depth, r.layout]), [['count', 0, ''], ['lights', 0, 'stride 32'], ['lights[].color', 1, '']]);
+  assert.deepEqual(
+    rows.map((r) => [r.name, r.depth, r.layout]),
+    [
+      ['count', 0, ''],
+      ['lights', 0, 'stride 32'],
+      ['lights[].color', 1, ''],
+    ],
+  );
   assert.equal(wordRange({ start: { character: 5 }, end: { character: 6 } }), 'word 5');
   assert.equal(wordRange({ start: { character: 5 }, end: { character: 9 } }), 'words 5–8');
 });
@@ -128,6 +168,16 @@ test('labels: array dims, nameless ids, nested members flattened with their path
 test('the Interface tab lists variables by location, then component; built-ins after, by name', async () => {
   const { byLocation } = await import('../../renderer/src/shaders/shader-labels');
   const v = (name: string, location?: number, component?: number, builtIns: string[] = []) => ({ name, location, component, builtIns });
-  const sorted = byLocation([v('uv', 1), v('pos', 0), v('gl_Position', undefined, undefined, ['Position']), v('b', 1, 2), v('a', 1, 0), v('gl_PointSize', undefined, undefined, ['PointSize'])]);
-  assert.deepEqual(sorted.map((x) => x.name), ['pos', 'uv', 'a', 'b', 'gl_PointSize', 'gl_Position']);
+  const sorted = byLocation([
+    v('uv', 1),
+    v('pos', 0),
+    v('gl_Position', undefined, undefined, ['Position']),
+    v('b', 1, 2),
+    v('a', 1, 0),
+    v('gl_PointSize', undefined, undefined, ['PointSize']),
+  ]);
+  assert.deepEqual(
+    sorted.map((x) => x.name),
+    ['pos', 'uv', 'a', 'b', 'gl_PointSize', 'gl_Position'],
+  );
 });

@@ -15,7 +15,10 @@ test('splitLines: \\n, \\r\\n and a lone \\r end lines, as LSP counts them; a fi
 
 test('no range: numbered lines, nothing marked', () => {
   const lines = highlightLines('{\n  "a": 1\n}', null);
-  assert.deepEqual(lines.map((l) => l.number), [1, 2, 3]);
+  assert.deepEqual(
+    lines.map((l) => l.number),
+    [1, 2, 3],
+  );
   assert.deepEqual(show(lines), ['{', '  "a": 1', '}']);
   assert.equal(firstMarkedLine(lines), -1);
 });

@@ -58,7 +58,14 @@ test('public: static GETs and the one-time-code exchange; every /api/ path and o
   assert.ok(isPublicRequest('GET', '/'));
   assert.ok(isPublicRequest('HEAD', '/assets/app.js'));
   assert.ok(isPublicRequest('POST', '/auth/code'));
-  for (const [m, p] of [['GET', '/api/events'], ['GET', '/api/app.info'], ['POST', '/api/launch.start'], ['POST', '/'], ['GET', '/auth/code'], ['PUT', '/x']] as const) {
+  for (const [m, p] of [
+    ['GET', '/api/events'],
+    ['GET', '/api/app.info'],
+    ['POST', '/api/launch.start'],
+    ['POST', '/'],
+    ['GET', '/auth/code'],
+    ['PUT', '/x'],
+  ] as const) {
     assert.ok(!isPublicRequest(m, p), `${m} ${p}`);
   }
   // Public paths still go through Host and Origin first.
@@ -72,7 +79,13 @@ test('cross-site: a top-level navigation to the page passes; a cross-site subres
   const h = { host: '127.0.0.1:4000', 'sec-fetch-site': 'cross-site' };
   const nav = { ...h, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
   assert.deepEqual(guardRequest({ method: 'GET', url: new URL('/', 'http://x'), headers: nav }, policy), { ok: true, tokenFrom: 'none' });
-  assert.equal(guardRequest({ method: 'GET', url: new URL('/', 'http://x'), headers: { ...h, 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' } }, policy).ok, false);
-  assert.equal(guardRequest({ method: 'GET', url: new URL('/api/events', 'http://x'), headers: { ...nav, 'x-strata-token': 'secret-token' } }, policy).ok, false);
+  assert.equal(
+    guardRequest({ method: 'GET', url: new URL('/', 'http://x'), headers: { ...h, 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' } }, policy).ok,
+    false,
+  );
+  assert.equal(
+    guardRequest({ method: 'GET', url: new URL('/api/events', 'http://x'), headers: { ...nav, 'x-strata-token': 'secret-token' } }, policy).ok,
+    false,
+  );
   assert.equal(guardRequest({ method: 'POST', url: new URL('/', 'http://x'), headers: nav }, policy).ok, false);
 });

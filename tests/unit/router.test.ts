@@ -34,7 +34,7 @@ test('unknown channel: error value naming the channels that exist, no handler ru
   const result = await createRouter(h).call('app.delete', {}, { host: 'cli' });
   assert.equal(result.ok, false);
   assert.equal(!result.ok && result.error.code, 'ipc/unknown-channel');
-  assert.match(!result.ok ? result.error.fix ?? '' : '', /app\.info/);
+  assert.match(!result.ok ? (result.error.fix ?? '') : '', /app\.info/);
   assert.deepEqual(calls, []);
 });
 
@@ -81,5 +81,9 @@ test('a handler failing with an error value keeps its code and fix', async () =>
     },
   });
   const result = await createRouter(h).call('app.info', {}, { host: 'cli' });
-  assert.deepEqual(!result.ok && result.error, { code: 'bridge/crashed', message: 'The Vulkan probe was killed by SIGSEGV', fix: 'run with VK_LOADER_DEBUG=all' });
+  assert.deepEqual(!result.ok && result.error, {
+    code: 'bridge/crashed',
+    message: 'The Vulkan probe was killed by SIGSEGV',
+    fix: 'run with VK_LOADER_DEBUG=all',
+  });
 });

@@ -60,7 +60,11 @@ test('loader lines, validation messages and invalid UTF-8 take the parser path, 
     ['validation', Buffer.from(MESSAGE)],
     ['stdout', Buffer.concat([Buffer.from('ok\nbad '), Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from(MESSAGE), Buffer.from('tail without break')])],
   ]);
-  const summary = records.map((r) => (r.kind === 'message' ? `${r.seq} message ${r.stream} ${r.lines.join('-')} ${r.objects[0]?.name}` : `${r.seq} ${r.stream} ${r.src ?? 'app'}${r.level ? `/${r.level}` : ''}${r.lossy ? ' lossy' : ''}${r.partial ? ' partial' : ''}`));
+  const summary = records.map((r) =>
+    r.kind === 'message'
+      ? `${r.seq} message ${r.stream} ${r.lines.join('-')} ${r.objects[0]?.name}`
+      : `${r.seq} ${r.stream} ${r.src ?? 'app'}${r.level ? `/${r.level}` : ''}${r.lossy ? ' lossy' : ''}${r.partial ? ' partial' : ''}`,
+  );
   assert.deepEqual(summary, [
     '1 stderr loader/info',
     '2 stderr loader/warning',
@@ -92,7 +96,7 @@ test('any chunking of mixed output gives the same records (seeded), and the live
   const reference = record([['stderr', bytes]], 0, 128).records;
   for (let round = 0; round < 10; round++) {
     const chunks: [CaptureStream, Buffer][] = [];
-    for (let i = 0; i < bytes.length; ) {
+    for (let i = 0; i < bytes.length;) {
       const n = 1 + Math.floor(rand() * 900);
       chunks.push(['stderr', bytes.subarray(i, i + n)]);
       i += n;
@@ -100,7 +104,10 @@ test('any chunking of mixed output gives the same records (seeded), and the live
     const { records, live, dropped } = record(chunks, 1e9, 128);
     const strip = (r: CaptureRecord) => ({ ...r, t: 0, wall: 0 });
     assert.deepEqual(records.map(strip), reference.map(strip));
-    assert.deepEqual(live.map((r) => r.seq), records.map((r) => r.seq));
+    assert.deepEqual(
+      live.map((r) => r.seq),
+      records.map((r) => r.seq),
+    );
     assert.equal(dropped, 0);
   }
 });
@@ -118,7 +125,7 @@ test('whole chunks of plain lines in one pass give exactly the records of the li
     const bytes = Buffer.from(all);
     const cut = (max: number) => {
       const chunks: [CaptureStream, Buffer][] = [];
-      for (let i = 0; i < bytes.length; ) {
+      for (let i = 0; i < bytes.length;) {
         const n = 1 + Math.floor(rand() * max);
         chunks.push([stream, bytes.subarray(i, i + n)]);
         i += n;
@@ -137,6 +144,9 @@ test('whole chunks of plain lines in one pass give exactly the records of the li
 test('the live view takes only what it has room for; messages always', () => {
   const { live, dropped, records } = record([['stdout', Buffer.from(`a\nb\nc\n${MESSAGE}`)]], 1);
   assert.equal(records.length, 7);
-  assert.deepEqual(live.map((r) => r.kind), ['line', 'message']);
+  assert.deepEqual(
+    live.map((r) => r.kind),
+    ['line', 'message'],
+  );
   assert.equal(dropped, 5);
 });

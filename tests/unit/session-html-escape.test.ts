@@ -40,7 +40,14 @@ const template = (): SessionReportInput => ({
     strataPid: 1,
     notes: ['a note'],
   },
-  footer: { kind: 'footer', endedAt: 'e', endWall: 1, durationMs: 1234, exit: { reason: 'failed-to-start', code: 1, signal: 'SIGKILL', error: 'ENOENT' }, counts: emptyCounts() },
+  footer: {
+    kind: 'footer',
+    endedAt: 'e',
+    endWall: 1,
+    durationMs: 1234,
+    exit: { reason: 'failed-to-start', code: 1, signal: 'SIGKILL', error: 'ENOENT' },
+    counts: emptyCounts(),
+  },
   counts: emptyCounts(),
   messages: [
     {
@@ -66,7 +73,21 @@ const template = (): SessionReportInput => ({
   generatedAt: 'now',
 });
 
-const SNIPPETS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "' onmouseover='alert(3)", '</pre></td></tr></table>', '<!--', '-->', '&amp;', '&#60;', 'javascript:alert(4)', '<style>', '\u2028', '😀', '<a href="//evil">'];
+const SNIPPETS = [
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(2)>',
+  "' onmouseover='alert(3)",
+  '</pre></td></tr></table>',
+  '<!--',
+  '-->',
+  '&amp;',
+  '&#60;',
+  'javascript:alert(4)',
+  '<style>',
+  '\u2028',
+  '😀',
+  '<a href="//evil">',
+];
 const CHARS = `<>&"'=/ abcXYZ0;\n\t`;
 
 function hostileString(rand: () => number): string {
@@ -111,7 +132,8 @@ test('property: every interpolated field of the session HTML export is escaped (
     }
     assert.equal(skeleton(html), skeleton(benign), `seed ${seed}: hostile text changed the HTML structure`);
     // Payloads that open a tag: escaped, none can appear (one that is itself a piece of the report's own markup, like </td></tr>, is there anyway).
-    for (const p of payloads) if (/<[a-z]/i.test(p) && !benign.includes(p)) assert.ok(!html.includes(p), `seed ${seed}: ${JSON.stringify(p)} reached the HTML unescaped`);
+    for (const p of payloads)
+      if (/<[a-z]/i.test(p) && !benign.includes(p)) assert.ok(!html.includes(p), `seed ${seed}: ${JSON.stringify(p)} reached the HTML unescaped`);
     assert.doesNotMatch(html, /<script|<img|<a href="\/\/evil/i, `seed ${seed}`);
   }
 });

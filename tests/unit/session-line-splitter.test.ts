@@ -67,7 +67,7 @@ test('any chunking of the same bytes gives the same lines (seeded)', () => {
   const whole = split([bytes], 256);
   for (let round = 0; round < 20; round++) {
     const chunks: Buffer[] = [];
-    for (let i = 0; i < bytes.length; ) {
+    for (let i = 0; i < bytes.length;) {
       const n = 1 + Math.floor(rand() * 700);
       chunks.push(bytes.subarray(i, i + n));
       i += n;

@@ -25,7 +25,11 @@ const VUID_00378 =
 test('loader debug lines: level, categories and message, indentation of the message kept', () => {
   assert.deepEqual(parseLoaderLogLine(LOADER[0]!), { level: 'info', categories: [], message: 'Vulkan Loader Version 1.3.239' });
   assert.deepEqual(parseLoaderLogLine(LOADER[1]!), { level: null, categories: ['layer'], message: '   In following locations:' });
-  assert.deepEqual(parseLoaderLogLine(LOADER[2]!), { level: 'debug', categories: ['driver'], message: 'Searching for ICD drivers named /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so' });
+  assert.deepEqual(parseLoaderLogLine(LOADER[2]!), {
+    level: 'debug',
+    categories: ['driver'],
+    message: 'Searching for ICD drivers named /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so',
+  });
   assert.deepEqual(parseLoaderLogLine(LOADER[3]!), { level: null, categories: ['driver', 'layer'], message: '   <Application>' });
   assert.equal(parseLoaderLogLine(LOADER[4]!)?.level, 'warning');
   assert.deepEqual(parseLoaderLogLine(LOADER[5]!), { level: 'error', categories: ['layer'], message: 'Requested layer "VK_LAYER_nope" failed to load!' });
@@ -52,7 +56,12 @@ test('validation message header and object lines', () => {
   assert.equal(parseValidationHeader('UNASSIGNED-x(INFO / GEN): msgNum: -5 - t')?.messageId, -5);
   assert.equal(parseValidationHeader('app: (ERROR / SPEC): msgNum: x - no'), null);
   assert.deepEqual(parseObjectLine('        [1] 0x10000000001, type: 9, name: NULL'), { index: 1, handle: '0x10000000001', type: 9, name: null });
-  assert.deepEqual(parseObjectLine('        [0] 0x55d0b0a5c140, type: 3, name: my device, 2'), { index: 0, handle: '0x55d0b0a5c140', type: 3, name: 'my device, 2' });
+  assert.deepEqual(parseObjectLine('        [0] 0x55d0b0a5c140, type: 3, name: my device, 2'), {
+    index: 0,
+    handle: '0x55d0b0a5c140',
+    type: 3,
+    name: 'my device, 2',
+  });
 });
 
 function capture(lines: (Partial<CapturedLine> & { text: string })[], spec = (_: string) => ({ url: null, text: null })) {
@@ -75,7 +84,15 @@ test('capture: a message and its object list become one message record after the
   ]);
   assert.deepEqual(
     out.map((r) => (r.kind === 'line' ? `${r.seq}:${r.src ?? 'app'}:${r.text.slice(0, 12)}` : `${r.seq}:message:${r.lines.join('-')}`)),
-    ['1:app:before', '2:validation:VUID-vkDestr', '3:validation:    Objects:', '4:validation:        [0] ', '5:validation:        [1] ', '6:message:2-5', '7:app:after'],
+    [
+      '1:app:before',
+      '2:validation:VUID-vkDestr',
+      '3:validation:    Objects:',
+      '4:validation:        [0] ',
+      '5:validation:        [1] ',
+      '6:message:2-5',
+      '7:app:after',
+    ],
   );
   assert.equal(messages.length, 1);
   const m = messages[0]!;
@@ -125,7 +142,11 @@ test('capture: loader lines are recognized on stderr only; a header on stdout (l
 test('valid usage: registry entries as plain text; links only for known VUIDs, or for every VUID without a registry', () => {
   const index = indexValidUsage({
     'version info': { 'api version': '1.3.239' },
-    validation: { VkBufferCreateInfo: { core: [{ vuid: 'VUID-VkBufferCreateInfo-size-00912', text: '<code>size</code> <strong class="purple">must</strong> be greater than <code>0</code>' }] } },
+    validation: {
+      VkBufferCreateInfo: {
+        core: [{ vuid: 'VUID-VkBufferCreateInfo-size-00912', text: '<code>size</code> <strong class="purple">must</strong> be greater than <code>0</code>' }],
+      },
+    },
   });
   assert.equal(index.apiVersion, '1.3.239');
   assert.deepEqual(specReference('VUID-VkBufferCreateInfo-size-00912', index), {
@@ -146,8 +167,9 @@ test("valid usage: Debian's validusage.json knows the fixture's VUIDs", { skip: 
   assert.ok(index.entries.has('VUID-vkDestroyDevice-device-00378'));
 });
 
-test('layer settings for one launch: the user\'s settings kept, log routed, LOG_MSG added to the actions', () => {
-  const base = '# mine\nkhronos_validation.report_flags = error,warn\nkhronos_validation.debug_action = VK_DBG_LAYER_ACTION_BREAK,VK_DBG_LAYER_ACTION_IGNORE\nkhronos_validation.log_filename = /tmp/old.txt\n';
+test("layer settings for one launch: the user's settings kept, log routed, LOG_MSG added to the actions", () => {
+  const base =
+    '# mine\nkhronos_validation.report_flags = error,warn\nkhronos_validation.debug_action = VK_DBG_LAYER_ACTION_BREAK,VK_DBG_LAYER_ACTION_IGNORE\nkhronos_validation.log_filename = /tmp/old.txt\n';
   const routed = routeValidationSettings(base, '/run/strata/validation.fifo');
   assert.match(routed, /^# mine\nkhronos_validation\.report_flags = error,warn\n/);
   assert.match(routed, /\nkhronos_validation\.debug_action = VK_DBG_LAYER_ACTION_BREAK,VK_DBG_LAYER_ACTION_LOG_MSG\n/);

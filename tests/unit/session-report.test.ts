@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { compileQuery } from '../../shared/sessions/session-query';
 import { diffSessions, type SessionDigest } from '../../shared/sessions/session-diff';
 import { escapeHtml, renderSessionHtml } from '../../shared/sessions/session-html';
-import { emptyCounts, SESSION_FORMAT, type CaptureRecord, type LineRecord, type MessageRecord, type SessionHeader } from '../../shared/sessions/session-records';
+import {
+  emptyCounts,
+  SESSION_FORMAT,
+  type CaptureRecord,
+  type LineRecord,
+  type MessageRecord,
+  type SessionHeader,
+} from '../../shared/sessions/session-records';
 import type { LayerChain } from '../../shared/loader/chain';
 
 const line = (text: string, extra: Partial<LineRecord> = {}): LineRecord => ({ kind: 'line', seq: 1, stream: 'stdout', t: 1, wall: 1, text, ...extra });
@@ -40,7 +47,10 @@ test('queries: text (any case), VUID (exact or prefix*), severity, source, strea
   assert.deepEqual(pick({ severity: ['warning', 'info'] }), ['INFO:    ', 'UNASSIGNED-BestPractices-x']);
   assert.deepEqual(pick({ source: ['app'] }), ['App: Hell']);
   assert.deepEqual(pick({ source: ['validation'], severity: ['error'] }), ['VUID-VkBufferCreateInfo-size-00912']);
-  assert.deepEqual(pick({ text: 'leaked buffer', kind: ['message'], stream: ['validation'] }), ['VUID-VkBufferCreateInfo-size-00912', 'UNASSIGNED-BestPractices-x']);
+  assert.deepEqual(pick({ text: 'leaked buffer', kind: ['message'], stream: ['validation'] }), [
+    'VUID-VkBufferCreateInfo-size-00912',
+    'UNASSIGNED-BestPractices-x',
+  ]);
 });
 
 const chain = (...names: string[]): LayerChain => ({
@@ -69,15 +79,46 @@ function digest(id: string, names: string[] | null, messages: [string, number][]
 }
 
 test('diff: chain layers added, removed and moved; messages appeared, disappeared and changed by VUID', () => {
-  const d = diffSessions(digest('a', ['A', 'B', 'C'], [['V-1', 1], ['V-2', 2], ['V-3', 1]]), digest('b', ['C', 'B', 'D'], [['V-2', 5], ['V-3', 1], ['V-4', 1]]));
+  const d = diffSessions(
+    digest(
+      'a',
+      ['A', 'B', 'C'],
+      [
+        ['V-1', 1],
+        ['V-2', 2],
+        ['V-3', 1],
+      ],
+    ),
+    digest(
+      'b',
+      ['C', 'B', 'D'],
+      [
+        ['V-2', 5],
+        ['V-3', 1],
+        ['V-4', 1],
+      ],
+    ),
+  );
   assert.equal(d.chain.same, false);
   assert.deepEqual(d.chain.added, ['D']);
   assert.deepEqual(d.chain.removed, ['A']);
   assert.deepEqual(d.chain.moved, ['B', 'C']);
-  assert.deepEqual(d.messages.appeared.map((m) => [m.vuid, m.a, m.b]), [['V-4', 0, 1]]);
-  assert.deepEqual(d.messages.disappeared.map((m) => [m.vuid, m.a, m.b]), [['V-1', 1, 0]]);
-  assert.deepEqual(d.messages.changed.map((m) => [m.vuid, m.a, m.b]), [['V-2', 2, 5]]);
-  assert.deepEqual(d.messages.unchanged.map((m) => m.vuid), ['V-3']);
+  assert.deepEqual(
+    d.messages.appeared.map((m) => [m.vuid, m.a, m.b]),
+    [['V-4', 0, 1]],
+  );
+  assert.deepEqual(
+    d.messages.disappeared.map((m) => [m.vuid, m.a, m.b]),
+    [['V-1', 1, 0]],
+  );
+  assert.deepEqual(
+    d.messages.changed.map((m) => [m.vuid, m.a, m.b]),
+    [['V-2', 2, 5]],
+  );
+  assert.deepEqual(
+    d.messages.unchanged.map((m) => m.vuid),
+    ['V-3'],
+  );
   assert.equal(d.counts.a.messages.error, 4);
   const same = diffSessions(digest('a', ['A'], []), digest('b', ['A'], []));
   assert.equal(same.chain.same, true);

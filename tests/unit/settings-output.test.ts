@@ -32,7 +32,10 @@ test('the prefix is the layer name without VK_LAYER_, lower-cased, as the layers
 test('vk_layer_settings.txt: nothing for a layer left at its defaults; otherwise every enabled setting of this platform, lists comma-separated', () => {
   assert.deepEqual(settingsFileLines(validation({}), linux), []);
   assert.equal(settingsFileText([validation({})], linux), '');
-  const lines = settingsFileLines(validation({ report_flags: ['error', 'warn'], debug_action: ['VK_DBG_LAYER_ACTION_BREAK'], duplicate_message_limit: 3 }), linux);
+  const lines = settingsFileLines(
+    validation({ report_flags: ['error', 'warn'], debug_action: ['VK_DBG_LAYER_ACTION_BREAK'], duplicate_message_limit: 3 }),
+    linux,
+  );
   assert.deepEqual(lines, [
     'khronos_validation.debug_action = VK_DBG_LAYER_ACTION_BREAK',
     // log_filename is left out: it needs debug_action to include LOG_MSG.
@@ -47,30 +50,51 @@ test('vk_layer_settings.txt: nothing for a layer left at its defaults; otherwise
   // Debug printf's settings exist on Linux and Windows only, and need the printf feature.
   const printf = settingsFileLines(validation({ enables: ['VK_VALIDATION_FEATURE_ENABLE_DEBUG_PRINTF_EXT'] }), linux);
   assert.ok(printf.includes('khronos_validation.printf_buffer_size = 1024'));
-  assert.ok(!settingsFileLines(validation({ enables: ['VK_VALIDATION_FEATURE_ENABLE_DEBUG_PRINTF_EXT'] }), { platform: 'MACOS' }).some((l) => l.includes('printf_')));
-  const text = settingsFileText([validation({ duplicate_message_limit: 3 }), { description: undescribedLayer('VK_LAYER_MESA_overlay'), values: { position: 'top-left' } }], linux);
+  assert.ok(
+    !settingsFileLines(validation({ enables: ['VK_VALIDATION_FEATURE_ENABLE_DEBUG_PRINTF_EXT'] }), { platform: 'MACOS' }).some((l) => l.includes('printf_')),
+  );
+  const text = settingsFileText(
+    [validation({ duplicate_message_limit: 3 }), { description: undescribedLayer('VK_LAYER_MESA_overlay'), values: { position: 'top-left' } }],
+    linux,
+  );
   assert.match(text, /^# VK_LAYER_KHRONOS_validation\n# Debug Action \(default\)\nkhronos_validation\.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG$/m);
   assert.match(text, /^# Max Duplicated Messages\nkhronos_validation\.duplicate_message_limit = 3$/m);
   assert.match(text, /^mesa_overlay\.position = top-left$/m);
-  assert.equal(settingsFileText([validation({ duplicate_message_limit: 3 })], linux), settingsFileText([validation({ duplicate_message_limit: 3 })], linux), 'stable bytes');
+  assert.equal(
+    settingsFileText([validation({ duplicate_message_limit: 3 })], linux),
+    settingsFileText([validation({ duplicate_message_limit: 3 })], linux),
+    'stable bytes',
+  );
 });
 
 test('environment variables: the names the manifest gives, lists joined with ":" (";" on Windows)', () => {
   const vars = settingsEnvironment(validation({ message_id_filter: ['VUID-a', 'VUID-b'] }), linux);
   assert.deepEqual(
     vars.map((v) => `${v.name}=${v.value}`),
-    ['VK_LAYER_DUPLICATE_MESSAGE_LIMIT=10', 'VK_LAYER_MESSAGE_ID_FILTER=VUID-a:VUID-b', 'VK_LAYER_DISABLES=VK_VALIDATION_FEATURE_DISABLE_THREAD_SAFETY_EXT', 'VK_LAYER_ENABLES=', 'VK_LAYER_FINE_GRAINED_LOCKING=true'],
+    [
+      'VK_LAYER_DUPLICATE_MESSAGE_LIMIT=10',
+      'VK_LAYER_MESSAGE_ID_FILTER=VUID-a:VUID-b',
+      'VK_LAYER_DISABLES=VK_VALIDATION_FEATURE_DISABLE_THREAD_SAFETY_EXT',
+      'VK_LAYER_ENABLES=',
+      'VK_LAYER_FINE_GRAINED_LOCKING=true',
+    ],
   );
-  assert.equal(settingsEnvironment(validation({ message_id_filter: ['a', 'b'] }), { platform: 'WINDOWS' }).find((v) => v.key === 'message_id_filter')?.value, 'a;b');
+  assert.equal(
+    settingsEnvironment(validation({ message_id_filter: ['a', 'b'] }), { platform: 'WINDOWS' }).find((v) => v.key === 'message_id_filter')?.value,
+    'a;b',
+  );
 });
 
 test("bash: sourcing the script in a real shell sets each variable to the layer's value, quotes and all", () => {
-  const tricky = "VUID-it's \"odd\" $HOME `x`";
+  const tricky = 'VUID-it\'s "odd" $HOME `x`';
   const e = exportLayerSettings(validation({ message_id_filter: [tricky, 'VUID-b'] }), 'bash', linux);
   assert.equal(e.fileName, 'khronos_validation_settings.sh');
   const file = join(work, e.fileName);
   writeFileSync(file, e.text);
-  const out = execFileSync('sh', ['-c', `. "${file}" && printf '%s|%s' "$VK_LAYER_MESSAGE_ID_FILTER" "$VK_LAYER_DUPLICATE_MESSAGE_LIMIT"`], { encoding: 'utf8', env: { PATH: process.env['PATH'], HOME: work } });
+  const out = execFileSync('sh', ['-c', `. "${file}" && printf '%s|%s' "$VK_LAYER_MESSAGE_ID_FILTER" "$VK_LAYER_DUPLICATE_MESSAGE_LIMIT"`], {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'], HOME: work },
+  });
   assert.equal(out, `${tricky}:VUID-b|10`);
   assert.match(e.text, /^#   khronos_validation\.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG$/m, 'settings without a variable are listed for the settings file');
 });
@@ -100,8 +124,16 @@ test('hpp: a VkLayerSettingEXT array with the right VkLayerSettingTypeEXT per se
   assert.match(e.text, /\{layer_name, "report_flags", VK_LAYER_SETTING_TYPE_STRING_EXT, 2, report_flags_values\}/);
   assert.match(e.text, /\{layer_name, "message_id_filter", VK_LAYER_SETTING_TYPE_STRING_EXT, 0, nullptr\}/);
   assert.match(e.text, /log_filename_values\[\] = \{"C:\\\\logs\\\\\\"vvl\\".txt"\}/);
-  compileHeader('validation', e.text, '  VkLayerSettingsCreateInfoEXT info = strata_layer_settings::khronos_validation::create_info();\n  VkInstanceCreateInfo ci = {};\n  ci.pNext = &info;\n  (void)ci;');
-  const free = exportLayerSettings({ description: undescribedLayer('VK_LAYER_test_free'), values: { on: true, count: 5, big: 5_000_000_000, ratio: 0.25, name: 'x', items: ['a', 'b'] } }, 'hpp', linux);
+  compileHeader(
+    'validation',
+    e.text,
+    '  VkLayerSettingsCreateInfoEXT info = strata_layer_settings::khronos_validation::create_info();\n  VkInstanceCreateInfo ci = {};\n  ci.pNext = &info;\n  (void)ci;',
+  );
+  const free = exportLayerSettings(
+    { description: undescribedLayer('VK_LAYER_test_free'), values: { on: true, count: 5, big: 5_000_000_000, ratio: 0.25, name: 'x', items: ['a', 'b'] } },
+    'hpp',
+    linux,
+  );
   for (const t of ['BOOL32', 'INT32', 'INT64', 'FLOAT32', 'STRING']) assert.match(free.text, new RegExp(`VK_LAYER_SETTING_TYPE_${t}_EXT, \\d`), t);
   compileHeader('free', free.text, '  return (int)strata_layer_settings::test_free::setting_count - 6;');
   const none = exportLayerSettings({ description: undescribedLayer('VK_LAYER_empty'), values: {} }, 'hpp', linux);

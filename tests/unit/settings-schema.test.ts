@@ -16,7 +16,19 @@ const VALIDATION_TEXT = readFileSync('/usr/share/vulkan/explicit_layer.d/VkLayer
 
 function manifest(settings: unknown, extra: Record<string, unknown> = {}, fileFormatVersion = '1.2.0'): string {
   return JSON.stringify(
-    { file_format_version: fileFormatVersion, layer: { name: 'VK_LAYER_test', type: 'GLOBAL', library_path: 'x.so', api_version: '1.3.0', implementation_version: '1', description: 'test', ...extra, features: { settings } } },
+    {
+      file_format_version: fileFormatVersion,
+      layer: {
+        name: 'VK_LAYER_test',
+        type: 'GLOBAL',
+        library_path: 'x.so',
+        api_version: '1.3.0',
+        implementation_version: '1',
+        description: 'test',
+        ...extra,
+        features: { settings },
+      },
+    },
     null,
     2,
   );
@@ -76,8 +88,28 @@ test('every type of the schema is read, with ranges, units, choices, lists, fram
     { key: 'i', label: 'I', description: 'd', type: 'INT', default: 5, range: { min: 1, max: 9 }, unit: 'frames' },
     { key: 'f', label: 'F', description: 'd', type: 'FLOAT', default: 0.5, range: { min: 0, max: 1, precision: 2, width: 4 } },
     { key: 's', label: 'S', description: 'd', type: 'STRING', default: 'x' },
-    { key: 'e', label: 'E', description: 'd', type: 'ENUM', default: 'two', flags: [{ key: 'one', label: 'One', description: '' }, { key: 'two', label: 'Two', description: '' }] },
-    { key: 'fl', label: 'Fl', description: 'd', type: 'FLAGS', default: ['a'], flags: [{ key: 'a', label: 'A', description: '' }, { key: 'b', label: 'B', description: '' }] },
+    {
+      key: 'e',
+      label: 'E',
+      description: 'd',
+      type: 'ENUM',
+      default: 'two',
+      flags: [
+        { key: 'one', label: 'One', description: '' },
+        { key: 'two', label: 'Two', description: '' },
+      ],
+    },
+    {
+      key: 'fl',
+      label: 'Fl',
+      description: 'd',
+      type: 'FLAGS',
+      default: ['a'],
+      flags: [
+        { key: 'a', label: 'A', description: '' },
+        { key: 'b', label: 'B', description: '' },
+      ],
+    },
     { key: 'file', label: 'File', description: 'd', type: 'FILE', default: '' },
     { key: 'sf', label: 'SF', description: 'd', type: 'SAVE_FILE', default: 'out.txt', filter: '*.txt' },
     { key: 'lf', label: 'LF', description: 'd', type: 'LOAD_FILE', default: '' },
@@ -86,7 +118,13 @@ test('every type of the schema is read, with ranges, units, choices, lists, fram
     { key: 'sd', label: 'SD', description: 'd', type: 'SAVE_FOLDER', default: '' },
     { key: 'l', label: 'L', description: 'd', type: 'LIST', list: ['x', 7], default: [{ key: 'x', enabled: true }, { key: 'y', enabled: false }, 3] },
     { key: 'fr', label: 'Fr', description: 'd', type: 'FRAMES', default: '0-5,10-100-10' },
-    { key: 'g', label: 'G', description: 'd', type: 'GROUP', settings: [{ key: 'inner', label: 'Inner', description: 'd', type: 'BOOL', default: false, platforms: ['LINUX'], status: 'BETA' }] },
+    {
+      key: 'g',
+      label: 'G',
+      description: 'd',
+      type: 'GROUP',
+      settings: [{ key: 'inner', label: 'Inner', description: 'd', type: 'BOOL', default: false, platforms: ['LINUX'], status: 'BETA' }],
+    },
   ]);
   const d = describe(text);
   assert.deepEqual(d.diagnostics, []);
@@ -108,10 +146,34 @@ test('every type of the schema is read, with ranges, units, choices, lists, fram
 
 test('malformed descriptions give diagnostics with the range of the offending JSON, never an exception', () => {
   const cases: { settings: unknown; code: string; at: string; severity: DiagnosticSeverity; kept: string[] }[] = [
-    { settings: [{ key: 'a', label: 'A', description: 'd', type: 'BOLL', default: true }], code: 'settings/unknown-type', at: '"BOLL"', severity: DiagnosticSeverity.Error, kept: [] },
-    { settings: [{ label: 'A', description: 'd', type: 'BOOL', default: true }], code: 'settings/missing-field', at: '{', severity: DiagnosticSeverity.Error, kept: [] },
-    { settings: [{ key: 'a', label: 'A', description: 'd', default: true }], code: 'settings/missing-field', at: '{', severity: DiagnosticSeverity.Error, kept: [] },
-    { settings: [42, { key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true }], code: 'settings/malformed', at: '42', severity: DiagnosticSeverity.Error, kept: ['b'] },
+    {
+      settings: [{ key: 'a', label: 'A', description: 'd', type: 'BOLL', default: true }],
+      code: 'settings/unknown-type',
+      at: '"BOLL"',
+      severity: DiagnosticSeverity.Error,
+      kept: [],
+    },
+    {
+      settings: [{ label: 'A', description: 'd', type: 'BOOL', default: true }],
+      code: 'settings/missing-field',
+      at: '{',
+      severity: DiagnosticSeverity.Error,
+      kept: [],
+    },
+    {
+      settings: [{ key: 'a', label: 'A', description: 'd', default: true }],
+      code: 'settings/missing-field',
+      at: '{',
+      severity: DiagnosticSeverity.Error,
+      kept: [],
+    },
+    {
+      settings: [42, { key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true }],
+      code: 'settings/malformed',
+      at: '42',
+      severity: DiagnosticSeverity.Error,
+      kept: ['b'],
+    },
     { settings: { key: 'a' }, code: 'settings/malformed', at: '{', severity: DiagnosticSeverity.Error, kept: [] },
     {
       settings: [
@@ -123,23 +185,79 @@ test('malformed descriptions give diagnostics with the range of the offending JS
       severity: DiagnosticSeverity.Error,
       kept: ['a'],
     },
-    { settings: [{ key: 'e', label: 'E', description: 'd', type: 'ENUM', default: 'x', flags: [] }], code: 'settings/no-options', at: '[]', severity: DiagnosticSeverity.Error, kept: [] },
-    { settings: [{ key: 'i', label: 'I', description: 'd', type: 'INT', default: 50, range: { min: 1, max: 9 } }], code: 'settings/invalid-default', at: '50', severity: DiagnosticSeverity.Warning, kept: ['i'] },
-    { settings: [{ key: 'i', label: 'I', description: 'd', type: 'INT', default: 'ten' }], code: 'settings/invalid-default', at: '"ten"', severity: DiagnosticSeverity.Warning, kept: ['i'] },
-    { settings: [{ key: 'i', label: 'I', description: 'd', type: 'INT', default: 5, range: { min: 9, max: 1 } }], code: 'settings/invalid-range', at: '{', severity: DiagnosticSeverity.Warning, kept: ['i'] },
-    { settings: [{ key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true, platforms: ['LINUX', 'BEOS'] }], code: 'settings/unknown-token', at: '"BEOS"', severity: DiagnosticSeverity.Warning, kept: ['b'] },
-    { settings: [{ key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true, status: 'GOLD' }], code: 'settings/unknown-token', at: '"GOLD"', severity: DiagnosticSeverity.Warning, kept: ['b'] },
-    { settings: [{ key: 'b', type: 'BOOL', default: true }], code: 'settings/missing-label', at: '{', severity: DiagnosticSeverity.Warning, kept: ['b'] },
-    { settings: [{ key: 'b', label: 7, description: 'd', type: 'BOOL', default: true }], code: 'settings/wrong-type', at: '7', severity: DiagnosticSeverity.Warning, kept: ['b'] },
     {
-      settings: [{ key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true, dependence: { mode: 'ALL', settings: [{ key: 'nope', value: true }] } }],
+      settings: [{ key: 'e', label: 'E', description: 'd', type: 'ENUM', default: 'x', flags: [] }],
+      code: 'settings/no-options',
+      at: '[]',
+      severity: DiagnosticSeverity.Error,
+      kept: [],
+    },
+    {
+      settings: [{ key: 'i', label: 'I', description: 'd', type: 'INT', default: 50, range: { min: 1, max: 9 } }],
+      code: 'settings/invalid-default',
+      at: '50',
+      severity: DiagnosticSeverity.Warning,
+      kept: ['i'],
+    },
+    {
+      settings: [{ key: 'i', label: 'I', description: 'd', type: 'INT', default: 'ten' }],
+      code: 'settings/invalid-default',
+      at: '"ten"',
+      severity: DiagnosticSeverity.Warning,
+      kept: ['i'],
+    },
+    {
+      settings: [{ key: 'i', label: 'I', description: 'd', type: 'INT', default: 5, range: { min: 9, max: 1 } }],
+      code: 'settings/invalid-range',
+      at: '{',
+      severity: DiagnosticSeverity.Warning,
+      kept: ['i'],
+    },
+    {
+      settings: [{ key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true, platforms: ['LINUX', 'BEOS'] }],
+      code: 'settings/unknown-token',
+      at: '"BEOS"',
+      severity: DiagnosticSeverity.Warning,
+      kept: ['b'],
+    },
+    {
+      settings: [{ key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true, status: 'GOLD' }],
+      code: 'settings/unknown-token',
+      at: '"GOLD"',
+      severity: DiagnosticSeverity.Warning,
+      kept: ['b'],
+    },
+    { settings: [{ key: 'b', type: 'BOOL', default: true }], code: 'settings/missing-label', at: '{', severity: DiagnosticSeverity.Warning, kept: ['b'] },
+    {
+      settings: [{ key: 'b', label: 7, description: 'd', type: 'BOOL', default: true }],
+      code: 'settings/wrong-type',
+      at: '7',
+      severity: DiagnosticSeverity.Warning,
+      kept: ['b'],
+    },
+    {
+      settings: [
+        { key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true, dependence: { mode: 'ALL', settings: [{ key: 'nope', value: true }] } },
+      ],
       code: 'settings/unknown-dependence',
       at: '"nope"',
       severity: DiagnosticSeverity.Warning,
       kept: ['b'],
     },
-    { settings: [{ key: 'fr', label: 'Fr', description: 'd', type: 'FRAMES', default: 'every other' }], code: 'settings/invalid-default', at: '"every other"', severity: DiagnosticSeverity.Warning, kept: ['fr'] },
-    { settings: [{ key: 'fl', label: 'Fl', description: 'd', type: 'FLAGS', default: ['z'], flags: [{ key: 'a', label: 'A', description: '' }] }], code: 'settings/invalid-default', at: '[', severity: DiagnosticSeverity.Warning, kept: ['fl'] },
+    {
+      settings: [{ key: 'fr', label: 'Fr', description: 'd', type: 'FRAMES', default: 'every other' }],
+      code: 'settings/invalid-default',
+      at: '"every other"',
+      severity: DiagnosticSeverity.Warning,
+      kept: ['fr'],
+    },
+    {
+      settings: [{ key: 'fl', label: 'Fl', description: 'd', type: 'FLAGS', default: ['z'], flags: [{ key: 'a', label: 'A', description: '' }] }],
+      code: 'settings/invalid-default',
+      at: '[',
+      severity: DiagnosticSeverity.Warning,
+      kept: ['fl'],
+    },
   ];
   for (const c of cases) {
     const text = manifest(c.settings);
@@ -147,22 +265,54 @@ test('malformed descriptions give diagnostics with the range of the offending JS
     const found = d.diagnostics.find((x) => x.code === c.code);
     assert.ok(found, `${c.code} for ${JSON.stringify(c.settings)}; got ${JSON.stringify(d.diagnostics.map((x) => x.code))}`);
     assert.equal(found.severity, c.severity, c.code);
-    assert.ok(textAt(text, found.range).startsWith(c.at), `${c.code}: range covers ${JSON.stringify(textAt(text, found.range).slice(0, 30))}, expected ${c.at}`);
-    assert.deepEqual(flattenSettings(d.settings).map((s) => s.key), c.kept, c.code);
+    assert.ok(
+      textAt(text, found.range).startsWith(c.at),
+      `${c.code}: range covers ${JSON.stringify(textAt(text, found.range).slice(0, 30))}, expected ${c.at}`,
+    );
+    assert.deepEqual(
+      flattenSettings(d.settings).map((s) => s.key),
+      c.kept,
+      c.code,
+    );
     assert.equal((found.data as { spec?: string }).spec !== undefined, true);
   }
   // A preset naming an unknown key, and settings in a file that predates 1.2.0.
   const preset = JSON.parse(manifest([{ key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true }]));
-  preset.layer.features.presets = [{ label: 'P', description: '', settings: [{ key: 'x', value: 1 }, { key: 'b', value: false }] }];
+  preset.layer.features.presets = [
+    {
+      label: 'P',
+      description: '',
+      settings: [
+        { key: 'x', value: 1 },
+        { key: 'b', value: false },
+      ],
+    },
+  ];
   const pd = describe(JSON.stringify(preset));
-  assert.deepEqual(pd.diagnostics.map((x) => x.code), ['settings/unknown-preset-key']);
+  assert.deepEqual(
+    pd.diagnostics.map((x) => x.code),
+    ['settings/unknown-preset-key'],
+  );
   assert.deepEqual(pd.presets[0]?.values, { b: false });
-  assert.deepEqual(describe(manifest([{ key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true }], {}, '1.1.2')).diagnostics.map((x) => x.code), ['settings/old-file-format']);
+  assert.deepEqual(
+    describe(manifest([{ key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true }], {}, '1.1.2')).diagnostics.map((x) => x.code),
+    ['settings/old-file-format'],
+  );
 });
 
 test('mangled copies of the real manifest never throw (seeded)', () => {
   const random = seededRandom(7);
-  const pieces = ['"type": "INT"', '"default": null', '[]', '{}', '"flags": 3', '"settings": "x"', '"range": {"min": 5, "max": 1}', '"platforms": [1]', '"dependence": []'];
+  const pieces = [
+    '"type": "INT"',
+    '"default": null',
+    '[]',
+    '{}',
+    '"flags": 3',
+    '"settings": "x"',
+    '"range": {"min": 5, "max": 1}',
+    '"platforms": [1]',
+    '"dependence": []',
+  ];
   for (let i = 0; i < 30; i++) {
     let text = VALIDATION_TEXT;
     for (let k = 0; k < 3; k++) {
@@ -209,7 +359,9 @@ test('only values different from the default are stored; dependence is transitiv
   assert.deepEqual(states.get('log_filename')?.dependence, { enabled: false, reason: 'Needs Debug Action to include Log Message' });
   assert.equal(states.get('warn_on_robust_oob')?.dependence.enabled, false, 'its dependee gpuav_buffer_oob is itself disabled');
   assert.equal(states.get('debug_action')?.changed, true);
-  const linux = settingStates(d, {}, 'MACOS').filter((s) => !s.available).map((s) => s.setting.key);
+  const linux = settingStates(d, {}, 'MACOS')
+    .filter((s) => !s.available)
+    .map((s) => s.setting.key);
   assert.ok(linux.includes('printf_verbose'));
 });
 
@@ -217,5 +369,6 @@ test('docs/settings.md has one row per settings diagnostic code, with its severi
   const doc = readFileSync(join(APP_ROOT, 'docs', 'settings.md'), 'utf8');
   const rows = new Map([...doc.matchAll(/^\| `(settings\/[a-z-]+)` \| (\w+)/gm)].map((m) => [m[1], m[2]]));
   assert.deepEqual([...rows.keys()].sort(), Object.keys(settingsDiagnosticCodes).sort());
-  for (const [code, info] of Object.entries(settingsDiagnosticCodes)) assert.equal(rows.get(code), info.severity === DiagnosticSeverity.Error ? 'error' : 'warning', code);
+  for (const [code, info] of Object.entries(settingsDiagnosticCodes))
+    assert.equal(rows.get(code), info.severity === DiagnosticSeverity.Error ? 'error' : 'warning', code);
 });

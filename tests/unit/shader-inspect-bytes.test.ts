@@ -42,7 +42,10 @@ test('shader.pack: stages as base64 in, a refusal with diagnostics (not a failed
   assert.equal(v.ok, false);
   assert.equal(v.base64, null);
   // The minimal module has no entry point, so it is no fragment stage.
-  assert.ok(v.diagnostics.some((d) => d.code === 'vbc/stage-model-mismatch'), JSON.stringify(v.diagnostics));
+  assert.ok(
+    v.diagnostics.some((d) => d.code === 'vbc/stage-model-mismatch'),
+    JSON.stringify(v.diagnostics),
+  );
   assert.deepEqual(calls, []);
 });
 
@@ -61,13 +64,20 @@ for (const [label, payload] of [
 }
 
 test('a file that is not SPIR-V is an answer (ok: false, spirv/bad-magic, no summary), not a failed call', async () => {
-  const result = await router().router.call('shader.inspectBytes', { name: 'notes.txt', base64: Buffer.from('hello, not a shader\n').toString('base64') }, { host: 'browser' });
+  const result = await router().router.call(
+    'shader.inspectBytes',
+    { name: 'notes.txt', base64: Buffer.from('hello, not a shader\n').toString('base64') },
+    { host: 'browser' },
+  );
   assert.ok(result.ok);
   const v = result.value as { ok: boolean; summary: unknown; diagnostics: { code: string }[]; disassembly: string; rawDisassembly: string; path: string };
   assert.equal(v.ok, false);
   assert.equal(v.summary, null);
   assert.equal(v.path, 'notes.txt');
-  assert.deepEqual(v.diagnostics.map((d) => d.code), ['spirv/bad-magic']);
+  assert.deepEqual(
+    v.diagnostics.map((d) => d.code),
+    ['spirv/bad-magic'],
+  );
   assert.equal(v.disassembly, '');
   assert.equal(v.rawDisassembly, '');
 });
@@ -88,6 +98,10 @@ for (const [label, payload] of [
 }
 
 test('the limit message names the size', async () => {
-  const result = await countingHandlers().router.call('shader.inspectBytes', { name: 'big.spv', base64: 'A'.repeat(Math.ceil(SHADER_BYTES_LIMIT / 3) * 4 + 4) }, { host: 'browser' });
+  const result = await countingHandlers().router.call(
+    'shader.inspectBytes',
+    { name: 'big.spv', base64: 'A'.repeat(Math.ceil(SHADER_BYTES_LIMIT / 3) * 4 + 4) },
+    { host: 'browser' },
+  );
   assert.match(!result.ok ? result.error.message : '', /larger than 16 MiB/);
 });

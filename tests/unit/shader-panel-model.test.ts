@@ -44,13 +44,36 @@ test('tokenizeLine and definitionLines link friendly names to ids', () => {
       { kind: 'id', text: '%3', id: 3 },
     ],
   );
-  for (const line of lines) assert.equal(tokenizeLine(line, NAMES).map((t) => t.text).join(''), line);
-  assert.deepEqual([...definitionLines(lines, NAMES).entries()], [[2, 2], [3, 3], [4, 4], [5, 5], [7, 6]]);
+  for (const line of lines)
+    assert.equal(
+      tokenizeLine(line, NAMES)
+        .map((t) => t.text)
+        .join(''),
+      line,
+    );
+  assert.deepEqual(
+    [...definitionLines(lines, NAMES).entries()],
+    [
+      [2, 2],
+      [3, 3],
+      [4, 4],
+      [5, 5],
+      [7, 6],
+    ],
+  );
   // Without the table (raw ids), a name is not an id and is left as text.
-  assert.deepEqual(tokenizeLine(lines[4]!).filter((t) => t.kind === 'id'), [{ kind: 'id', text: '%3', id: 3 }]);
+  assert.deepEqual(
+    tokenizeLine(lines[4]!).filter((t) => t.kind === 'id'),
+    [{ kind: 'id', text: '%3', id: 3 }],
+  );
 });
 
-const reflection = (name: string) => ({ entryPoints: [], descriptorBindings: [], pushConstants: [], specializationConstants: [{ id: 1, specId: 0, name, type: 'int', defaultValue: 1 }] });
+const reflection = (name: string) => ({
+  entryPoints: [],
+  descriptorBindings: [],
+  pushConstants: [],
+  specializationConstants: [{ id: 1, specId: 0, name, type: 'int', defaultValue: 1 }],
+});
 const stage = (s: 'vert' | 'frag') => ({ stage: s, byteOffset: 0, byteLength: 0, ok: true, summary: null, reflection: reflection(s), diagnostics: [] });
 const VBC: ShaderInspectBytes = {
   path: 'a.vbc',
@@ -70,8 +93,20 @@ const VBC: ShaderInspectBytes = {
 };
 
 test('moduleView: a SPIR-V module is itself; a VBC file shows the stage picked (the first one when none or another)', () => {
-  const spirv: ShaderInspectBytes = { ...VBC, format: undefined, stages: undefined, stageDisassemblies: undefined, disassembly: 'f', rawDisassembly: 'r', idNames: [[2, 'x']] };
-  assert.deepEqual(moduleView(spirv, 'frag'), { stage: null, reflection: spirv.reflection, texts: { disassembly: 'f', rawDisassembly: 'r', idNames: [[2, 'x']] } });
+  const spirv: ShaderInspectBytes = {
+    ...VBC,
+    format: undefined,
+    stages: undefined,
+    stageDisassemblies: undefined,
+    disassembly: 'f',
+    rawDisassembly: 'r',
+    idNames: [[2, 'x']],
+  };
+  assert.deepEqual(moduleView(spirv, 'frag'), {
+    stage: null,
+    reflection: spirv.reflection,
+    texts: { disassembly: 'f', rawDisassembly: 'r', idNames: [[2, 'x']] },
+  });
   assert.deepEqual(stagesOf(VBC), ['vert', 'frag']);
   assert.equal(moduleView(VBC, 'frag').texts.rawDisassembly, 'frag raw');
   assert.equal(moduleView(VBC, 'frag').reflection.specializationConstants[0]!.name, 'frag');

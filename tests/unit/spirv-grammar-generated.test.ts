@@ -11,7 +11,10 @@ const GENERATED = join(APP_ROOT, 'shared', 'shader', 'spirv-grammar.generated.ts
 
 test('the committed grammar tables are what the generator makes from the installed spirv-headers', () => {
   const fresh = execFileSync(process.execPath, [join(APP_ROOT, 'scripts', 'generate-spirv-tables.mjs'), '--stdout'], { encoding: 'utf8', maxBuffer: 16 << 20 });
-  assert.ok(fresh === readFileSync(GENERATED, 'utf8'), 'shared/shader/spirv-grammar.generated.ts is stale. Fix: run `node scripts/generate-spirv-tables.mjs` and commit the result');
+  assert.ok(
+    fresh === readFileSync(GENERATED, 'utf8'),
+    'shared/shader/spirv-grammar.generated.ts is stale. Fix: run `node scripts/generate-spirv-tables.mjs` and commit the result',
+  );
 });
 
 test('the generated tables stay under 1 MiB', () => {
@@ -21,10 +24,19 @@ test('the generated tables stay under 1 MiB', () => {
 test('lookups: operands of an opcode, enumerant parameters, aliases, GLSL.std.450', () => {
   const decorate = instructionSpec(71);
   assert.equal(decorate?.opname, 'OpDecorate');
-  assert.deepEqual(decorate?.operands.map((o) => o.kind + o.quantifier), ['IdRef', 'Decoration']);
-  assert.deepEqual(enumerant('Decoration', 1)?.parameters.map((p) => p.kind), ['LiteralInteger']); // SpecId
+  assert.deepEqual(
+    decorate?.operands.map((o) => o.kind + o.quantifier),
+    ['IdRef', 'Decoration'],
+  );
+  assert.deepEqual(
+    enumerant('Decoration', 1)?.parameters.map((p) => p.kind),
+    ['LiteralInteger'],
+  ); // SpecId
   assert.equal(enumerant('ExecutionModel', 5313)?.name, 'RayGenerationNV'); // first of its aliases
   assert.equal(instructionSpec(5341)?.opname, 'OpTypeAccelerationStructureKHR'); // alphabetically first
-  assert.deepEqual(enumerant('ImageOperands', 4)?.parameters.map((p) => p.kind), ['IdRef', 'IdRef']); // Grad
+  assert.deepEqual(
+    enumerant('ImageOperands', 4)?.parameters.map((p) => p.kind),
+    ['IdRef', 'IdRef'],
+  ); // Grad
   assert.equal(glslStd450Instruction(46)?.opname, 'FMix');
 });

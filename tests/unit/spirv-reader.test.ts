@@ -24,7 +24,13 @@ test('header fields and instructions, both byte orders', () => {
     assert.deepEqual(m.header?.version, { major: 1, minor: 0 });
     assert.equal(m.header?.generator, 0x0008000b);
     assert.equal(m.header?.bound, 4);
-    assert.deepEqual(m.instructions.map((i) => [i.offset, i.opcode, i.wordCount]), [[5, 17, 2], [7, 14, 3]]);
+    assert.deepEqual(
+      m.instructions.map((i) => [i.offset, i.opcode, i.wordCount]),
+      [
+        [5, 17, 2],
+        [7, 14, 3],
+      ],
+    );
   }
   assert.equal(
     disassembleSpirv(bytes(MODULE)).text,

@@ -37,7 +37,11 @@ for (const [name, a, b] of cases)
 
 test('equal texts give no diff; a long diff is cut with a count of what is left out', () => {
   assert.equal(unifiedDiff('x\n', 'x\n'), '');
-  const long = unifiedDiff(lines(100), lines(100, (i) => `y${i}`), { maxLines: 10 });
+  const long = unifiedDiff(
+    lines(100),
+    lines(100, (i) => `y${i}`),
+    { maxLines: 10 },
+  );
   assert.equal(long.split('\n').length, 11);
   assert.match(long.split('\n').at(-1)!, /^… \d+ more diff lines$/);
 });

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { withTempHome } from '../helpers/temp-home';
-import { windowsOverrideApply, windowsOverrideLocation, windowsOverrideRemove, windowsOverrideStatus, type OverrideRegistry } from '../../main/override/windows-override';
+import {
+  windowsOverrideApply,
+  windowsOverrideLocation,
+  windowsOverrideRemove,
+  windowsOverrideStatus,
+  type OverrideRegistry,
+} from '../../main/override/windows-override';
 import type { OverrideLocation } from '../../main/override/override-writer';
 import type { RegistryValue } from '../../shared/discovery/registry-output';
 import { StrataRequestError } from '../../shared/errors/strata-error';
@@ -40,7 +46,18 @@ class MemoryRegistry implements OverrideRegistry {
 
 const HKCU = 'HKCU\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers';
 const FOREIGN = 'C:\\Users\\me\\AppData\\Local\\LunarG\\vkconfig\\override\\VkLayer_override.json';
-const TEXT = JSON.stringify({ file_format_version: '1.1.2', layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'x', component_layers: ['VK_LAYER_X'], disable_environment: { DISABLE: '1' } } });
+const TEXT = JSON.stringify({
+  file_format_version: '1.1.2',
+  layer: {
+    name: 'VK_LAYER_LUNARG_override',
+    type: 'GLOBAL',
+    api_version: '1.3.0',
+    implementation_version: '1',
+    description: 'x',
+    component_layers: ['VK_LAYER_X'],
+    disable_environment: { DISABLE: '1' },
+  },
+});
 
 /** The user-scope location, moved into the temp home (the Windows one has C:\ paths). */
 function location(dir: string): OverrideLocation {
@@ -66,53 +83,74 @@ test('windowsOverrideLocation: %LOCALAPPDATA%\\Strata for the user, %ProgramData
   assert.equal(windowsOverrideLocation('user', { USERPROFILE: 'C:\\Users\\x' }).stateDir, 'C:\\Users\\x\\AppData\\Local\\Strata\\state');
 });
 
-test('apply registers the file (DWORD 0); remove deletes the value it added', withTempHome(async (home) => {
-  const reg = new MemoryRegistry();
-  const locs = { override: location(home.dir), settings: null };
-  const applied = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg });
-  assert.deepEqual([applied.action, applied.registration?.action, applied.registration?.registered], ['created', 'added', true]);
-  assert.equal(reg.dword(HKCU, locs.override.file), 0);
-  assert.match(applied.registration?.note ?? '', /skip HKEY_CURRENT_USER/);
-  const status = await windowsOverrideStatus(locs, home.env, { registry: reg });
-  assert.equal(status.registration?.registered, true);
-  const removed = await windowsOverrideRemove(locs, home.env, { registry: reg });
-  assert.deepEqual([removed.action, removed.registration?.action], ['deleted', 'removed']);
-  assert.equal(reg.dword(HKCU, locs.override.file), undefined);
-  assert.equal(existsSync(join(locs.override.stateDir, 'override-registration.json')), false);
-}));
+test(
+  'apply registers the file (DWORD 0); remove deletes the value it added',
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const locs = { override: location(home.dir), settings: null };
+    const applied = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg });
+    assert.deepEqual([applied.action, applied.registration?.action, applied.registration?.registered], ['created', 'added', true]);
+    assert.equal(reg.dword(HKCU, locs.override.file), 0);
+    assert.match(applied.registration?.note ?? '', /skip HKEY_CURRENT_USER/);
+    const status = await windowsOverrideStatus(locs, home.env, { registry: reg });
+    assert.equal(status.registration?.registered, true);
+    const removed = await windowsOverrideRemove(locs, home.env, { registry: reg });
+    assert.deepEqual([removed.action, removed.registration?.action], ['deleted', 'removed']);
+    assert.equal(reg.dword(HKCU, locs.override.file), undefined);
+    assert.equal(existsSync(join(locs.override.stateDir, 'override-registration.json')), false);
+  }),
+);
 
-test("a value for Strata's file that someone disabled is refused without force; forced, remove puts the old DWORD back", withTempHome(async (home) => {
-  const reg = new MemoryRegistry();
-  const locs = { override: location(home.dir), settings: null };
-  await reg.setDword(HKCU, locs.override.file.toUpperCase(), 7);
-  await assert.rejects(windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }), (e) => refusal(e) === 'override/foreign-registration');
-  assert.equal(existsSync(locs.override.file), false, 'a refused apply wrote the file');
-  const forced = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg, force: true });
-  assert.equal(forced.registration?.action, 'enabled');
-  assert.equal(reg.dword(HKCU, locs.override.file), 0);
-  const removed = await windowsOverrideRemove(locs, home.env, { registry: reg });
-  assert.equal(removed.registration?.action, 'restored');
-  assert.equal(reg.dword(HKCU, locs.override.file), 7);
-}));
+test(
+  "a value for Strata's file that someone disabled is refused without force; forced, remove puts the old DWORD back",
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const locs = { override: location(home.dir), settings: null };
+    await reg.setDword(HKCU, locs.override.file.toUpperCase(), 7);
+    await assert.rejects(
+      windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }),
+      (e) => refusal(e) === 'override/foreign-registration',
+    );
+    assert.equal(existsSync(locs.override.file), false, 'a refused apply wrote the file');
+    const forced = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg, force: true });
+    assert.equal(forced.registration?.action, 'enabled');
+    assert.equal(reg.dword(HKCU, locs.override.file), 0);
+    const removed = await windowsOverrideRemove(locs, home.env, { registry: reg });
+    assert.equal(removed.registration?.action, 'restored');
+    assert.equal(reg.dword(HKCU, locs.override.file), 7);
+  }),
+);
 
-test("another tool's enabled override is refused; forced, it is disabled and remove enables it again; a disabled one is no conflict", withTempHome(async (home) => {
-  const reg = new MemoryRegistry();
-  const locs = { override: location(home.dir), settings: null };
-  await reg.setDword(HKCU, FOREIGN, 0);
-  await assert.rejects(windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }), (e) => refusal(e) === 'override/foreign-registration');
-  const forced = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg, force: true });
-  assert.deepEqual(forced.registration?.disabled, [FOREIGN]);
-  assert.equal(reg.dword(HKCU, FOREIGN), 1);
-  // Applying again (the other one is disabled now) needs no force and keeps the record of it.
-  const again = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg });
-  assert.deepEqual([again.registration?.action, again.registration?.disabled], ['unchanged', [FOREIGN]]);
-  await windowsOverrideRemove(locs, home.env, { registry: reg });
-  assert.equal(reg.dword(HKCU, FOREIGN), 0);
-  assert.equal(reg.dword(HKCU, locs.override.file), undefined);
-}));
+test(
+  "another tool's enabled override is refused; forced, it is disabled and remove enables it again; a disabled one is no conflict",
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const locs = { override: location(home.dir), settings: null };
+    await reg.setDword(HKCU, FOREIGN, 0);
+    await assert.rejects(
+      windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }),
+      (e) => refusal(e) === 'override/foreign-registration',
+    );
+    const forced = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg, force: true });
+    assert.deepEqual(forced.registration?.disabled, [FOREIGN]);
+    assert.equal(reg.dword(HKCU, FOREIGN), 1);
+    // Applying again (the other one is disabled now) needs no force and keeps the record of it.
+    const again = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg });
+    assert.deepEqual([again.registration?.action, again.registration?.disabled], ['unchanged', [FOREIGN]]);
+    await windowsOverrideRemove(locs, home.env, { registry: reg });
+    assert.equal(reg.dword(HKCU, FOREIGN), 0);
+    assert.equal(reg.dword(HKCU, locs.override.file), undefined);
+  }),
+);
 
-test('the system scope needs an elevated Strata (off Windows there is none)', withTempHome(async (home) => {
-  const reg = new MemoryRegistry();
-  const locs = { override: { ...location(home.dir), scope: 'system' as const }, settings: null };
-  await assert.rejects(windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }), (e) => refusal(e) === 'override/needs-elevation');
-}));
+test(
+  'the system scope needs an elevated Strata (off Windows there is none)',
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const locs = { override: { ...location(home.dir), scope: 'system' as const }, settings: null };
+    await assert.rejects(
+      windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }),
+      (e) => refusal(e) === 'override/needs-elevation',
+    );
+  }),
+);

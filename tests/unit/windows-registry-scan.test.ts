@@ -22,7 +22,19 @@ after(() => home.cleanup());
 const dir = join(home.dir, 'manifests');
 mkdirSync(dir);
 
-const layer = (name: string) => JSON.stringify({ file_format_version: '1.1.0', layer: { name, type: 'GLOBAL', library_path: `${name}.dll`, api_version: '1.3.0', implementation_version: '1', description: 'registry test', disable_environment: { DISABLE_X: '1' } } });
+const layer = (name: string) =>
+  JSON.stringify({
+    file_format_version: '1.1.0',
+    layer: {
+      name,
+      type: 'GLOBAL',
+      library_path: `${name}.dll`,
+      api_version: '1.3.0',
+      implementation_version: '1',
+      description: 'registry test',
+      disable_environment: { DISABLE_X: '1' },
+    },
+  });
 const driver = (lib: string) => JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: lib, api_version: '1.3.0' } });
 function manifest(name: string, text: string): string {
   const p = join(dir, name);
@@ -66,7 +78,14 @@ const REG: Record<string, string> = {
   [`${DISPLAY}\\0001`]: crlf(['', `${DISPLAY}\\0001`, `    VulkanImplicitLayers    REG_SZ    ${P.secondAdapterLayer}`, '']),
   [COMPONENT]: crlf(['', `${COMPONENT}\\0000`]),
   [`${COMPONENT}\\0000`]: crlf(['', `${COMPONENT}\\0000`, `    VulkanImplicitLayers    REG_SZ    ${P.componentLayer}`, '']),
-  [KHRONOS('HKEY_LOCAL_MACHINE', 'ImplicitLayers')]: crlf(['', KHRONOS('HKEY_LOCAL_MACHINE', 'ImplicitLayers'), dword(P.hklmDisabled, false), dword(P.hklmLayer), dword(P.missing), '']),
+  [KHRONOS('HKEY_LOCAL_MACHINE', 'ImplicitLayers')]: crlf([
+    '',
+    KHRONOS('HKEY_LOCAL_MACHINE', 'ImplicitLayers'),
+    dword(P.hklmDisabled, false),
+    dword(P.hklmLayer),
+    dword(P.missing),
+    '',
+  ]),
   [KHRONOS('HKEY_CURRENT_USER', 'ImplicitLayers')]: crlf(['', KHRONOS('HKEY_CURRENT_USER', 'ImplicitLayers'), dword(P.hkcuLayer), dword(P.hklmLayer), '']),
   [KHRONOS('HKEY_LOCAL_MACHINE', 'ExplicitLayers')]: crlf(['', KHRONOS('HKEY_LOCAL_MACHINE', 'ExplicitLayers'), dword(P.hklmExplicit), '']),
   [KHRONOS('HKEY_LOCAL_MACHINE', 'Drivers')]: crlf(['', KHRONOS('HKEY_LOCAL_MACHINE', 'Drivers'), dword(P.hklmDriver), '']),
@@ -77,7 +96,10 @@ function fakeRegistry(queries: string[] = []): RegistryReader {
   const byKey = new Map(Object.entries(REG).map(([k, v]) => [k.toUpperCase(), v]));
   const query = (key: string) => {
     queries.push(key);
-    return parseRegQueryOutput(byKey.get(longKeyName(key).toUpperCase()) ?? 'ERROR: The system was unable to find the specified registry key or value.\r\n', key);
+    return parseRegQueryOutput(
+      byKey.get(longKeyName(key).toUpperCase()) ?? 'ERROR: The system was unable to find the specified registry key or value.\r\n',
+      key,
+    );
   };
   return { values: async (key) => query(key).values, subkeys: async (key) => query(key).subkeys };
 }
@@ -103,17 +125,26 @@ test('implicit layers: adapters (0000 then 0001, REG_MULTI_SZ in order), softwar
     [P.hklmLayer, 'HKCU\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers'],
   ]);
   const m = r.manifests.implicit_layer;
-  assert.deepEqual(m.map((x) => x.order), [0, 1, 2, 3, 4, 5, 6, 7]);
-  assert.ok(m.every((x) => !x.readdirOrder), 'registry order, not a folder listing');
+  assert.deepEqual(
+    m.map((x) => x.order),
+    [0, 1, 2, 3, 4, 5, 6, 7],
+  );
+  assert.ok(
+    m.every((x) => !x.readdirOrder),
+    'registry order, not a folder listing',
+  );
   assert.equal(m[5]!.problem, 'missing', 'a registry value naming a file that is not there');
   assert.equal(m[7]!.duplicateOf, 4, 'HKCU naming the HKLM file: the loader reads it twice');
   assert.match(m[0]!.text ?? '', /VK_LAYER_ADAPTER_implicit/);
-  assert.deepEqual(r.locations.implicit_layer.map((l) => [l.path, l.exists]), [
-    [ADAPTER('VulkanImplicitLayers'), true],
-    [SOFTWARE('VulkanImplicitLayers'), true],
-    ['HKLM\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers', true],
-    ['HKCU\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers', true],
-  ]);
+  assert.deepEqual(
+    r.locations.implicit_layer.map((l) => [l.path, l.exists]),
+    [
+      [ADAPTER('VulkanImplicitLayers'), true],
+      [SOFTWARE('VulkanImplicitLayers'), true],
+      ['HKLM\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers', true],
+      ['HKCU\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers', true],
+    ],
+  );
 });
 
 test('elevated (Administrator): HKCU is not read', async () => {
@@ -150,11 +181,17 @@ test('VK_LAYER_PATH (";"-separated) replaces the explicit registry keys; VK_ADD_
 
 test('discovery.manifests / discovery.paths on Windows: parsed, linted, exists from the registry', async () => {
   const inv = await discoveryManifests({ env: {}, platform: WINDOWS, user: { home: null, elevated: false }, registry: fakeRegistry(), cwd: home.dir });
-  assert.deepEqual(inv.manifests.implicit_layer[0]?.layers.map((l) => l.name), ['VK_LAYER_ADAPTER_implicit']);
+  assert.deepEqual(
+    inv.manifests.implicit_layer[0]?.layers.map((l) => l.name),
+    ['VK_LAYER_ADAPTER_implicit'],
+  );
   assert.ok(inv.manifests.implicit_layer[5]!.diagnostics.some((d) => d.code === 'manifest/unreadable'));
   assert.ok(inv.manifests.implicit_layer[7]!.diagnostics.some((d) => d.code === 'manifest/read-twice'));
   const paths = await discoveryPaths({ env: {}, platform: WINDOWS, user: { home: null, elevated: false }, registry: fakeRegistry() });
-  assert.deepEqual(paths.locations.driver.map((l) => l.exists), [true, null, true]);
+  assert.deepEqual(
+    paths.locations.driver.map((l) => l.exists),
+    [true, null, true],
+  );
   const elevated = await discoveryPaths({ env: {}, platform: WINDOWS, user: { home: null, elevated: false }, elevated: true, registry: fakeRegistry() });
   assert.equal(elevated.elevated, true);
   assert.ok(!elevated.locations.implicit_layer.some((l) => l.origin.startsWith('HKCU')));

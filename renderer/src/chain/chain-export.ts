@@ -6,7 +6,17 @@
  */
 import { downloadBlob } from '../files/download-file';
 
-const SVG_PRESENTATION = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-family', 'font-size', 'font-weight', 'letter-spacing'] as const;
+const SVG_PRESENTATION = [
+  'fill',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'letter-spacing',
+] as const;
 
 export function standaloneSvg(svg: SVGSVGElement): string {
   const copy = svg.cloneNode(true) as SVGSVGElement;

@@ -89,7 +89,11 @@ export function layoutChain(layerCount: number, driverCount: number, options: { 
     const y1 = loader.y + loader.height;
     const mid = y1 + gap / 2;
     const cx = x + driverWidth / 2;
-    edges.push({ from: 'loader', to: key, d: row === 0 ? `M${x1} ${y1}V${mid}H${cx}V${top}` : `M${x1} ${y1}V${mid}H${x - DIAGRAM.driverGap / 2}V${top - DIAGRAM.driverGap / 2}H${cx}V${top}` });
+    edges.push({
+      from: 'loader',
+      to: key,
+      d: row === 0 ? `M${x1} ${y1}V${mid}H${cx}V${top}` : `M${x1} ${y1}V${mid}H${x - DIAGRAM.driverGap / 2}V${top - DIAGRAM.driverGap / 2}H${cx}V${top}`,
+    });
   }
   const rows = Math.ceil(drivers / perRow);
   let bottom = drivers > 0 ? y + rows * DIAGRAM.driverHeight + (rows - 1) * DIAGRAM.driverGap : y - gap;
@@ -112,7 +116,11 @@ export function layoutChain(layerCount: number, driverCount: number, options: { 
     const cx = x + driverWidth / 2;
     const y1 = driver ? driver.y + driver.height : bottom;
     // Down out of the driver to the gap, across, and down into the device (later rows use the gutter).
-    edges.push({ from: driver?.key ?? 'drivers', to: key, d: row === 0 ? `M${x1} ${y1}V${mid}H${cx}V${top}` : `M${x1} ${y1}V${mid}H${x - DIAGRAM.driverGap / 2}V${top - DIAGRAM.driverGap / 2}H${cx}V${top}` });
+    edges.push({
+      from: driver?.key ?? 'drivers',
+      to: key,
+      d: row === 0 ? `M${x1} ${y1}V${mid}H${cx}V${top}` : `M${x1} ${y1}V${mid}H${x - DIAGRAM.driverGap / 2}V${top - DIAGRAM.driverGap / 2}H${cx}V${top}`,
+    });
   }
   if (devices.length > 0) {
     const deviceRows = Math.ceil(devices.length / perRow);
@@ -129,7 +137,10 @@ export interface DeviceLabel {
 }
 
 /** One box per physical device, tied to the driver box of the manifest it came from (when the probe found it). */
-export function deviceLabels(devices: readonly { deviceName: string; deviceType: string; origin?: { manifest: string } | null }[], drivers: readonly DriverLabel[]): DeviceLabel[] {
+export function deviceLabels(
+  devices: readonly { deviceName: string; deviceType: string; origin?: { manifest: string } | null }[],
+  drivers: readonly DriverLabel[],
+): DeviceLabel[] {
   return devices.map((d) => {
     const at = d.origin ? drivers.findIndex((x) => x.manifest === d.origin!.manifest) : -1;
     return { label: d.deviceName, driver: at >= 0 ? at : null, hover: `${d.deviceName} (${d.deviceType})${d.origin ? `\nfrom ${d.origin.manifest}` : ''}` };
@@ -209,7 +220,9 @@ export interface DriverLabel {
 }
 
 /** One box per driver manifest the loader reads: its library's file name, repeats of a manifest dropped. */
-export function driverLabels(manifests: readonly { path: string; problem?: string | null; duplicateOf?: number | null; driver: { libraryPath: string | null } | null }[]): DriverLabel[] {
+export function driverLabels(
+  manifests: readonly { path: string; problem?: string | null; duplicateOf?: number | null; driver: { libraryPath: string | null } | null }[],
+): DriverLabel[] {
   const out: DriverLabel[] = [];
   for (const m of manifests) {
     if (m.problem || (m.duplicateOf !== null && m.duplicateOf !== undefined)) continue;

@@ -138,10 +138,24 @@ export function ActivityStrip() {
               ? `Could not read what is active: ${formatStrataError(status.error)}`
               : 'Reading what is active…'}
         </p>
-        <button type="button" className="button button-small" aria-expanded={expanded} aria-controls="activity-details" disabled={!value} data-testid="activity-toggle" onClick={() => useActivity.getState().setExpanded(!expanded)}>
+        <button
+          type="button"
+          className="button button-small"
+          aria-expanded={expanded}
+          aria-controls="activity-details"
+          disabled={!value}
+          data-testid="activity-toggle"
+          onClick={() => useActivity.getState().setExpanded(!expanded)}
+        >
           {expanded ? 'Hide details' : 'Details'}
         </button>
-        <button type="button" className="button button-small" disabled={!value || !strataHasChanges(value)} data-testid="activity-disable" onClick={() => useActivity.getState().openDisable()}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={!value || !strataHasChanges(value)}
+          data-testid="activity-disable"
+          onClick={() => useActivity.getState().openDisable()}
+        >
           Disable…
         </button>
       </div>
@@ -184,7 +198,12 @@ export function DisableDialog() {
       wide
       onClose={close}
       focusKey={value ? 'ready' : 'loading'}
-      description={<p>Chosen files of Strata’s are removed; where there was a file before Strata, it is put back. Bound applications stay in the applications list, without a profile.</p>}
+      description={
+        <p>
+          Chosen files of Strata’s are removed; where there was a file before Strata, it is put back. Bound applications stay in the applications list, without
+          a profile.
+        </p>
+      }
       actions={
         <>
           <button type="button" className="button" data-autofocus onClick={close}>
@@ -195,7 +214,13 @@ export function DisableDialog() {
               Remove anyway
             </button>
           )}
-          <button type="button" className="button button-danger" disabled={!value || nothing || dialog.busy} data-testid="disable-confirm" onClick={() => void run(false)}>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={!value || nothing || dialog.busy}
+            data-testid="disable-confirm"
+            onClick={() => void run(false)}
+          >
             {dialog.busy ? 'Disabling…' : 'Disable chosen'}
           </button>
         </>
@@ -231,14 +256,22 @@ export function DisableDialog() {
                 }
               />
               <span>
-                <code className="activity-path">{b.app}</code> bound to “{b.profile}”{b.file ? <> (<code className="activity-path">{b.file}</code>)</> : null}
+                <code className="activity-path">{b.app}</code> bound to “{b.profile}”
+                {b.file ? (
+                  <>
+                    {' '}
+                    (<code className="activity-path">{b.file}</code>)
+                  </>
+                ) : null}
               </span>
             </label>
           ))}
           {!hasGlobal && value.bindings.length === 0 && <p className="muted">Strata has changed nothing that Disable would undo.</p>}
         </fieldset>
       )}
-      {modified && <p className="apply-conflict">Some of Strata’s files were changed by someone else since Strata wrote them: Strata asks before it removes them.</p>}
+      {modified && (
+        <p className="apply-conflict">Some of Strata’s files were changed by someone else since Strata wrote them: Strata asks before it removes them.</p>
+      )}
       {foreign.length > 0 && (
         <div className="disable-foreign">
           <p>Left alone (another tool wrote them):</p>

@@ -46,7 +46,12 @@ export function ApplicationsView() {
   return (
     <div className="profiles-view" data-testid="applications-view">
       {outcome && (
-        <div role="status" aria-live="polite" className={`profile-outcome ${outcome.ok ? 'profile-outcome-ok' : 'profile-outcome-error'}`} data-testid="applications-outcome">
+        <div
+          role="status"
+          aria-live="polite"
+          className={`profile-outcome ${outcome.ok ? 'profile-outcome-ok' : 'profile-outcome-error'}`}
+          data-testid="applications-outcome"
+        >
           <p className="profile-outcome-message">{outcome.error ? formatStrataError(outcome.error) : outcome.message}</p>
           {outcome.details.length > 0 && (
             <ul>
@@ -86,24 +91,46 @@ export function ApplicationsView() {
                     <tr key={a.path} data-app={a.path}>
                       <td className="path">{a.path}</td>
                       <td>{a.profile ? <Badge tone="accent">{a.profile}</Badge> : <span className="muted">none</span>}</td>
-                      <td className="muted">{[a.args?.length ? `args: ${a.args.join(' ')}` : '', a.cwd ? `in ${a.cwd}` : '', a.env ? `${Object.keys(a.env).length} variables` : ''].filter(Boolean).join(' · ') || '—'}</td>
+                      <td className="muted">
+                        {[a.args?.length ? `args: ${a.args.join(' ')}` : '', a.cwd ? `in ${a.cwd}` : '', a.env ? `${Object.keys(a.env).length} variables` : '']
+                          .filter(Boolean)
+                          .join(' · ') || '—'}
+                      </td>
                       <td className="application-actions">
                         {a.profile && (
-                          <button type="button" className="button" data-testid="application-launch" aria-label={`Launch ${a.path} with “${a.profile}”`} onClick={() => {
-                            useSessions.getState().setForm(launchFieldsFor(a));
-                            useSessions.getState().setTab('launch');
-                            useNavigation.getState().open('sessions');
-                          }}>
+                          <button
+                            type="button"
+                            className="button"
+                            data-testid="application-launch"
+                            aria-label={`Launch ${a.path} with “${a.profile}”`}
+                            onClick={() => {
+                              useSessions.getState().setForm(launchFieldsFor(a));
+                              useSessions.getState().setTab('launch');
+                              useNavigation.getState().open('sessions');
+                            }}
+                          >
                             Launch…
                           </button>
                         )}
-                        <button type="button" className="button" data-testid="application-chain" aria-label={`Show the chain of ${a.path}`} onClick={() => {
-                          useChain.getState().explainApp(a.path);
-                          useNavigation.getState().open('chain');
-                        }}>
+                        <button
+                          type="button"
+                          className="button"
+                          data-testid="application-chain"
+                          aria-label={`Show the chain of ${a.path}`}
+                          onClick={() => {
+                            useChain.getState().explainApp(a.path);
+                            useNavigation.getState().open('chain');
+                          }}
+                        >
                           Chain
                         </button>
-                        <button type="button" className="button" disabled={busy} data-testid="application-unbind" onClick={() => void run('profiles.unbind', { appPath: a.path }, (r) => ({ message: `Unbound ${a.path}.`, details: r.sync.notes }))}>
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={busy}
+                          data-testid="application-unbind"
+                          onClick={() => void run('profiles.unbind', { appPath: a.path }, (r) => ({ message: `Unbound ${a.path}.`, details: r.sync.notes }))}
+                        >
                           Unbind
                         </button>
                       </td>
@@ -133,11 +160,26 @@ export function ApplicationsView() {
             <div className="application-bind-row">
               <div className="application-bind-field application-bind-path">
                 <label htmlFor="application-path">Executable (full path)</label>
-                <input id="application-path" className="profile-input" type="text" spellCheck={false} placeholder="/usr/bin/vkcube" value={path} data-testid="application-path" onChange={(e) => setPath(e.target.value)} />
+                <input
+                  id="application-path"
+                  className="profile-input"
+                  type="text"
+                  spellCheck={false}
+                  placeholder="/usr/bin/vkcube"
+                  value={path}
+                  data-testid="application-path"
+                  onChange={(e) => setPath(e.target.value)}
+                />
               </div>
               <div className="application-bind-field">
                 <label htmlFor="application-profile">Profile</label>
-                <select id="application-profile" className="profile-input" value={chosen} data-testid="application-profile" onChange={(e) => setProfile(e.target.value)}>
+                <select
+                  id="application-profile"
+                  className="profile-input"
+                  value={chosen}
+                  data-testid="application-profile"
+                  onChange={(e) => setProfile(e.target.value)}
+                >
                   {profiles.map((p) => (
                     <option key={p.name} value={p.name}>
                       {p.name}

@@ -47,7 +47,13 @@ function ChangeSummary() {
 
 function PreviewFileSection({ file }: { file: PreviewFile }) {
   return (
-    <section className={`apply-file${file.needsForce ? ' is-conflict' : ''}`} data-testid="apply-file" data-path={file.path} data-action={file.action} aria-label={`${ROLE_WORDS[file.role]}: ${file.path}`}>
+    <section
+      className={`apply-file${file.needsForce ? ' is-conflict' : ''}`}
+      data-testid="apply-file"
+      data-path={file.path}
+      data-action={file.action}
+      aria-label={`${ROLE_WORDS[file.role]}: ${file.path}`}
+    >
       <header className="apply-file-header">
         <span className="apply-file-role">{ROLE_WORDS[file.role]}</span>
         <code className="apply-file-path">{file.path}</code>
@@ -84,7 +90,8 @@ function ErrorBody({ error }: { error: StrataError }) {
       {diff ? (
         <>
           <p className="apply-error-fix">
-            <strong>Fix:</strong> look at the difference below; choose Overwrite to replace the file anyway (a copy is kept, and “Disable Strata’s override” puts a file Strata did not write back).
+            <strong>Fix:</strong> look at the difference below; choose Overwrite to replace the file anyway (a copy is kept, and “Disable Strata’s override”
+            puts a file Strata did not write back).
           </p>
           <DiffText diff={diff} label="The file on disk compared with what Strata would write" testId="apply-error-diff" />
         </>
@@ -121,13 +128,31 @@ export function ApplyDialogs() {
           wide
           onClose={close}
           focusKey={p ? 'ready' : 'loading'}
-          description={<p>{p ? (nothing ? 'Nothing on disk changes.' : 'These files change when you apply. Nothing is written before you press the button.') : dialog.error ? 'Strata could not work out what would change.' : 'Working out what changes…'}</p>}
+          description={
+            <p>
+              {p
+                ? nothing
+                  ? 'Nothing on disk changes.'
+                  : 'These files change when you apply. Nothing is written before you press the button.'
+                : dialog.error
+                  ? 'Strata could not work out what would change.'
+                  : 'Working out what changes…'}
+            </p>
+          }
           actions={
             <>
               <button type="button" className="button" onClick={close}>
                 Cancel
               </button>
-              <button type="button" className={`button ${force ? 'button-danger' : 'button-primary'}`} data-autofocus disabled={!p || dialog.busy || nothing} aria-busy={dialog.busy} data-testid="apply-confirm" onClick={() => void apply(force)}>
+              <button
+                type="button"
+                className={`button ${force ? 'button-danger' : 'button-primary'}`}
+                data-autofocus
+                disabled={!p || dialog.busy || nothing}
+                aria-busy={dialog.busy}
+                data-testid="apply-confirm"
+                onClick={() => void apply(force)}
+              >
                 {dialog.busy && p ? 'Applying…' : force ? 'Overwrite' : 'Apply'}
               </button>
             </>
@@ -142,7 +167,9 @@ export function ApplyDialogs() {
               </button>
             </>
           )}
-          {p?.files.map((f) => <PreviewFileSection key={`${f.role}:${f.path}`} file={f} />)}
+          {p?.files.map((f) => (
+            <PreviewFileSection key={`${f.role}:${f.path}`} file={f} />
+          ))}
         </Dialog>
       );
     }
@@ -155,8 +182,8 @@ export function ApplyDialogs() {
           onClose={close}
           description={
             <p>
-              Strata removes the override layer it wrote and puts back the override that was there before Strata, if there was one. Every application then gets the layers it asks for, and your draft starts again from what is
-              left.
+              Strata removes the override layer it wrote and puts back the override that was there before Strata, if there was one. Every application then gets
+              the layers it asks for, and your draft starts again from what is left.
             </p>
           }
           actions={
@@ -188,7 +215,13 @@ export function ApplyDialogs() {
                 Close
               </button>
               {canForce && (
-                <button type="button" className="button button-danger" disabled={dialog.busy} data-testid="apply-force" onClick={() => void (dialog.action === 'apply' ? apply(true) : remove(true))}>
+                <button
+                  type="button"
+                  className="button button-danger"
+                  disabled={dialog.busy}
+                  data-testid="apply-force"
+                  onClick={() => void (dialog.action === 'apply' ? apply(true) : remove(true))}
+                >
                   {dialog.action === 'apply' ? 'Overwrite' : 'Remove anyway'}
                 </button>
               )}

@@ -41,7 +41,9 @@ function ExcludedList({ excluded }: { excluded: LayerChain['excluded'] }) {
               </li>
             );
           })}
-          {excluded.length > shown.length && <li className="chain-side-empty">…and {excluded.length - shown.length} more (strata explain --json lists them all)</li>}
+          {excluded.length > shown.length && (
+            <li className="chain-side-empty">…and {excluded.length - shown.length} more (strata explain --json lists them all)</li>
+          )}
         </ul>
       )}
     </section>
@@ -54,7 +56,21 @@ const MemoDiagram = memo(ChainDiagram);
  * The chain as a card: the result badge, the diagram, and (unless `compact`) the layers left out and
  * the notes. `draft`: the chain is the unsaved draft's, not what is installed. Exports as SVG and PNG.
  */
-export function ChainCard({ chain, drivers, devices, apiVersion, draft, compact = false }: { chain: LayerChain; drivers: readonly DriverLabel[]; devices: readonly DeviceLabel[]; apiVersion: string; draft: boolean; compact?: boolean }) {
+export function ChainCard({
+  chain,
+  drivers,
+  devices,
+  apiVersion,
+  draft,
+  compact = false,
+}: {
+  chain: LayerChain;
+  drivers: readonly DriverLabel[];
+  devices: readonly DeviceLabel[];
+  apiVersion: string;
+  draft: boolean;
+  compact?: boolean;
+}) {
   const svg = useRef<SVGSVGElement>(null);
   const titleId = useId();
   const [exportError, setExportError] = useState<string | null>(null);
@@ -72,7 +88,9 @@ export function ChainCard({ chain, drivers, devices, apiVersion, draft, compact 
               Draft
             </span>
           )}
-          <span className="chain-result-note">{ok ? `${n === 1 ? '1 layer' : `${n} layers`} · ${drivers.length === 1 ? '1 driver' : `${drivers.length} drivers`}` : 'vkCreateInstance fails'}</span>
+          <span className="chain-result-note">
+            {ok ? `${n === 1 ? '1 layer' : `${n} layers`} · ${drivers.length === 1 ? '1 driver' : `${drivers.length} drivers`}` : 'vkCreateInstance fails'}
+          </span>
         </div>
         <div className="chain-result-actions">
           <span data-testid="chain-result" data-result={chain.result}>
@@ -84,7 +102,12 @@ export function ChainCard({ chain, drivers, devices, apiVersion, draft, compact 
             </button>
           ) : (
             <>
-              <button type="button" className="button" data-testid="chain-export" onClick={() => svg.current && downloadSvg(svg.current, 'strata-layer-chain.svg')}>
+              <button
+                type="button"
+                className="button"
+                data-testid="chain-export"
+                onClick={() => svg.current && downloadSvg(svg.current, 'strata-layer-chain.svg')}
+              >
                 Export SVG
               </button>
               <button

@@ -48,10 +48,10 @@ function TerminalNode({ node, title, subtitle, className, hover }: { node: Diagr
 }
 
 /** The effective instance layer chain as an SVG diagram: application → layers in order → loader → drivers → physical devices. */
-export const ChainDiagram = forwardRef<SVGSVGElement, { chain: LayerChain; drivers: readonly DriverLabel[]; apiVersion: string; devices?: readonly DeviceLabel[] }>(function ChainDiagram(
-  { chain, drivers, apiVersion, devices = [] },
-  ref,
-) {
+export const ChainDiagram = forwardRef<
+  SVGSVGElement,
+  { chain: LayerChain; drivers: readonly DriverLabel[]; apiVersion: string; devices?: readonly DeviceLabel[] }
+>(function ChainDiagram({ chain, drivers, apiVersion, devices = [] }, ref) {
   const failed = chain.result !== 'VK_SUCCESS';
   const layout = layoutChain(chain.chain.length, drivers.length, { failed, devices: devices.map((d) => d.driver) });
   const label = `${chainSentence(
@@ -78,7 +78,13 @@ export const ChainDiagram = forwardRef<SVGSVGElement, { chain: LayerChain; drive
         </marker>
       </defs>
       {layout.edges.map((e) => (
-        <path key={`${e.from}>${e.to}`} className={`chain-edge${e.to.startsWith('driver') || e.to.startsWith('device') ? ' chain-edge-driver' : ''}`} d={e.d} fill="none" markerEnd="url(#chain-arrow)" />
+        <path
+          key={`${e.from}>${e.to}`}
+          className={`chain-edge${e.to.startsWith('driver') || e.to.startsWith('device') ? ' chain-edge-driver' : ''}`}
+          d={e.d}
+          fill="none"
+          markerEnd="url(#chain-arrow)"
+        />
       ))}
       {layout.nodes.map((node) => {
         switch (node.kind) {
@@ -93,16 +99,31 @@ export const ChainDiagram = forwardRef<SVGSVGElement, { chain: LayerChain; drive
                 node={node}
                 className={`chain-node-loader${failed ? ' chain-node-failed' : ''}`}
                 title="Vulkan loader"
-                subtitle={failed ? 'VK_ERROR_LAYER_NOT_PRESENT: no instance is created' : `rules of loader ${chain.rulesVersion} · ${chain.chain.length === 1 ? '1 layer' : `${chain.chain.length} layers`} above`}
+                subtitle={
+                  failed
+                    ? 'VK_ERROR_LAYER_NOT_PRESENT: no instance is created'
+                    : `rules of loader ${chain.rulesVersion} · ${chain.chain.length === 1 ? '1 layer' : `${chain.chain.length} layers`} above`
+                }
               />
             );
           case 'driver': {
             const d = drivers[node.index]!;
-            return <TerminalNode key={node.key} node={node} className="chain-node-driver" title={fitText(d.label, 22)} subtitle="driver (ICD)" hover={`${d.label}\n${d.manifest}`} />;
+            return (
+              <TerminalNode
+                key={node.key}
+                node={node}
+                className="chain-node-driver"
+                title={fitText(d.label, 22)}
+                subtitle="driver (ICD)"
+                hover={`${d.label}\n${d.manifest}`}
+              />
+            );
           }
           case 'device': {
             const d = devices[node.index]!;
-            return <TerminalNode key={node.key} node={node} className="chain-node-device" title={fitText(d.label, 24)} subtitle="physical device" hover={d.hover} />;
+            return (
+              <TerminalNode key={node.key} node={node} className="chain-node-device" title={fitText(d.label, 24)} subtitle="physical device" hover={d.hover} />
+            );
           }
         }
       })}

@@ -95,7 +95,8 @@ function ChainForm({ names }: { names: readonly string[] }) {
         </button>
       </div>
       <p className="chain-hint" id="chain-app-hint">
-        The executable’s full path, links resolved (the loader matches override layers’ app_keys against it, as <code>strata explain --app</code> does); empty: an application no override names
+        The executable’s full path, links resolved (the loader matches override layers’ app_keys against it, as <code>strata explain --app</code> does); empty:
+        an application no override names
       </p>
       <p className="chain-hint" id="chain-layers-hint">
         ppEnabledLayerNames in order, separated by commas{apiProblem ? '' : ' · the API version is VkApplicationInfo::apiVersion'}
@@ -110,7 +111,15 @@ function ChainForm({ names }: { names: readonly string[] }) {
         <div className="chain-picker" role="group" aria-label="Explicit layers found">
           <span className="chain-picker-label">Explicit layers</span>
           {names.map((n) => (
-            <button type="button" key={n} className="chain-chip" aria-pressed={requested.includes(n)} data-testid="chain-chip" data-layer={n} onClick={() => toggleLayer(n)}>
+            <button
+              type="button"
+              key={n}
+              className="chain-chip"
+              aria-pressed={requested.includes(n)}
+              data-testid="chain-chip"
+              data-layer={n}
+              onClick={() => toggleLayer(n)}
+            >
               {n}
             </button>
           ))}
@@ -128,7 +137,13 @@ function LoaderSelect() {
   return (
     <div className="chain-field chain-field-loader">
       <label htmlFor="chain-loader">Loader</label>
-      <select id="chain-loader" className="chain-input" data-testid="chain-loader-select" value={loaderVersion ?? ''} onChange={(e) => setLoaderVersion(e.target.value || null)}>
+      <select
+        id="chain-loader"
+        className="chain-input"
+        data-testid="chain-loader-select"
+        value={loaderVersion ?? ''}
+        onChange={(e) => setLoaderVersion(e.target.value || null)}
+      >
         <option value="">Installed ({installed ?? 'version unknown'})</option>
         {PROVEN_LOADERS.map((l) => (
           <option key={l.version} value={l.version}>
@@ -157,7 +172,9 @@ function DiffersOn({ differences, shown }: { differences: { version: string; rul
           {'. '}
         </span>
       ))}
-      <span className="chain-hint">Compare in a terminal: <code>strata explain --compare {[shown, ...differences.map((d) => d.version)].join(',')}</code></span>
+      <span className="chain-hint">
+        Compare in a terminal: <code>strata explain --compare {[shown, ...differences.map((d) => d.version)].join(',')}</code>
+      </span>
     </p>
   );
 }
@@ -196,7 +213,11 @@ export function ChainView() {
       {manifests.status === 'error' ? (
         <RequestErrorMessage title="Could not discover the layers" error={manifests.error} onRetry={() => void useDiscovery.getState().loadManifests()} />
       ) : context.status === 'error' ? (
-        <RequestErrorMessage title="Could not read what the layer chain depends on" error={context.error} onRetry={() => void useChainContext.getState().load()} />
+        <RequestErrorMessage
+          title="Could not read what the layer chain depends on"
+          error={context.error}
+          onRetry={() => void useChainContext.getState().load()}
+        />
       ) : !chain ? (
         <LoadingLine text="Working out the layer chain…" />
       ) : (

@@ -1,6 +1,16 @@
 import { useId } from 'react';
 import type { PhysicalDevice } from '../../../shared/vulkan/devices';
-import { countLabel, deviceLocalBytes, deviceOriginText, deviceTypeLabel, formatBytes, heapSummaries, hexId, queueFamilyLabels, vendorLabel } from '../devices/device-labels';
+import {
+  countLabel,
+  deviceLocalBytes,
+  deviceOriginText,
+  deviceTypeLabel,
+  formatBytes,
+  heapSummaries,
+  hexId,
+  queueFamilyLabels,
+  vendorLabel,
+} from '../devices/device-labels';
 import { PathText } from './PathText';
 import { Badge } from './Card';
 import { ExtensionList } from './ExtensionList';
@@ -60,7 +70,12 @@ export function DeviceCard({ device, index, originsAsked = false }: { device: Ph
                     <PathText path={origin.manifest} />
                   </span>
                 )}
-                {origin.note && <span className="muted">{origin.manifest ? ' · ' : ''}{origin.note}</span>}
+                {origin.note && (
+                  <span className="muted">
+                    {origin.manifest ? ' · ' : ''}
+                    {origin.note}
+                  </span>
+                )}
               </dd>
             </>
           )}

@@ -27,7 +27,8 @@ const LEVELS: readonly { value: string; label: string }[] = [
 /** A manifest the message names, linked to its row in Layers (or its problems) when discovery knows it. */
 function FileLink({ path }: { path: string }) {
   const manifests = useDiscovery((s) => s.manifests);
-  const known = manifests.status === 'ready' && (['implicit_layer', 'explicit_layer'] as const).some((k) => manifests.value.manifests[k].some((m) => m.path === path));
+  const known =
+    manifests.status === 'ready' && (['implicit_layer', 'explicit_layer'] as const).some((k) => manifests.value.manifests[k].some((m) => m.path === path));
   if (!known) return <code className="diagnose-file">{path}</code>;
   return (
     <button
@@ -77,7 +78,10 @@ function DevicesSummary() {
   useEffect(() => {
     if (hasStrataApi() && useDriversDevices.getState().devices.status === 'idle') void useDriversDevices.getState().refresh();
   }, []);
-  if (devices.status === 'error') return <RequestErrorMessage title="The devices could not be enumerated" error={devices.error} onRetry={() => void useDriversDevices.getState().refresh()} />;
+  if (devices.status === 'error')
+    return (
+      <RequestErrorMessage title="The devices could not be enumerated" error={devices.error} onRetry={() => void useDriversDevices.getState().refresh()} />
+    );
   if (devices.status !== 'ready') return <p className="muted">Asking the loader for the devices…</p>;
   const list = devices.value.devices;
   if (list.length === 0) return <p className="muted">The loader enumerates no physical device.</p>;
@@ -85,7 +89,11 @@ function DevicesSummary() {
     <ul className="diagnose-devices" data-testid="diagnose-devices">
       {list.map((d, i) => (
         <li key={`${i}:${d.deviceName}`}>
-          <strong>{d.deviceName}</strong> <span className="muted">({d.deviceType.toLowerCase().replace(/_/g, ' ')}, Vulkan {d.apiVersion})</span> · {d.driver ? `${d.driver.driverName} ${d.driver.driverInfo}` : `driver ${d.driverVersion}`}
+          <strong>{d.deviceName}</strong>{' '}
+          <span className="muted">
+            ({d.deviceType.toLowerCase().replace(/_/g, ' ')}, Vulkan {d.apiVersion})
+          </span>{' '}
+          · {d.driver ? `${d.driver.driverName} ${d.driver.driverInfo}` : `driver ${d.driverVersion}`}
           {d.origin && (
             <>
               {' '}
@@ -149,7 +157,14 @@ export function DiagnoseTab() {
           manifests,
           chain,
           devices: devices.status === 'ready' ? devices.value : null,
-          run: run ? { command: commandLabel(run.summary), loaderDebug: level, lines: run.log.records.map((r) => (r.kind === 'line' ? r.text : `${r.vuid}: ${r.text}`)), header: run.summary } : null,
+          run: run
+            ? {
+                command: commandLabel(run.summary),
+                loaderDebug: level,
+                lines: run.log.records.map((r) => (r.kind === 'line' ? r.text : `${r.vuid}: ${r.text}`)),
+                header: run.summary,
+              }
+            : null,
         }),
       );
       downloadBlob(new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), `strata-diagnostics-${createdAt.replace(/[:.]/g, '-')}.zip`);
@@ -173,16 +188,33 @@ export function DiagnoseTab() {
           <fieldset className="diagnose-target">
             <legend>Run the loader for</legend>
             <label>
-              <input type="radio" name="diagnose-target" checked={target === 'system'} onChange={() => setTarget('system')} data-testid="diagnose-target-system" /> the system (<code>{SYSTEM_COMMAND}</code>)
+              <input
+                type="radio"
+                name="diagnose-target"
+                checked={target === 'system'}
+                onChange={() => setTarget('system')}
+                data-testid="diagnose-target-system"
+              />{' '}
+              the system (<code>{SYSTEM_COMMAND}</code>)
             </label>
             <label>
-              <input type="radio" name="diagnose-target" checked={target === 'app'} onChange={() => setTarget('app')} data-testid="diagnose-target-app" /> an application
+              <input type="radio" name="diagnose-target" checked={target === 'app'} onChange={() => setTarget('app')} data-testid="diagnose-target-app" /> an
+              application
             </label>
           </fieldset>
           {target === 'app' && (
             <label className="launch-field diagnose-command">
               <span>Command</span>
-              <input type="text" value={command} placeholder="/usr/bin/vkcube --c 100" spellCheck={false} autoComplete="off" list="diagnose-bound" onChange={(e) => setCommand(e.currentTarget.value)} data-testid="diagnose-command" />
+              <input
+                type="text"
+                value={command}
+                placeholder="/usr/bin/vkcube --c 100"
+                spellCheck={false}
+                autoComplete="off"
+                list="diagnose-bound"
+                onChange={(e) => setCommand(e.currentTarget.value)}
+                data-testid="diagnose-command"
+              />
               {bound.length > 0 && (
                 <datalist id="diagnose-bound">
                   {bound.map((a) => (
@@ -203,7 +235,12 @@ export function DiagnoseTab() {
             </select>
           </label>
           <div className="launch-actions">
-            <button type="submit" className="button button-primary" disabled={starting || (target === 'app' && !command.trim()) || (live !== null && !live.footer)} data-testid="diagnose-run">
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={starting || (target === 'app' && !command.trim()) || (live !== null && !live.footer)}
+              data-testid="diagnose-run"
+            >
               {starting ? 'Starting…' : 'Run'}
             </button>
             <button type="button" className="button" disabled={exporting.busy} onClick={() => void exportBundle()} data-testid="diagnose-export">
@@ -228,12 +265,15 @@ export function DiagnoseTab() {
           title="What the loader said"
           aside={
             <span data-testid="diagnose-status" data-ended={run.footer ? 'true' : 'false'}>
-              <code>{commandLabel(run.summary)}</code> {run.footer ? <Badge tone={exitTone(run.footer.exit)}>{exitLabel(run.footer.exit)}</Badge> : <Badge tone="accent">running</Badge>}
+              <code>{commandLabel(run.summary)}</code>{' '}
+              {run.footer ? <Badge tone={exitTone(run.footer.exit)}>{exitLabel(run.footer.exit)}</Badge> : <Badge tone="accent">running</Badge>}
             </span>
           }
         >
           {grouped.groups.length === 0 ? <p className="muted">Nothing yet.</p> : grouped.groups.map((g) => <Group key={g.category} group={g} />)}
-          {grouped.dropped > 0 && <p className="muted">{grouped.dropped.toLocaleString('en-US')} more distinct lines are in the session (History) and the bundle.</p>}
+          {grouped.dropped > 0 && (
+            <p className="muted">{grouped.dropped.toLocaleString('en-US')} more distinct lines are in the session (History) and the bundle.</p>
+          )}
         </Card>
       )}
     </>

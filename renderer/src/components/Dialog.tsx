@@ -7,7 +7,8 @@ import { CloseIcon } from './Icon';
  * APG "Dialog (Modal)"). Labelled by its title, described by its first paragraph; `initialFocus`
  * names the element (by data-autofocus) that gets focus first, else the first button.
  */
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
 /**
  * Tab from the last control goes to the first, Shift+Tab from the first to the last: showModal()
@@ -30,7 +31,8 @@ function trapTab(e: KeyboardEvent<HTMLDialogElement>) {
 }
 
 function focusFirst(dialog: HTMLDialogElement) {
-  const first = dialog.querySelector<HTMLElement>('[data-autofocus]:not([disabled])') ?? dialog.querySelector<HTMLElement>('.dialog-actions button:not([disabled])');
+  const first =
+    dialog.querySelector<HTMLElement>('[data-autofocus]:not([disabled])') ?? dialog.querySelector<HTMLElement>('.dialog-actions button:not([disabled])');
   first?.focus();
 }
 
@@ -88,7 +90,14 @@ export function Dialog({
   }, [focusKey]);
 
   return (
-    <dialog ref={ref} className={`dialog dialog-${tone}${wide ? ' dialog-wide' : ''}`} aria-labelledby={`${id}-title`} aria-describedby={description ? `${id}-desc` : undefined} data-testid={testId} onKeyDown={trapTab}>
+    <dialog
+      ref={ref}
+      className={`dialog dialog-${tone}${wide ? ' dialog-wide' : ''}`}
+      aria-labelledby={`${id}-title`}
+      aria-describedby={description ? `${id}-desc` : undefined}
+      data-testid={testId}
+      onKeyDown={trapTab}
+    >
       <header className="dialog-header">
         <h2 className="dialog-title" id={`${id}-title`}>
           {title}

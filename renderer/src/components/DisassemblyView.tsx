@@ -1,6 +1,16 @@
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import type { DisassemblyTexts } from '../../../shared/shader/shader-inspect-bytes';
-import { definitionLines, idsByNameOf, searchLines, splitAtMatch, splitLines, stepMatch, tokenizeLine, type DisassemblyToken, type IdsByName } from '../shaders/disassembly-lines';
+import {
+  definitionLines,
+  idsByNameOf,
+  searchLines,
+  splitAtMatch,
+  splitLines,
+  stepMatch,
+  tokenizeLine,
+  type DisassemblyToken,
+  type IdsByName,
+} from '../shaders/disassembly-lines';
 import { scrollTopFor, virtualWindow } from '../virtual/virtual-window';
 import { useScrollViewport } from '../virtual/use-scroll-viewport';
 import { useShaders, type IdMode } from '../stores/shaders-store';
@@ -69,7 +79,11 @@ export function DisassemblyView({ texts, name }: { texts: DisassemblyTexts; name
     }
   };
 
-  const status = !query.trim() ? `${lines.length.toLocaleString('en-US')} lines` : matches.length === 0 ? 'No matches' : `${current >= 0 ? current + 1 : '–'} of ${matches.length}`;
+  const status = !query.trim()
+    ? `${lines.length.toLocaleString('en-US')} lines`
+    : matches.length === 0
+      ? 'No matches'
+      : `${current >= 0 ? current + 1 : '–'} of ${matches.length}`;
   const rows = [];
   for (let i = win.start; i < win.end; i++) {
     const cls = `dis-line${i === target ? ' is-target' : ''}${matchSet.has(i) ? ' has-match' : ''}${current >= 0 && matches[current] === i ? ' is-current' : ''}`;
@@ -109,10 +123,26 @@ export function DisassemblyView({ texts, name }: { texts: DisassemblyTexts; name
           {status}
         </span>
         <span className="button-group">
-          <button type="button" className="button button-compact" onClick={() => step(-1)} disabled={matches.length === 0} aria-label="Previous match" title="Previous match (Shift+Enter)" data-testid="dis-prev">
+          <button
+            type="button"
+            className="button button-compact"
+            onClick={() => step(-1)}
+            disabled={matches.length === 0}
+            aria-label="Previous match"
+            title="Previous match (Shift+Enter)"
+            data-testid="dis-prev"
+          >
             ↑
           </button>
-          <button type="button" className="button button-compact" onClick={() => step(1)} disabled={matches.length === 0} aria-label="Next match" title="Next match (Enter)" data-testid="dis-next">
+          <button
+            type="button"
+            className="button button-compact"
+            onClick={() => step(1)}
+            disabled={matches.length === 0}
+            aria-label="Next match"
+            title="Next match (Enter)"
+            data-testid="dis-next"
+          >
             ↓
           </button>
         </span>
@@ -133,15 +163,7 @@ export function DisassemblyView({ texts, name }: { texts: DisassemblyTexts; name
           </button>
         )}
       </div>
-      <div
-        className="dis-scroller"
-        ref={scroller}
-        tabIndex={0}
-        role="region"
-        aria-label={`Disassembly of ${name}`}
-        data-testid="dis-scroller"
-        onScroll={sync}
-      >
+      <div className="dis-scroller" ref={scroller} tabIndex={0} role="region" aria-label={`Disassembly of ${name}`} data-testid="dis-scroller" onScroll={sync}>
         <div className="dis-canvas" style={{ height: win.totalHeight }}>
           <pre className="dis-rows" style={{ transform: `translateY(${win.offset}px)` }} data-testid="dis-rows">
             {rows}
@@ -166,7 +188,14 @@ function IdModeSwitch() {
       <div className="segmented segmented-inline">
         {ID_MODES.map((m) => (
           <label className="segment" key={m.mode} title={m.hint}>
-            <input type="radio" name={`${group}-id-mode`} value={m.mode} checked={idMode === m.mode} onChange={() => setIdMode(m.mode)} data-testid={`dis-id-mode-${m.mode}`} />
+            <input
+              type="radio"
+              name={`${group}-id-mode`}
+              value={m.mode}
+              checked={idMode === m.mode}
+              onChange={() => setIdMode(m.mode)}
+              data-testid={`dis-id-mode-${m.mode}`}
+            />
             <span className="segment-face">{m.label}</span>
           </label>
         ))}
@@ -187,21 +216,49 @@ function Marked({ text, query }: { text: string; query: string }) {
   );
 }
 
-function LineTokens({ tokens, line, defs, query, onJump }: { tokens: DisassemblyToken[]; line: number; defs: Map<number, number>; query: string; onJump: (id: number, from: number) => void }) {
+function LineTokens({
+  tokens,
+  line,
+  defs,
+  query,
+  onJump,
+}: {
+  tokens: DisassemblyToken[];
+  line: number;
+  defs: Map<number, number>;
+  query: string;
+  onJump: (id: number, from: number) => void;
+}) {
   return (
     <>
       {tokens.map((t, j) => {
-        if (t.kind !== 'id') return <span key={j} className={`dis-${t.kind}`}>{t.kind === 'comment' ? t.text : <Marked text={t.text} query={query} />}</span>;
+        if (t.kind !== 'id')
+          return (
+            <span key={j} className={`dis-${t.kind}`}>
+              {t.kind === 'comment' ? t.text : <Marked text={t.text} query={query} />}
+            </span>
+          );
         const at = defs.get(t.id);
         if (at === line || at === undefined) {
           return (
-            <span key={j} className={at === line ? 'dis-def' : 'dis-id-undefined'} title={at === undefined ? `${t.text} has no definition in this module` : undefined}>
+            <span
+              key={j}
+              className={at === line ? 'dis-def' : 'dis-id-undefined'}
+              title={at === undefined ? `${t.text} has no definition in this module` : undefined}
+            >
               <Marked text={t.text} query={query} />
             </span>
           );
         }
         return (
-          <button key={j} type="button" className="dis-id" data-id={t.id} title={`Go to the definition of ${t.text} (line ${at + 1})`} onClick={() => onJump(t.id, line)}>
+          <button
+            key={j}
+            type="button"
+            className="dis-id"
+            data-id={t.id}
+            title={`Go to the definition of ${t.text} (line ${at + 1})`}
+            onClick={() => onJump(t.id, line)}
+          >
             <Marked text={t.text} query={query} />
           </button>
         );

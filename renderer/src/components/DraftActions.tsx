@@ -12,10 +12,14 @@ import { settingChanges } from '../configurator/setting-changes';
 
 /** True for every application: the bound ones keep their profile whatever the global override is. */
 function ownershipText(status: OverrideStatus, bound: number): string {
-  const others = bound ? ` ${bound} application${bound === 1 ? ' is' : 's are'} bound to ${bound === 1 ? 'a profile' : 'profiles'} and get${bound === 1 ? 's' : ''} that instead (see the status bar).` : '';
+  const others = bound
+    ? ` ${bound} application${bound === 1 ? ' is' : 's are'} bound to ${bound === 1 ? 'a profile' : 'profiles'} and get${bound === 1 ? 's' : ''} that instead (see the status bar).`
+    : '';
   switch (status.ownership) {
     case 'absent':
-      return bound ? `Strata’s global override is not installed: other applications get the layers they ask for.${others}` : 'Strata’s override is not installed: every application gets the layers it asks for.';
+      return bound
+        ? `Strata’s global override is not installed: other applications get the layers they ask for.${others}`
+        : 'Strata’s override is not installed: every application gets the layers it asks for.';
     case 'strata':
       return `Strata’s global override is installed${status.writtenAt ? ` (written ${new Date(status.writtenAt).toLocaleString()})` : ''}.${others}`;
     case 'modified':
@@ -55,7 +59,8 @@ export function DraftActions() {
       // Editing a profile, Ctrl+S saves the profile (as Save does in any editor); otherwise it opens Apply.
       const d = useDraft.getState();
       const list = useProfiles.getState().list;
-      const stored = d.source?.key.startsWith('profile:') && list.status === 'ready' ? list.value.profiles.find((p) => `profile:${p.name}` === d.source?.key) : undefined;
+      const stored =
+        d.source?.key.startsWith('profile:') && list.status === 'ready' ? list.value.profiles.find((p) => `profile:${p.name}` === d.source?.key) : undefined;
       if (stored) {
         if (selectSourceEdited(d)) void saveEditedProfile(stored.profile);
         return;
@@ -67,7 +72,13 @@ export function DraftActions() {
   }, []);
 
   if (status.status === 'error')
-    return <RequestErrorMessage title="Could not read Strata’s override, so the layers cannot be edited" error={status.error} onRetry={() => void useDraft.getState().loadStatus()} />;
+    return (
+      <RequestErrorMessage
+        title="Could not read Strata’s override, so the layers cannot be edited"
+        error={status.error}
+        onRetry={() => void useDraft.getState().loadStatus()}
+      />
+    );
 
   const changes = dirty && draft ? draftChanges(draft, installed) : null;
   const settingsChanged = dirty ? settingChanges(installed?.settings, draft?.config.settings).length : 0;
@@ -90,16 +101,31 @@ export function DraftActions() {
         </p>
       </div>
       <div className="draft-bar-actions">
-        <button type="button" className="button" disabled={!dirty && !fromProfile} data-testid="draft-revert" onClick={() => {
-          useDraft.getState().revert();
-          useLayersView.getState().announce(fromProfile ? 'Editing the global override: the draft is what is installed.' : 'Reverted: the draft is what is installed.');
-        }}>
+        <button
+          type="button"
+          className="button"
+          disabled={!dirty && !fromProfile}
+          data-testid="draft-revert"
+          onClick={() => {
+            useDraft.getState().revert();
+            useLayersView
+              .getState()
+              .announce(fromProfile ? 'Editing the global override: the draft is what is installed.' : 'Reverted: the draft is what is installed.');
+          }}
+        >
           {fromProfile ? 'Edit the global override' : 'Revert'}
         </button>
         <button type="button" className="button" disabled={!hasOverride} data-testid="override-disable" onClick={() => useActivity.getState().openDisable()}>
           Disable Strata’s override…
         </button>
-        <button type="button" className="button button-primary" disabled={!dirty} aria-keyshortcuts={fromProfile ? undefined : 'Control+S'} data-testid="draft-apply" onClick={() => void useApply.getState().openApply()}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={!dirty}
+          aria-keyshortcuts={fromProfile ? undefined : 'Control+S'}
+          data-testid="draft-apply"
+          onClick={() => void useApply.getState().openApply()}
+        >
           {fromProfile ? 'Apply as global override…' : 'Apply…'}
         </button>
       </div>

@@ -22,7 +22,7 @@ function DriverRow({ driver, devices }: { driver: DriverNegotiation; devices: st
         </span>
         <span className="driver-path">
           <span className="driver-path-label">Library</span>
-          {driver.library ?? driver.libraryPath ? (
+          {(driver.library ?? driver.libraryPath) ? (
             <span className="path" data-testid="driver-library">
               <PathText path={(driver.library ?? driver.libraryPath)!} />
             </span>
@@ -137,8 +137,8 @@ export function DriversCard() {
       ) : (
         <>
           <p className="card-note" data-testid="drivers-source">
-            {countLabel(state.value.drivers.length, 'manifest')} from {driverSourceLabel(state.value.source)}. Each driver is loaded on its own and offered loader–driver interface version{' '}
-            {state.value.loaderInterfaceVersion}, as the loader does.
+            {countLabel(state.value.drivers.length, 'manifest')} from {driverSourceLabel(state.value.source)}. Each driver is loaded on its own and offered
+            loader–driver interface version {state.value.loaderInterfaceVersion}, as the loader does.
           </p>
           {state.value.drivers.length === 0 ? (
             <p className="card-empty" data-testid="drivers-empty">

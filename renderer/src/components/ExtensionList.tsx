@@ -45,7 +45,14 @@ export function ExtensionList({ extensions, owner }: { extensions: readonly Exte
                   <circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" strokeWidth="2" />
                   <path d="m15.5 15.5 5 5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
                 </svg>
-                <input type="search" value={query} placeholder="Filter extensions" spellCheck={false} autoComplete="off" onChange={(e) => setQuery(e.target.value)} />
+                <input
+                  type="search"
+                  value={query}
+                  placeholder="Filter extensions"
+                  spellCheck={false}
+                  autoComplete="off"
+                  onChange={(e) => setQuery(e.target.value)}
+                />
               </label>
               <span className="ext-shown" role="status">
                 {shown.length === extensions.length ? `${extensions.length} extensions` : `${shown.length} of ${extensions.length} match`}

@@ -124,13 +124,27 @@ function EditorSections({ entry, editable, onMove }: { entry: EditorRow; editabl
 function WidenButton() {
   const wide = useLayersView((s) => s.wideDetails);
   return (
-    <button type="button" className="button button-small details-widen" aria-pressed={wide} data-testid="details-widen" onClick={() => useLayersView.getState().setWideDetails(!wide)}>
+    <button
+      type="button"
+      className="button button-small details-widen"
+      aria-pressed={wide}
+      data-testid="details-widen"
+      onClick={() => useLayersView.getState().setWideDetails(!wide)}
+    >
       {wide ? 'Narrow' : 'Widen'}
     </button>
   );
 }
 
-export function LayerDetails({ entry, editable = false, onMove = () => {} }: { entry: EditorRow | null; editable?: boolean; onMove?: (delta: -1 | 1) => void }) {
+export function LayerDetails({
+  entry,
+  editable = false,
+  onMove = () => {},
+}: {
+  entry: EditorRow | null;
+  editable?: boolean;
+  onMove?: (delta: -1 | 1) => void;
+}) {
   const row: LayerRow | null = entry?.row ?? null;
   const openProblem = (key: string) => {
     useProblemsView.getState().select(key);
@@ -204,7 +218,10 @@ export function LayerDetails({ entry, editable = false, onMove = () => {} }: { e
         </dd>
         <dt>Found via</dt>
         <dd>
-          <code className="code-chip">{manifest.origin}</code> <span className="muted">#{row.position} in the loader’s {row.kind} list</span>
+          <code className="code-chip">{manifest.origin}</code>{' '}
+          <span className="muted">
+            #{row.position} in the loader’s {row.kind} list
+          </span>
         </dd>
         <dt>File format</dt>
         <dd>{manifest.fileFormatVersion ?? <span className="muted">unknown</span>}</dd>
@@ -233,7 +250,8 @@ export function LayerDetails({ entry, editable = false, onMove = () => {} }: { e
             Environment variables
           </h3>
           <p className="muted">
-            Listed in the manifest ({[...layer.enableEnvironment, ...layer.disableEnvironment].join(', ')}) but ignored: the loader reads them only for implicit layers.
+            Listed in the manifest ({[...layer.enableEnvironment, ...layer.disableEnvironment].join(', ')}) but ignored: the loader reads them only for implicit
+            layers.
           </p>
         </section>
       )}

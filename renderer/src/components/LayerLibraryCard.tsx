@@ -17,7 +17,11 @@ function InspectionResult({ result }: { result: LayerInspection }) {
   return (
     <div className="layer-library-result" data-testid="layer-library-result" data-ok={String(result.ok)}>
       <p>
-        {result.ok ? <Badge tone={result.warnings.length ? 'warning' : 'ok'}>{result.warnings.length ? 'Loads, with warnings' : 'Loads'}</Badge> : <Badge tone="error">Fails</Badge>}{' '}
+        {result.ok ? (
+          <Badge tone={result.warnings.length ? 'warning' : 'ok'}>{result.warnings.length ? 'Loads, with warnings' : 'Loads'}</Badge>
+        ) : (
+          <Badge tone="error">Fails</Badge>
+        )}{' '}
         <span data-testid="layer-library-interface">{interfaceText(result)}</span> <span className="muted">· {formatElapsed(result.elapsedMs)}</span>
       </p>
       <dl className="facts details-facts">
@@ -57,7 +61,12 @@ function InspectionResult({ result }: { result: LayerInspection }) {
         </ul>
       )}
       {[...(result.error ? [result.error] : []), ...result.warnings].map((e, i) => (
-        <p key={i} className={i === 0 && result.error ? 'layer-library-error' : 'muted'} role={i === 0 && result.error ? 'alert' : undefined} data-testid="layer-library-problem">
+        <p
+          key={i}
+          className={i === 0 && result.error ? 'layer-library-error' : 'muted'}
+          role={i === 0 && result.error ? 'alert' : undefined}
+          data-testid="layer-library-problem"
+        >
           <code>{e.code}</code> {formatStrataError(e)}
         </p>
       ))}
@@ -91,7 +100,13 @@ export function LayerLibraryCard({ name, manifest }: { name: string | null; mani
         Library
       </h3>
       <p>
-        <button type="button" className="button" onClick={() => void inspect()} disabled={name === null || state.status === 'loading'} aria-busy={state.status === 'loading'}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void inspect()}
+          disabled={name === null || state.status === 'loading'}
+          aria-busy={state.status === 'loading'}
+        >
           {state.status === 'loading' ? 'Inspecting…' : state.status === 'ready' ? 'Inspect again' : 'Inspect library'}
         </button>{' '}
         <span className="muted">Loads it on its own, as the loader would, in a separate process.</span>

@@ -112,7 +112,14 @@ const LayerGridRow = memo(function LayerGridRow({ row, index, selected, tabbable
     >
       <div role="gridcell" className="layer-cell-handle">
         {orderable ? (
-          <span className="drag-handle" ref={setActivatorNodeRef} {...listeners} aria-hidden="true" title="Drag to reorder (keyboard: Alt+↑ / Alt+↓)" data-testid="layer-drag-handle">
+          <span
+            className="drag-handle"
+            ref={setActivatorNodeRef}
+            {...listeners}
+            aria-hidden="true"
+            title="Drag to reorder (keyboard: Alt+↑ / Alt+↓)"
+            data-testid="layer-drag-handle"
+          >
             <svg viewBox="0 0 10 16" width="10" height="16" aria-hidden="true">
               {[3, 8, 13].map((y) => [3, 7].map((x) => <circle key={`${x}-${y}`} cx={x} cy={y} r="1.3" />))}
             </svg>
@@ -134,7 +141,11 @@ const LayerGridRow = memo(function LayerGridRow({ row, index, selected, tabbable
           <span className="layer-name">{title}</span>
           <span className={`type-chip type-${row.kind}`}>{row.vanished ? 'missing' : row.kind}</span>
           {layer?.meta && <span className="type-chip type-meta">meta</span>}
-          <span className={`chain-pos-chip${row.chainPosition ? ' is-loaded' : ''}`} title={row.chainOrder?.full ?? (row.chainPosition ? 'Its place in the chain (Chain panel)' : 'Not in the chain the Chain panel shows')} data-testid="layer-chain-pos">
+          <span
+            className={`chain-pos-chip${row.chainPosition ? ' is-loaded' : ''}`}
+            title={row.chainOrder?.full ?? (row.chainPosition ? 'Its place in the chain (Chain panel)' : 'Not in the chain the Chain panel shows')}
+            data-testid="layer-chain-pos"
+          >
             {row.chainPosition ? `chain #${row.chainPosition}` : 'not loaded'}
             {row.chainOrder && <span className="chain-pos-why"> · {row.chainOrder.short}</span>}
           </span>
@@ -142,7 +153,13 @@ const LayerGridRow = memo(function LayerGridRow({ row, index, selected, tabbable
           {row.row && <ProblemCounts counts={row.row.counts} />}
         </div>
         <p className="layer-description">
-          {row.note ? <span className="layer-why">{row.note}</span> : layer ? (layer.description ?? <span className="muted">No description</span>) : <span className="muted">No layer could be read from this manifest</span>}
+          {row.note ? (
+            <span className="layer-why">{row.note}</span>
+          ) : layer ? (
+            (layer.description ?? <span className="muted">No description</span>)
+          ) : (
+            <span className="muted">No layer could be read from this manifest</span>
+          )}
         </p>
         {why && (
           <span className="visually-hidden" id={whyId}>
@@ -295,12 +312,16 @@ export function LayerList({ rows, total, editable }: { rows: readonly EditorRow[
       }}
     >
       <SortableContext items={keys} strategy={verticalListSortingStrategy}>
-        <div
-          className="layer-grid-scroll"
-          ref={scroller}
-          onScroll={sync}
-        >
-          <div role="grid" aria-label="Layers in load order" aria-rowcount={rows.length} aria-describedby="layer-grid-keys" className="layer-list layer-grid" data-testid="layer-list" style={{ height: win.totalHeight }}>
+        <div className="layer-grid-scroll" ref={scroller} onScroll={sync}>
+          <div
+            role="grid"
+            aria-label="Layers in load order"
+            aria-rowcount={rows.length}
+            aria-describedby="layer-grid-keys"
+            className="layer-list layer-grid"
+            data-testid="layer-list"
+            style={{ height: win.totalHeight }}
+          >
             <div role="rowgroup" className="layer-grid-rows" style={{ transform: `translateY(${win.offset}px)` }}>
               {shown.map((row, i) => (
                 <LayerGridRow

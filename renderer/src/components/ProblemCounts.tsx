@@ -8,7 +8,11 @@ export function ProblemCounts({ counts, showZero = false }: { counts: SeverityCo
   return (
     <span className="problem-counts" title={describeCounts(counts)} aria-label={describeCounts(counts)} role="img">
       {shown.map((s) => (
-        <span className={`problem-count problem-count-${s}${counts[s] === 0 ? ' is-zero' : ''}`} key={s} title={`${counts[s]} ${SEVERITY_LABELS[s].toLowerCase()}`}>
+        <span
+          className={`problem-count problem-count-${s}${counts[s] === 0 ? ' is-zero' : ''}`}
+          key={s}
+          title={`${counts[s]} ${SEVERITY_LABELS[s].toLowerCase()}`}
+        >
           <SeverityIcon severity={s} size={13} />
           {counts[s]}
         </span>

@@ -71,7 +71,9 @@ export function ProblemList({ groups, draftPath = null }: { groups: readonly Pro
                     )}
                     <p className="problem-meta">
                       <code className="diag-code">{String(d.code ?? '')}</code>
-                      <span className="problem-position">Ln {d.range.start.line + 1}, Col {d.range.start.character + 1}</span>
+                      <span className="problem-position">
+                        Ln {d.range.start.line + 1}, Col {d.range.start.character + 1}
+                      </span>
                     </p>
                   </div>
                 </div>

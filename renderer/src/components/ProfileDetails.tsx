@@ -12,7 +12,23 @@ const STATE_TONE = { on: 'ok', off: 'error', auto: 'neutral' } as const;
 const STATE_LABEL = { on: 'On', off: 'Off', auto: 'Application-controlled' } as const;
 
 /** A one-field form (a name, a path) that submits with Enter or its button. */
-function InlineForm({ id, label, initial, submit, onSubmit, placeholder, clearOnSubmit }: { id: string; label: string; initial: string; submit: string; onSubmit: (value: string) => void; placeholder?: string; clearOnSubmit?: boolean }) {
+function InlineForm({
+  id,
+  label,
+  initial,
+  submit,
+  onSubmit,
+  placeholder,
+  clearOnSubmit,
+}: {
+  id: string;
+  label: string;
+  initial: string;
+  submit: string;
+  onSubmit: (value: string) => void;
+  placeholder?: string;
+  clearOnSubmit?: boolean;
+}) {
   const [value, setValue] = useState(initial);
   const go = (e: FormEvent) => {
     e.preventDefault();
@@ -23,7 +39,17 @@ function InlineForm({ id, label, initial, submit, onSubmit, placeholder, clearOn
   return (
     <form className="profile-inline-form" onSubmit={go}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} className="profile-input" type="text" spellCheck={false} autoComplete="off" value={value} placeholder={placeholder} data-testid={id} onChange={(e) => setValue(e.target.value)} />
+      <input
+        id={id}
+        className="profile-input"
+        type="text"
+        spellCheck={false}
+        autoComplete="off"
+        value={value}
+        placeholder={placeholder}
+        data-testid={id}
+        onChange={(e) => setValue(e.target.value)}
+      />
       <button type="submit" className="button" data-testid={`${id}-submit`} disabled={!value.trim()}>
         {submit}
       </button>
@@ -68,7 +94,15 @@ async function editInLayers(entry: ProfileEntry) {
   const d = useDraft.getState();
   const work = selectDirty(d) && (d.source === null || selectSourceEdited(d)) && d.source?.key !== entry.key;
   if (work) {
-    useProfiles.setState({ outcome: { ok: false, message: 'The Layers draft has unsaved changes: apply or revert them first, or choose this profile in the header’s Profile menu (it asks what to do with them).', details: [], error: null } });
+    useProfiles.setState({
+      outcome: {
+        ok: false,
+        message:
+          'The Layers draft has unsaved changes: apply or revert them first, or choose this profile in the header’s Profile menu (it asks what to do with them).',
+        details: [],
+        error: null,
+      },
+    });
     return;
   }
   if (d.source?.key !== entry.key && !(await loadIntoDraft(entry))) return;
@@ -82,14 +116,19 @@ export function ProfileDetails({ entry, list }: { entry: ProfileEntry; list: Pro
   const [confirmDelete, setConfirmDelete] = useState(false);
   const p = entry.profile;
   const bound = entry.kind === 'profile' ? boundApplications(list, entry.name) : [];
-  const settings = Object.entries(p.settings ?? {}).flatMap(([layer, values]) => Object.entries(values).map(([k, v]) => `${layer}.${k} = ${JSON.stringify(v)}`));
+  const settings = Object.entries(p.settings ?? {}).flatMap(([layer, values]) =>
+    Object.entries(values).map(([k, v]) => `${layer}.${k} = ${JSON.stringify(v)}`),
+  );
 
   const exportFile = async () => {
     const r = await run('profiles.export', { name: entry.name }, (x) => ({ message: `Exported "${entry.name}" as ${x.fileName}.` }));
     if (r) downloadText(r.fileName, r.text);
   };
   const exportOverride = async () => {
-    const r = await run('profiles.overrideExport', { name: entry.name }, (x) => ({ message: `Exported the override layer of "${entry.name}" as ${x.fileName} (a download: nothing was installed).`, details: x.notes }));
+    const r = await run('profiles.overrideExport', { name: entry.name }, (x) => ({
+      message: `Exported the override layer of "${entry.name}" as ${x.fileName} (a download: nothing was installed).`,
+      details: x.notes,
+    }));
     if (r) downloadText(r.fileName, r.text);
   };
 
@@ -151,7 +190,18 @@ export function ProfileDetails({ entry, list }: { entry: ProfileEntry; list: Pro
               Edit layers, order and settings
             </button>
           )}
-          <button type="button" className={`button${entry.kind === 'preset' ? ' button-primary' : ''}`} disabled={busy} data-testid="profile-apply" onClick={() => void run('profiles.apply', { name: entry.name }, (r) => ({ message: `${r.result.action === 'unchanged' ? 'Already installed' : 'Installed'}: "${entry.name}" is the override at ${r.result.path}.`, details: r.notes }))}>
+          <button
+            type="button"
+            className={`button${entry.kind === 'preset' ? ' button-primary' : ''}`}
+            disabled={busy}
+            data-testid="profile-apply"
+            onClick={() =>
+              void run('profiles.apply', { name: entry.name }, (r) => ({
+                message: `${r.result.action === 'unchanged' ? 'Already installed' : 'Installed'}: "${entry.name}" is the override at ${r.result.path}.`,
+                details: r.notes,
+              }))
+            }
+          >
             Apply as override
           </button>
           <button type="button" className="button" disabled={busy} data-testid="profile-export" onClick={() => void exportFile()}>
@@ -162,7 +212,19 @@ export function ProfileDetails({ entry, list }: { entry: ProfileEntry; list: Pro
           </button>
           {entry.kind === 'profile' &&
             (confirmDelete ? (
-              <button type="button" className="button button-danger" disabled={busy} data-testid="profile-delete-confirm" onClick={() => void run('profiles.delete', { name: entry.name, force: true }, (r) => ({ message: `Deleted "${r.deleted.name}".`, details: r.unbound.length ? [`Unbound: ${r.unbound.join(', ')}`] : [], select: null })).then(() => setConfirmDelete(false))}>
+              <button
+                type="button"
+                className="button button-danger"
+                disabled={busy}
+                data-testid="profile-delete-confirm"
+                onClick={() =>
+                  void run('profiles.delete', { name: entry.name, force: true }, (r) => ({
+                    message: `Deleted "${r.deleted.name}".`,
+                    details: r.unbound.length ? [`Unbound: ${r.unbound.join(', ')}`] : [],
+                    select: null,
+                  })).then(() => setConfirmDelete(false))
+                }
+              >
                 {bound.length ? `Delete and unbind ${bound.length}` : 'Delete: sure?'}
               </button>
             ) : (
@@ -182,7 +244,16 @@ export function ProfileDetails({ entry, list }: { entry: ProfileEntry; list: Pro
             onSubmit={(to) => void run('profiles.copy', { from: entry.name, to }, (r) => ({ message: `Created "${r.name}".`, select: `profile:${r.name}` }))}
           />
           {entry.kind === 'profile' && (
-            <InlineForm key={`rename:${entry.key}`} id="profile-rename-name" label="Rename to" initial={entry.name} submit="Rename" onSubmit={(to) => void run('profiles.rename', { from: entry.name, to }, (r) => ({ message: `Renamed to "${r.name}".`, select: `profile:${r.name}` }))} />
+            <InlineForm
+              key={`rename:${entry.key}`}
+              id="profile-rename-name"
+              label="Rename to"
+              initial={entry.name}
+              submit="Rename"
+              onSubmit={(to) =>
+                void run('profiles.rename', { from: entry.name, to }, (r) => ({ message: `Renamed to "${r.name}".`, select: `profile:${r.name}` }))
+              }
+            />
           )}
           {entry.kind === 'profile' && (
             <InlineForm
@@ -211,7 +282,13 @@ export function ProfileDetails({ entry, list }: { entry: ProfileEntry; list: Pro
               {bound.map((app) => (
                 <li key={app}>
                   <span className="path">{app}</span>
-                  <button type="button" className="button" disabled={busy} data-testid="profile-unbind" onClick={() => void run('profiles.unbind', { appPath: app }, (r) => ({ message: `Unbound ${app}.`, details: r.sync.notes }))}>
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={busy}
+                    data-testid="profile-unbind"
+                    onClick={() => void run('profiles.unbind', { appPath: app }, (r) => ({ message: `Unbound ${app}.`, details: r.sync.notes }))}
+                  >
                     Unbind
                   </button>
                 </li>

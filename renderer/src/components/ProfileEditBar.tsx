@@ -25,7 +25,9 @@ export function useEditedProfile(): { name: string; profile: Profile; bound: str
 export async function saveEditedProfile(original: Profile): Promise<boolean> {
   const draft = useDraft.getState().draft;
   if (!draft) return false;
-  const r = await useProfiles.getState().run('profiles.save', { profile: profileFromDraft(original, draft) }, (saved) => ({ message: `Saved “${saved.name}” (${saved.file}).` }));
+  const r = await useProfiles
+    .getState()
+    .run('profiles.save', { profile: profileFromDraft(original, draft) }, (saved) => ({ message: `Saved “${saved.name}” (${saved.file}).` }));
   if (!r) return false;
   useDraft.getState().sourceSaved();
   useLayersView.getState().announce(`Saved the profile “${r.name}”.`);
@@ -52,7 +54,9 @@ export function ProfileEditBar() {
   const duplicate = async () => {
     const name = copyName.trim();
     if (!name) return;
-    const r = await useProfiles.getState().run('profiles.create', { name, profile: { ...next, name } }, (p) => ({ message: `Created “${p.name}” from the draft.`, select: `profile:${p.name}` }));
+    const r = await useProfiles
+      .getState()
+      .run('profiles.create', { name, profile: { ...next, name } }, (p) => ({ message: `Created “${p.name}” from the draft.`, select: `profile:${p.name}` }));
     if (!r) return;
     const stored = r.profile;
     useDraft.getState().loadConfig(useDraft.getState().draft!.config, { key: `profile:${stored.name}`, name: stored.name });
@@ -105,7 +109,14 @@ export function ProfileEditBar() {
         <button type="button" className="button" data-testid="profile-edit-bind" onClick={() => useNavigation.getState().open('applications')}>
           Bind…
         </button>
-        <button type="button" className="button button-primary" disabled={!diff || busy} aria-keyshortcuts="Control+S" data-testid="profile-edit-save" onClick={() => void saveEditedProfile(edited.profile)}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={!diff || busy}
+          aria-keyshortcuts="Control+S"
+          data-testid="profile-edit-save"
+          onClick={() => void saveEditedProfile(edited.profile)}
+        >
           {busy ? 'Saving…' : 'Save profile'}
         </button>
       </div>
@@ -150,7 +161,13 @@ export function ProfileEditBar() {
               <button type="button" className="button" onClick={() => setDialog('none')}>
                 Cancel
               </button>
-              <button type="button" className="button button-primary" disabled={!copyName.trim() || busy} data-testid="profile-duplicate-confirm" onClick={() => void duplicate()}>
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={!copyName.trim() || busy}
+                data-testid="profile-duplicate-confirm"
+                onClick={() => void duplicate()}
+              >
                 Create
               </button>
             </>
@@ -158,7 +175,14 @@ export function ProfileEditBar() {
         >
           <label className="profile-edit-field">
             <span>Name of the copy</span>
-            <input className="profile-input" type="text" value={copyName} data-autofocus data-testid="profile-duplicate-name" onChange={(e) => setCopyName(e.target.value)} />
+            <input
+              className="profile-input"
+              type="text"
+              value={copyName}
+              data-autofocus
+              data-testid="profile-duplicate-name"
+              onChange={(e) => setCopyName(e.target.value)}
+            />
           </label>
         </Dialog>
       )}

@@ -7,7 +7,14 @@ function EntryButton({ entry, selected, onSelect }: { entry: ProfileEntry; selec
   const unavailable = entry.kind === 'preset' && entry.preset && !entry.preset.available;
   return (
     <li>
-      <button type="button" className="profile-entry" aria-current={selected ? 'true' : undefined} data-testid="profile-entry" data-key={entry.key} onClick={() => onSelect(entry.key)}>
+      <button
+        type="button"
+        className="profile-entry"
+        aria-current={selected ? 'true' : undefined}
+        data-testid="profile-entry"
+        data-key={entry.key}
+        onClick={() => onSelect(entry.key)}
+      >
         <span className="profile-entry-name">
           {entry.name}
           {unavailable && (
@@ -29,7 +36,17 @@ function EntryButton({ entry, selected, onSelect }: { entry: ProfileEntry; selec
 }
 
 /** The presets, the user's profiles, and the profile files that do not read (named, left alone). */
-export function ProfileList({ entries, list, selected, onSelect }: { entries: ProfileEntry[]; list: ProfilesList; selected: string | null; onSelect: (key: string) => void }) {
+export function ProfileList({
+  entries,
+  list,
+  selected,
+  onSelect,
+}: {
+  entries: ProfileEntry[];
+  list: ProfilesList;
+  selected: string | null;
+  onSelect: (key: string) => void;
+}) {
   const presets = entries.filter((e) => e.kind === 'preset');
   const mine = entries.filter((e) => e.kind === 'profile');
   return (

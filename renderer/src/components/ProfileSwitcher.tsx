@@ -8,7 +8,16 @@ import { Dialog } from './Dialog';
 
 /** The switcher's entry for the global override, the configuration of every application without a profile of its own. */
 const GLOBAL = 'global';
-const GLOBAL_ENTRY: ProfileEntry = { key: GLOBAL, kind: 'profile', name: 'the global override', profile: { schemaVersion: 2, name: 'global', layers: [] }, summary: '', warnings: [], preset: null, file: null };
+const GLOBAL_ENTRY: ProfileEntry = {
+  key: GLOBAL,
+  kind: 'profile',
+  name: 'the global override',
+  profile: { schemaVersion: 2, name: 'global', layers: [] },
+  summary: '',
+  warnings: [],
+  preset: null,
+  file: null,
+};
 
 /** The draft needs discovery and the installed override first (the Layers panel may not have been opened yet). */
 async function draftReady(): Promise<boolean> {
@@ -74,7 +83,15 @@ export function ProfileSwitcher() {
       <label htmlFor={`${id}-select`} className="profile-switcher-label">
         Profile
       </label>
-      <select id={`${id}-select`} className="profile-switcher-select" data-testid="profile-switcher-select" aria-describedby={`${id}-state`} value={source?.key ?? GLOBAL} disabled={list.status !== 'ready'} onChange={(e) => choose(e.target.value)}>
+      <select
+        id={`${id}-select`}
+        className="profile-switcher-select"
+        data-testid="profile-switcher-select"
+        aria-describedby={`${id}-state`}
+        value={source?.key ?? GLOBAL}
+        disabled={list.status !== 'ready'}
+        onChange={(e) => choose(e.target.value)}
+      >
         <option value={GLOBAL} disabled={list.status !== 'ready'}>
           {list.status === 'ready' ? 'Global override (every application)' : list.status === 'error' ? 'Profiles could not be listed' : 'Reading profiles…'}
         </option>

@@ -17,7 +17,13 @@ function Outcome() {
   const clear = useProfiles((s) => s.clearOutcome);
   if (!outcome) return <div role="status" aria-live="polite" className="visually-hidden" />;
   return (
-    <div role="status" aria-live="polite" className={`profile-outcome ${outcome.ok ? 'profile-outcome-ok' : 'profile-outcome-error'}`} data-testid="profile-outcome" data-ok={String(outcome.ok)}>
+    <div
+      role="status"
+      aria-live="polite"
+      className={`profile-outcome ${outcome.ok ? 'profile-outcome-ok' : 'profile-outcome-error'}`}
+      data-testid="profile-outcome"
+      data-ok={String(outcome.ok)}
+    >
       <p className="profile-outcome-message">{outcome.error ? formatStrataError(outcome.error) : outcome.message}</p>
       {outcome.details.length > 0 && (
         <ul>
@@ -38,7 +44,9 @@ function useImport() {
   const run = useProfiles((s) => s.run);
   return async (file: File) => {
     if (file.size > MAX_IMPORT_BYTES) {
-      useProfiles.setState({ outcome: { ok: false, message: `${file.name} is ${file.size} bytes; a profile is at most ${MAX_IMPORT_BYTES} bytes`, details: [], error: null } });
+      useProfiles.setState({
+        outcome: { ok: false, message: `${file.name} is ${file.size} bytes; a profile is at most ${MAX_IMPORT_BYTES} bytes`, details: [], error: null },
+      });
       return;
     }
     const text = await file.text();

@@ -63,7 +63,8 @@ export function SessionDiffView({ diff }: { diff: SessionDiff }) {
     <div className="session-diff" data-testid="session-diff">
       <p className="session-diff-summary">
         {diff.chain.same ? 'Same predicted chain. ' : 'The predicted chains differ. '}
-        {diff.messages.appeared.length} message id{diff.messages.appeared.length === 1 ? '' : 's'} appeared, {diff.messages.disappeared.length} disappeared, {diff.messages.changed.length} changed in number.
+        {diff.messages.appeared.length} message id{diff.messages.appeared.length === 1 ? '' : 's'} appeared, {diff.messages.disappeared.length} disappeared,{' '}
+        {diff.messages.changed.length} changed in number.
       </p>
       <div className="diff-sides">
         {side('a')}

@@ -46,7 +46,9 @@ export function SessionHistory() {
         </p>
       )}
       {sessions.length === 0 ? (
-        <p className="card-empty">No sessions yet: start an application from the Launch tab, or run <code>strata launch -- COMMAND</code>.</p>
+        <p className="card-empty">
+          No sessions yet: start an application from the Launch tab, or run <code>strata launch -- COMMAND</code>.
+        </p>
       ) : (
         <div className="table-scroll">
           <table className="table session-table">
@@ -69,7 +71,13 @@ export function SessionHistory() {
               {sessions.map((s) => (
                 <tr key={s.id} data-testid="session-row" data-session={s.id}>
                   <td>
-                    <input type="checkbox" aria-label={`Compare ${s.id}`} checked={compare.includes(s.id)} onChange={() => toggleCompare(s.id)} data-testid="session-pick" />
+                    <input
+                      type="checkbox"
+                      aria-label={`Compare ${s.id}`}
+                      checked={compare.includes(s.id)}
+                      onChange={() => toggleCompare(s.id)}
+                      data-testid="session-pick"
+                    />
                   </td>
                   <td className="session-command" title={s.id}>
                     <code>{commandLabel(s)}</code>
@@ -79,8 +87,8 @@ export function SessionHistory() {
                   </td>
                   <td>{s.profile ?? '—'}</td>
                   <td className="session-result">
-                    {s.status !== 'ended' && <Badge tone={s.status === 'running' ? 'accent' : 'warning'}>{STATUS_LABELS[s.status]}</Badge>} <Badge tone={exitTone(s.exit)}>{exitLabel(s.exit, s.status)}</Badge>{' '}
-                    <span className="muted">{durationLabel(s.durationMs)}</span>
+                    {s.status !== 'ended' && <Badge tone={s.status === 'running' ? 'accent' : 'warning'}>{STATUS_LABELS[s.status]}</Badge>}{' '}
+                    <Badge tone={exitTone(s.exit)}>{exitLabel(s.exit, s.status)}</Badge> <span className="muted">{durationLabel(s.durationMs)}</span>
                   </td>
                   <td title={s.counts ? countsLabel(s.counts) : undefined}>
                     {s.counts ? s.counts.messages.error : '?'}
@@ -94,13 +102,24 @@ export function SessionHistory() {
                     <button type="button" className="button button-compact" onClick={() => void open(s.id)} data-testid="session-open">
                       Open
                     </button>
-                    <button type="button" className="button button-compact" onClick={() => void exportSession(s.id, 'html')} title="A report with no external resources">
+                    <button
+                      type="button"
+                      className="button button-compact"
+                      onClick={() => void exportSession(s.id, 'html')}
+                      title="A report with no external resources"
+                    >
                       HTML
                     </button>
                     <button type="button" className="button button-compact" onClick={() => void exportSession(s.id, 'json')}>
                       JSON
                     </button>
-                    <button type="button" className="button button-compact" disabled={s.status === 'running'} onClick={() => void remove(s.id)} aria-label={`Delete ${s.id}`}>
+                    <button
+                      type="button"
+                      className="button button-compact"
+                      disabled={s.status === 'running'}
+                      onClick={() => void remove(s.id)}
+                      aria-label={`Delete ${s.id}`}
+                    >
                       Delete
                     </button>
                   </td>

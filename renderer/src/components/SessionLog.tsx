@@ -87,13 +87,26 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
         <label className="filter-box">
           <SearchIcon />
           <span className="visually-hidden">Search the output</span>
-          <input className="filter-input" type="search" value={filters.text} placeholder="Search (text, VUID, object name…)" spellCheck={false} onChange={(e) => setFilters({ text: e.currentTarget.value })} data-testid="log-search" />
+          <input
+            className="filter-input"
+            type="search"
+            value={filters.text}
+            placeholder="Search (text, VUID, object name…)"
+            spellCheck={false}
+            onChange={(e) => setFilters({ text: e.currentTarget.value })}
+            data-testid="log-search"
+          />
         </label>
         <fieldset className="log-filter">
           <legend className="visually-hidden">Sources</legend>
           {ALL_SOURCES.map((s: LineSource) => (
             <label key={s} className="log-check">
-              <input type="checkbox" checked={filters.sources.includes(s)} onChange={() => setFilters({ sources: toggle(filters.sources, s) })} data-testid={`log-source-${s}`} />
+              <input
+                type="checkbox"
+                checked={filters.sources.includes(s)}
+                onChange={() => setFilters({ sources: toggle(filters.sources, s) })}
+                data-testid={`log-source-${s}`}
+              />
               {SOURCE_LABELS[s]}
             </label>
           ))}
@@ -102,21 +115,46 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
           <legend className="visually-hidden">Severities (none checked: all lines)</legend>
           {ALL_SEVERITIES.filter((s) => s !== 'perf').map((s: Severity) => (
             <label key={s} className="log-check">
-              <input type="checkbox" checked={filters.severities.includes(s)} onChange={() => setFilters({ severities: toggle(filters.severities, s) })} data-testid={`log-severity-${s}`} />
+              <input
+                type="checkbox"
+                checked={filters.severities.includes(s)}
+                onChange={() => setFilters({ severities: toggle(filters.severities, s) })}
+                data-testid={`log-severity-${s}`}
+              />
               {SEVERITY_LABELS[s]}
             </label>
           ))}
         </fieldset>
         <span className="toolbar-spacer" />
         {live && (
-          <button type="button" className="button button-compact" aria-pressed={pausedAt !== null} onClick={() => setPaused(pausedAt === null)} data-testid="log-pause">
+          <button
+            type="button"
+            className="button button-compact"
+            aria-pressed={pausedAt !== null}
+            onClick={() => setPaused(pausedAt === null)}
+            data-testid="log-pause"
+          >
             {pausedAt === null ? 'Pause' : 'Resume'}
           </button>
         )}
-        <button type="button" className="button button-compact" aria-pressed={fold} onClick={() => setFold(!fold)} title="Show a loader line said many times once, with its count" data-testid="log-fold">
+        <button
+          type="button"
+          className="button button-compact"
+          aria-pressed={fold}
+          onClick={() => setFold(!fold)}
+          title="Show a loader line said many times once, with its count"
+          data-testid="log-fold"
+        >
           Fold repeats
         </button>
-                <button type="button" className="button button-compact" aria-pressed={follow} onClick={() => setFollow(!follow)} title="Keep the newest line in view" data-testid="log-follow">
+        <button
+          type="button"
+          className="button button-compact"
+          aria-pressed={follow}
+          onClick={() => setFollow(!follow)}
+          title="Keep the newest line in view"
+          data-testid="log-follow"
+        >
           Follow
         </button>
         <span className="toolbar-status" role="status" data-testid="log-status">

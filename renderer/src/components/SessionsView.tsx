@@ -39,7 +39,14 @@ export function SessionsView() {
         <div className="segmented segmented-inline">
           {TABS.map((t) => (
             <label className="segment" key={t.id}>
-              <input type="radio" name={`${group}-tab`} value={t.id} checked={tab === t.id} onChange={() => setTab(t.id)} data-testid={`sessions-tab-${t.id}`} />
+              <input
+                type="radio"
+                name={`${group}-tab`}
+                value={t.id}
+                checked={tab === t.id}
+                onChange={() => setTab(t.id)}
+                data-testid={`sessions-tab-${t.id}`}
+              />
               <span className="segment-face">{t.label}</span>
             </label>
           ))}
@@ -137,12 +144,11 @@ function OpenedSession({ session }: { session: SessionOpen }) {
         <dd>{STATUS_LABELS[summary.status]}</dd>
         <dt>Exit</dt>
         <dd>
-          <Badge tone={exitTone(footer?.exit ?? null)}>{exitLabel(footer?.exit ?? null, summary.status)}</Badge> after {durationLabel(footer?.durationMs ?? null)}
+          <Badge tone={exitTone(footer?.exit ?? null)}>{exitLabel(footer?.exit ?? null, summary.status)}</Badge> after{' '}
+          {durationLabel(footer?.durationMs ?? null)}
         </dd>
         <dt>Messages</dt>
-        <dd data-testid="opened-counts">
-          {countsLabel(counts)}
-        </dd>
+        <dd data-testid="opened-counts">{countsLabel(counts)}</dd>
         <dt>Predicted chain</dt>
         <dd>{header.chain ? header.chain.chain.map((e) => e.name).join(' → ') || 'no layers' : (header.chainError ?? 'not predicted')}</dd>
         <dt>Loader messages</dt>
@@ -155,7 +161,11 @@ function OpenedSession({ session }: { session: SessionOpen }) {
           ))}
         </ul>
       )}
-      {session.total > session.records.length && <p className="muted">Showing the first {session.records.length.toLocaleString('en-US')} of {session.total.toLocaleString('en-US')} records; export JSON for all of them.</p>}
+      {session.total > session.records.length && (
+        <p className="muted">
+          Showing the first {session.records.length.toLocaleString('en-US')} of {session.total.toLocaleString('en-US')} records; export JSON for all of them.
+        </p>
+      )}
       <SessionLog records={session.records} live={false} testId="opened-log" />
     </div>
   );

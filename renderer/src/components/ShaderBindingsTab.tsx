@@ -59,7 +59,9 @@ export function ShaderBindingsTab({ module }: { module: Pick<ShaderInspectBytes,
                     <th scope="row">
                       <code>{d.name || d.block?.typeName || `_${d.id}`}</code>
                     </th>
-                    <td className="col-fit num">{d.block ? `${d.block.size} B${d.block.runtimeArrayStride !== undefined ? ` + ${d.block.runtimeArrayStride} B × n` : ''}` : '—'}</td>
+                    <td className="col-fit num">
+                      {d.block ? `${d.block.size} B${d.block.runtimeArrayStride !== undefined ? ` + ${d.block.runtimeArrayStride} B × n` : ''}` : '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>

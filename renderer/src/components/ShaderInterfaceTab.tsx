@@ -51,7 +51,15 @@ function VariableTable({ variables, testId }: { variables: readonly Variable[]; 
             <tr key={v.id}>
               <td className="col-fit num">{dash(v.location)}</td>
               <td className="col-fit num">{dash(v.component)}</td>
-              <td className="col-fit">{v.builtIns.length ? v.builtIns.map((b) => <span className="shader-chip" key={b}>{b}</span>) : '—'}</td>
+              <td className="col-fit">
+                {v.builtIns.length
+                  ? v.builtIns.map((b) => (
+                      <span className="shader-chip" key={b}>
+                        {b}
+                      </span>
+                    ))
+                  : '—'}
+              </td>
               <td className="col-fit">
                 {v.qualifiers.map((q) => (
                   <span className="qualifier" key={q}>

@@ -52,7 +52,12 @@ export function ShaderPackDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog
       title="Pack a VBC file"
-      description={<p>Pick the SPIR-V module of each stage the file should hold. Strata derives the VBC reflection from them, checks that the stages link, and opens the result here.</p>}
+      description={
+        <p>
+          Pick the SPIR-V module of each stage the file should hold. Strata derives the VBC reflection from them, checks that the stages link, and opens the
+          result here.
+        </p>
+      }
       onClose={onClose}
       testId="shader-pack-dialog"
       wide
@@ -61,7 +66,14 @@ export function ShaderPackDialog({ onClose }: { onClose: () => void }) {
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="button button-primary" onClick={() => void run()} disabled={chosen.length === 0 || busy} data-autofocus data-testid="shader-pack-run">
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => void run()}
+            disabled={chosen.length === 0 || busy}
+            data-autofocus
+            data-testid="shader-pack-run"
+          >
             {busy ? 'Packing…' : 'Pack'}
           </button>
         </>
@@ -76,7 +88,13 @@ export function ShaderPackDialog({ onClose }: { onClose: () => void }) {
               <label className="pack-stage-label" htmlFor={id}>
                 {STAGE_LABELS[stage]} <code>{stage}</code>
               </label>
-              <input id={id} type="file" accept=".spv,.spirv,application/octet-stream" data-testid={`shader-pack-${stage}`} onChange={(e) => choose(stage, e.currentTarget.files?.[0])} />
+              <input
+                id={id}
+                type="file"
+                accept=".spv,.spirv,application/octet-stream"
+                data-testid={`shader-pack-${stage}`}
+                onChange={(e) => choose(stage, e.currentTarget.files?.[0])}
+              />
               <span className="pack-stage-file muted">{file ? formatBytes(file.size) : 'none'}</span>
             </div>
           );
@@ -84,7 +102,14 @@ export function ShaderPackDialog({ onClose }: { onClose: () => void }) {
       </div>
       <label className="pack-output">
         <span>File name</span>
-        <input className="filter-input" type="text" value={outputName} spellCheck={false} onChange={(e) => setName(e.currentTarget.value)} data-testid="shader-pack-name" />
+        <input
+          className="filter-input"
+          type="text"
+          value={outputName}
+          spellCheck={false}
+          onChange={(e) => setName(e.currentTarget.value)}
+          data-testid="shader-pack-name"
+        />
       </label>
       {error && <RequestErrorMessage title="Could not pack" error={error} onRetry={() => void run()} />}
       {refused && (

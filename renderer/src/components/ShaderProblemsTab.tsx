@@ -23,7 +23,10 @@ export function ShaderProblemsTab({ module }: { module: ShaderInspectBytes }) {
   }
   return (
     <div className="shader-stack">
-      <p className="toolbar-status">{describeCounts(countSeverities(lspSeverities(module.diagnostics)))} · {vbc ? 'offsets count bytes from the start of the file' : 'offsets count 32-bit words from the start of the module'}</p>
+      <p className="toolbar-status">
+        {describeCounts(countSeverities(lspSeverities(module.diagnostics)))} ·{' '}
+        {vbc ? 'offsets count bytes from the start of the file' : 'offsets count 32-bit words from the start of the module'}
+      </p>
       <ul className="shader-problem-list" data-testid="shader-problems">
         {module.diagnostics.map((d, i) => (
           <ShaderProblemItem key={i} diagnostic={d} testId="shader-problem" position={vbc ? byteRange(d.range) : wordRange(d.range)} />

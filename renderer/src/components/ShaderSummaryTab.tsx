@@ -8,7 +8,8 @@ type EntryPoint = Module['reflection']['entryPoints'][number];
 function modes(e: EntryPoint): string {
   const list = e.executionModes.map((m) => (m.operands.length ? `${m.mode} ${m.operands.join(' ')}` : m.mode));
   // The WorkgroupSize built-in or LocalSizeId can make a dimension a specialization constant.
-  if (e.workgroupSize?.some((d) => d.specId !== undefined)) list.push(`workgroup size ${e.workgroupSize.map((d) => (d.specId !== undefined ? `${d.value} (SpecId ${d.specId})` : String(d.value))).join(' × ')}`);
+  if (e.workgroupSize?.some((d) => d.specId !== undefined))
+    list.push(`workgroup size ${e.workgroupSize.map((d) => (d.specId !== undefined ? `${d.value} (SpecId ${d.specId})` : String(d.value))).join(' × ')}`);
   return list.join(', ') || '—';
 }
 
@@ -45,8 +46,12 @@ export function ShaderSummaryTab({ module }: { module: Module }) {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col" className="col-fit">Stage</th>
-                  <th scope="col" className="col-fit">Execution model</th>
+                  <th scope="col" className="col-fit">
+                    Stage
+                  </th>
+                  <th scope="col" className="col-fit">
+                    Execution model
+                  </th>
                   <th scope="col">Modes</th>
                 </tr>
               </thead>

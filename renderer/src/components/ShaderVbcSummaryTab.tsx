@@ -25,8 +25,8 @@ export function ShaderVbcSummaryTab({ module, onOpenStage }: { module: ShaderIns
         <Card id="vbc-header" title="Header">
           {h === null ? (
             <p className="card-empty" data-testid="vbc-no-header">
-              The header could not be read (see Problems): a VBC file starts with the 25-byte header <code>"VBC"</code>, version, shader type, five bytecode sizes and five binding table
-              sizes.
+              The header could not be read (see Problems): a VBC file starts with the 25-byte header <code>"VBC"</code>, version, shader type, five bytecode
+              sizes and five binding table sizes.
             </p>
           ) : (
             <dl className="facts" data-testid="vbc-header">
@@ -116,9 +116,13 @@ export function ShaderVbcSummaryTab({ module, onOpenStage }: { module: ShaderIns
                         <span className="stage-chip">{s.stage}</span> {STAGE_LABELS[s.stage]}
                       </th>
                       <td className="col-fit">{e ? <code>{e.name}</code> : '—'}</td>
-                      <td className="col-fit">{s.summary ? `${s.summary.version} · ${s.summary.instructionCount.toLocaleString('en-US')} instructions` : 'not SPIR-V'}</td>
+                      <td className="col-fit">
+                        {s.summary ? `${s.summary.version} · ${s.summary.instructionCount.toLocaleString('en-US')} instructions` : 'not SPIR-V'}
+                      </td>
                       <td className="col-fit num">{s.byteLength.toLocaleString('en-US')}</td>
-                      <td className="col-fit">{errors ? <Badge tone="error">{errors === 1 ? '1 error' : `${errors} errors`}</Badge> : <Badge tone="ok">Valid layout</Badge>}</td>
+                      <td className="col-fit">
+                        {errors ? <Badge tone="error">{errors === 1 ? '1 error' : `${errors} errors`}</Badge> : <Badge tone="ok">Valid layout</Badge>}
+                      </td>
                       <td className="col-fit">
                         <button type="button" className="button button-compact" onClick={() => onOpenStage(s.stage)} data-testid={`vbc-open-${s.stage}`}>
                           Disassembly
@@ -206,7 +210,11 @@ function VbcReflectionCards({ reflection: r }: { reflection: VbcReflection }) {
                       <span className="kind-chip">{baseTypeName(b.baseType)}</span>
                     </td>
                     <td className="col-fit">{stageNames(b.stageMask)}</td>
-                    <td>{b.layout === 'buffer' ? `${b.bufferSize} bytes` : `rank ${texelRankName(b.rank)}, ${texelTypeName(b.texelType)} ${b.texelSize}×${b.texelComponents}`}</td>
+                    <td>
+                      {b.layout === 'buffer'
+                        ? `${b.bufferSize} bytes`
+                        : `rank ${texelRankName(b.rank)}, ${texelTypeName(b.texelType)} ${b.texelSize}×${b.texelComponents}`}
+                    </td>
                   </tr>
                 ))}
               </tbody>

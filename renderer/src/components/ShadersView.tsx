@@ -126,8 +126,8 @@ function DropZone({ onPick, onPack }: { onPick: () => void; onPack: () => void }
       </div>
       <p className="shader-dropzone-title">Drop a SPIR-V module or a VBC file here</p>
       <p className="muted">
-        A <code>.spv</code> file from <code>glslangValidator -V</code>, <code>glslc</code>, <code>dxc -spirv</code> or <code>spirv-as</code>, or a <code>.vbc</code> file (Vega
-        ByteCode). It is decoded by Strata; nothing is uploaded anywhere else.
+        A <code>.spv</code> file from <code>glslangValidator -V</code>, <code>glslc</code>, <code>dxc -spirv</code> or <code>spirv-as</code>, or a{' '}
+        <code>.vbc</code> file (Vega ByteCode). It is decoded by Strata; nothing is uploaded anywhere else.
       </p>
       <span className="shader-dropzone-actions">
         <button type="button" className="button button-primary" onClick={onPick} data-testid="shader-open">
@@ -145,7 +145,14 @@ function DropZone({ onPick, onPack }: { onPick: () => void; onPack: () => void }
 function DownloadLink({ file }: { file: PackedFile }) {
   const save = () => downloadBlob(new Blob([bytesFromBase64(file.base64)], { type: 'application/octet-stream' }), file.name);
   return (
-    <button type="button" className="button shader-download" onClick={save} title={`Save ${file.name}`} aria-label={`Download ${file.name}`} data-testid="shader-download">
+    <button
+      type="button"
+      className="button shader-download"
+      onClick={save}
+      title={`Save ${file.name}`}
+      aria-label={`Download ${file.name}`}
+      data-testid="shader-download"
+    >
       Download
     </button>
   );
@@ -193,8 +200,8 @@ function NotSpirv({ module }: { module: ShaderInspectBytes }) {
           </p>
         ))}
         <p className="request-error-code">
-          Expected a SPIR-V binary: a whole number of 32-bit words that starts with the magic number <code>0x07230203</code> (bytes <code>03 02 23 07</code> in a
-          little-endian file), then the version, generator, bound and schema words; or a VBC file, whose first bytes are <code>VBC</code>.
+          Expected a SPIR-V binary: a whole number of 32-bit words that starts with the magic number <code>0x07230203</code> (bytes <code>03 02 23 07</code> in
+          a little-endian file), then the version, generator, bound and schema words; or a VBC file, whose first bytes are <code>VBC</code>.
         </p>
       </div>
     </div>
@@ -255,7 +262,14 @@ function ShaderTabs({ module }: { module: ShaderInspectBytes }) {
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`shader-tabpanel-${tab}`} aria-labelledby={`shader-tab-${tab}`} className="tabpanel" data-testid={`shader-tabpanel-${tab}`} tabIndex={tab === 'disassembly' ? -1 : 0}>
+      <div
+        role="tabpanel"
+        id={`shader-tabpanel-${tab}`}
+        aria-labelledby={`shader-tab-${tab}`}
+        className="tabpanel"
+        data-testid={`shader-tabpanel-${tab}`}
+        tabIndex={tab === 'disassembly' ? -1 : 0}
+      >
         {perStage && view.stage !== null && <StageSelector stages={stagesOf(module)} value={view.stage} onChange={setStage} />}
         {tab === 'summary' &&
           (vbc ? (
@@ -277,7 +291,9 @@ function ShaderTabs({ module }: { module: ShaderInspectBytes }) {
           <>
             {tab === 'interface' && <ShaderInterfaceTab module={view} />}
             {tab === 'bindings' && <ShaderBindingsTab module={view} />}
-            {tab === 'disassembly' && <DisassemblyView key={view.stage ?? ''} texts={view.texts} name={view.stage ? `${module.path} (${view.stage})` : module.path} />}
+            {tab === 'disassembly' && (
+              <DisassemblyView key={view.stage ?? ''} texts={view.texts} name={view.stage ? `${module.path} (${view.stage})` : module.path} />
+            )}
           </>
         )}
         {tab === 'problems' && <ShaderProblemsTab module={module} />}

@@ -78,7 +78,9 @@ export function SourceView({ manifest, diagnostic }: { manifest: DiscoveredManif
                       <span key={j}>{s.text}</span>
                     ),
                   )}
-                  {line.endMarker && <mark className={`source-eol highlight-${sev}`} data-testid="source-highlight" aria-label={`at the end of line ${line.number}`} />}
+                  {line.endMarker && (
+                    <mark className={`source-eol highlight-${sev}`} data-testid="source-highlight" aria-label={`at the end of line ${line.number}`} />
+                  )}
                   {'\n'}
                 </code>
               </div>

@@ -44,17 +44,25 @@ export interface DraftView {
   context: ChainContext | null;
 }
 
-const draftView = memoLast((discovered: ManifestInventory | null, context: ChainContext | null, draft: LayerDraft | null, installed: OverrideConfig | null, statusReady: boolean): DraftView => {
-  const ready = discovered !== null && context !== null;
-  // Without the installed override (not read yet, or reading it failed) there is no draft: the discovered state is shown.
-  if (!ready || draft === null || !statusReady) return { ready, inventory: discovered, dirty: false, config: null, override: null, visible: true, context };
-  const dirty = isDraftDirty(draft, installed);
-  const config = draftConfig(draft);
-  // A clean draft shows what is on disk as it is (a foreign override included), not Strata's rewrite of it.
-  if (!dirty) return { ready, inventory: discovered, dirty, config, override: null, visible: true, context };
-  const placed = inventoryWithOverride(discovered, context, config);
-  return { ready, inventory: placed.inventory, dirty, config, override: placed.override, visible: placed.visible, context };
-});
+const draftView = memoLast(
+  (
+    discovered: ManifestInventory | null,
+    context: ChainContext | null,
+    draft: LayerDraft | null,
+    installed: OverrideConfig | null,
+    statusReady: boolean,
+  ): DraftView => {
+    const ready = discovered !== null && context !== null;
+    // Without the installed override (not read yet, or reading it failed) there is no draft: the discovered state is shown.
+    if (!ready || draft === null || !statusReady) return { ready, inventory: discovered, dirty: false, config: null, override: null, visible: true, context };
+    const dirty = isDraftDirty(draft, installed);
+    const config = draftConfig(draft);
+    // A clean draft shows what is on disk as it is (a foreign override included), not Strata's rewrite of it.
+    if (!dirty) return { ready, inventory: discovered, dirty, config, override: null, visible: true, context };
+    const placed = inventoryWithOverride(discovered, context, config);
+    return { ready, inventory: placed.inventory, dirty, config, override: placed.override, visible: placed.visible, context };
+  },
+);
 
 /** The draft as the panels show it (re-renders only when one of its inputs changes). */
 export function useDraftView(): DraftView {
@@ -69,14 +77,21 @@ export function useDraftView(): DraftView {
 /** The draft's chain for one loader version (null: the installed loader's). */
 function chainFor(view: DraftView & { inventory: ManifestInventory; context: ChainContext }, request: ChainRequest, loaderVersion: string | null): LayerChain {
   const context = loaderVersion ? { ...view.context, loaderVersion } : view.context;
-  return computeDraftChain(view.inventory, context, { path: request.appPath, requestedLayers: request.requestedLayers, apiVersion: request.apiVersion }, view.dirty ? view.config : null);
+  return computeDraftChain(
+    view.inventory,
+    context,
+    { path: request.appPath, requestedLayers: request.requestedLayers, apiVersion: request.apiVersion },
+    view.dirty ? view.config : null,
+  );
 }
 
 const draftChain = memoLast((view: DraftView, request: ChainRequest): LayerChain | null => {
   if (!view.ready || !view.inventory || !view.context) return null;
   const chain = chainFor({ ...view, inventory: view.inventory, context: view.context }, request, request.loaderVersion);
   if (view.dirty && !view.visible)
-    chain.notes.push(`Strata's override file (${view.context.overrideFile}) is not in a folder the loader searches for implicit layers, so applying this draft would change nothing`);
+    chain.notes.push(
+      `Strata's override file (${view.context.overrideFile}) is not in a folder the loader searches for implicit layers, so applying this draft would change nothing`,
+    );
   return chain;
 });
 
@@ -110,7 +125,10 @@ const draftDifferences = memoLast((view: DraftView, request: ChainRequest, shown
   if (!shown || !view.ready || !view.inventory || !view.context) return [];
   const v = { ...view, inventory: view.inventory, context: view.context };
   const base = { version: shown.loaderVersion ?? shown.rulesVersion, chain: shown };
-  return differingVersions(base, PROVEN_VERSIONS.map((version) => ({ version, chain: chainFor(v, request, version) })));
+  return differingVersions(
+    base,
+    PROVEN_VERSIONS.map((version) => ({ version, chain: chainFor(v, request, version) })),
+  );
 });
 
 export function useDraftDifferences(view: DraftView, shown: LayerChain | null): { version: string; rules: string[] }[] {

@@ -28,7 +28,11 @@ const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 /** Manifest paths as file names inside the bundle: the folders kept, so two files of one name stay apart. */
 export function manifestEntryName(kind: string, path: string): string {
-  const clean = path.replace(/^[A-Za-z]:/, '').replace(/\\/g, '/').replace(/^\/+/, '').replace(/\.\.(\/|$)/g, '__$1');
+  const clean = path
+    .replace(/^[A-Za-z]:/, '')
+    .replace(/\\/g, '/')
+    .replace(/^\/+/, '')
+    .replace(/\.\.(\/|$)/g, '__$1');
   return `manifests/${kind}/${clean}`;
 }
 

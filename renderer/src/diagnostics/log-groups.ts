@@ -65,6 +65,12 @@ export function groupLog(records: readonly CaptureRecord[], maxEntries = 5000): 
     return { category, entries: list, errors: list.filter((e) => e.level === 'error').length, warnings: list.filter((e) => e.level === 'warning').length };
   });
   // Groups with errors first, then warnings; the application's own output last.
-  out.sort((a, b) => Number(a.category === 'APPLICATION') - Number(b.category === 'APPLICATION') || b.errors - a.errors || b.warnings - a.warnings || a.category.localeCompare(b.category));
+  out.sort(
+    (a, b) =>
+      Number(a.category === 'APPLICATION') - Number(b.category === 'APPLICATION') ||
+      b.errors - a.errors ||
+      b.warnings - a.warnings ||
+      a.category.localeCompare(b.category),
+  );
   return { groups: out, dropped };
 }

@@ -53,7 +53,10 @@ export function chainOrderNote(kind: LayerKind, state: LayerControl | null, list
       full: `#${chainPosition} in the chain, #${listPosition} in this list: layers that are On load where the loader puts Strata’s override layer among the implicit layers; this list decides only their order among themselves.`,
     };
   if (kind === 'implicit')
-    return { short: 'loader’s order', full: `#${chainPosition} in the chain, #${listPosition} in this list: the loader places implicit layers itself, in its search order.` };
+    return {
+      short: 'loader’s order',
+      full: `#${chainPosition} in the chain, #${listPosition} in this list: the loader places implicit layers itself, in its search order.`,
+    };
   return {
     short: 'asked by the app',
     full: `#${chainPosition} in the chain, #${listPosition} in this list: an application-controlled layer is loaded because the application (or VK_INSTANCE_LAYERS) asks for it, after the implicit layers, in the order asked.`,

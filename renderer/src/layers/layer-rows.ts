@@ -60,7 +60,10 @@ export function matchesType(row: LayerRow, filter: LayerTypeFilter): boolean {
 export function matchesQuery(row: LayerRow, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const haystack = [row.layer?.name, row.manifest.path, row.layer?.description].filter((s): s is string => !!s).join('\n').toLowerCase();
+  const haystack = [row.layer?.name, row.manifest.path, row.layer?.description]
+    .filter((s): s is string => !!s)
+    .join('\n')
+    .toLowerCase();
   return words.every((w) => haystack.includes(w));
 }
 

@@ -27,7 +27,8 @@ export function applyPreferredOrder(draft: LayerDraft, order: readonly string[])
 const KEY = 'strata.layers.order';
 
 /** The page's localStorage, if there is one (unit tests run without a DOM). */
-const storage = (): { getItem(k: string): string | null; setItem(k: string, v: string): void } | undefined => (globalThis as { localStorage?: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).localStorage;
+const storage = (): { getItem(k: string): string | null; setItem(k: string, v: string): void } | undefined =>
+  (globalThis as { localStorage?: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).localStorage;
 
 /** The saved order for this override file (the key names it: another HOME, another order). */
 export function loadPreferredOrder(overrideFile: string): string[] {

@@ -22,8 +22,7 @@ class PanelLoadBoundary extends Component<{ panel: PanelDescription; children: R
     return (
       <div className="panel-load-error" role="alert">
         <p>
-          The {this.props.panel.label} panel did not load: {this.state.error.message}. Fix: reload the page (Strata may have been
-          restarted with a new build).
+          The {this.props.panel.label} panel did not load: {this.state.error.message}. Fix: reload the page (Strata may have been restarted with a new build).
         </p>
         <button type="button" onClick={() => window.location.reload()}>
           Reload
@@ -39,7 +38,13 @@ export function PanelContent({ panel }: { panel: PanelDescription }) {
   const View = panelView(panel.id);
   return (
     <PanelLoadBoundary key={panel.id} panel={panel}>
-      <Suspense fallback={<p className="muted" role="status">Loading {panel.label}…</p>}>
+      <Suspense
+        fallback={
+          <p className="muted" role="status">
+            Loading {panel.label}…
+          </p>
+        }
+      >
         <View />
       </Suspense>
     </PanelLoadBoundary>

@@ -28,5 +28,9 @@ export function profileFromDraft(original: Profile, draft: LayerDraft): Profile 
 
 /** The profile file before and after, as a unified diff ('' when the file would not change). */
 export function profileDiff(original: Profile, edited: Profile): string {
-  return unifiedDiff(serializeProfile(original), serializeProfile(edited), { fromLabel: `${original.name} (saved)`, toLabel: `${edited.name} (edited)`, maxLines: 400 });
+  return unifiedDiff(serializeProfile(original), serializeProfile(edited), {
+    fromLabel: `${original.name} (saved)`,
+    toLabel: `${edited.name} (edited)`,
+    maxLines: 400,
+  });
 }

@@ -41,7 +41,16 @@ export function profileEntries(list: ProfilesList): ProfileEntry[] {
       preset,
       file: null,
     })),
-    ...list.profiles.map((p) => ({ key: `profile:${p.name}`, kind: 'profile' as const, name: p.name, profile: p.profile, summary: layerSummary(p.profile), warnings: p.warnings, preset: null, file: p.file })),
+    ...list.profiles.map((p) => ({
+      key: `profile:${p.name}`,
+      kind: 'profile' as const,
+      name: p.name,
+      profile: p.profile,
+      summary: layerSummary(p.profile),
+      warnings: p.warnings,
+      preset: null,
+      file: p.file,
+    })),
   ];
 }
 

@@ -1,11 +1,7 @@
 import { strataError, type StrataError } from '../../../shared/errors/strata-error';
 
 /** The life of one call to main, as the UI shows it. */
-export type RequestState<T> =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'ready'; value: T }
-  | { status: 'error'; error: StrataError };
+export type RequestState<T> = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: StrataError };
 
 function isStrataError(value: unknown): value is StrataError {
   if (typeof value !== 'object' || value === null) return false;

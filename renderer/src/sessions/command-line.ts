@@ -69,7 +69,13 @@ export function quoteWord(word: string): string {
  * profile would switch every installed override off through DISABLE_STRATA_OVERRIDE and make the
  * loader warn about each override's missing components).
  */
-export function launchFieldsFor(app: { path: string; args?: readonly string[] | undefined; cwd?: string | undefined; env?: Readonly<Record<string, string | null>> | undefined; profile?: string | undefined }) {
+export function launchFieldsFor(app: {
+  path: string;
+  args?: readonly string[] | undefined;
+  cwd?: string | undefined;
+  env?: Readonly<Record<string, string | null>> | undefined;
+  profile?: string | undefined;
+}) {
   return {
     commandLine: [app.path, ...(app.args ?? [])].map(quoteWord).join(' '),
     cwd: app.cwd ?? '',

@@ -19,13 +19,26 @@ export interface LaunchForm {
 /** The form as a launch.start request, or what is wrong with it. */
 export function launchRequest(form: LaunchForm): { ok: true; request: LaunchStartRequest } | { ok: false; error: StrataError } {
   const words = splitCommandLine(form.commandLine);
-  if (!words.ok) return { ok: false, error: strataError('ui/bad-command', `The command line cannot be read: ${words.error}`, { where: 'Command', fix: 'close the quote' }) };
+  if (!words.ok)
+    return { ok: false, error: strataError('ui/bad-command', `The command line cannot be read: ${words.error}`, { where: 'Command', fix: 'close the quote' }) };
   const [command, ...args] = words.words;
-  if (!command) return { ok: false, error: strataError('ui/bad-command', 'No application to launch', { where: 'Command', fix: 'type the program to run, e.g. vkcube --c 100' }) };
+  if (!command)
+    return {
+      ok: false,
+      error: strataError('ui/bad-command', 'No application to launch', { where: 'Command', fix: 'type the program to run, e.g. vkcube --c 100' }),
+    };
   const env = parseEnvironmentLines(form.env);
-  if (!env.ok) return { ok: false, error: strataError('ui/bad-environment', `The environment cannot be read: ${env.error}`, { where: 'Environment', fix: 'one NAME=VALUE per line' }) };
+  if (!env.ok)
+    return {
+      ok: false,
+      error: strataError('ui/bad-environment', `The environment cannot be read: ${env.error}`, { where: 'Environment', fix: 'one NAME=VALUE per line' }),
+    };
   const timeout = form.timeout.trim();
-  if (timeout && !(Number(timeout) > 0)) return { ok: false, error: strataError('ui/bad-timeout', `"${timeout}" is not a number of seconds`, { where: 'Timeout', fix: 'give seconds, e.g. 30, or leave it empty' }) };
+  if (timeout && !(Number(timeout) > 0))
+    return {
+      ok: false,
+      error: strataError('ui/bad-timeout', `"${timeout}" is not a number of seconds`, { where: 'Timeout', fix: 'give seconds, e.g. 30, or leave it empty' }),
+    };
   const request: LaunchStartRequest = {
     command,
     args,
@@ -37,4 +50,3 @@ export function launchRequest(form: LaunchForm): { ok: true; request: LaunchStar
   };
   return { ok: true, request };
 }
-

@@ -83,5 +83,7 @@ export function countsLabel(counts: { messages: { error: number; warning: number
   const m = counts.messages;
   const validation = `${m.error} error${m.error === 1 ? '' : 's'}, ${m.warning} warning${m.warning === 1 ? '' : 's'}, ${m.info} info (validation)`;
   const l = counts.loader;
-  return l.error || l.warning ? `${validation} · loader: ${l.error} error${l.error === 1 ? '' : 's'}, ${l.warning} warning${l.warning === 1 ? '' : 's'}` : validation;
+  return l.error || l.warning
+    ? `${validation} · loader: ${l.error} error${l.error === 1 ? '' : 's'}, ${l.warning} warning${l.warning === 1 ? '' : 's'}`
+    : validation;
 }

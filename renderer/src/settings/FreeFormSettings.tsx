@@ -17,7 +17,17 @@ function keyProblem(key: string, values: LayerSettingValues): string | null {
 
 const valueProblem = (value: string) => (/[\r\n]/.test(value) ? 'A value cannot contain a line break (one setting per line)' : null);
 
-export function FreeFormSettings({ layerName, values, onChange, idBase }: { layerName: string; values: LayerSettingValues; onChange: (key: string, value: SettingValue | undefined) => void; idBase: string }) {
+export function FreeFormSettings({
+  layerName,
+  values,
+  onChange,
+  idBase,
+}: {
+  layerName: string;
+  values: LayerSettingValues;
+  onChange: (key: string, value: SettingValue | undefined) => void;
+  idBase: string;
+}) {
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -34,7 +44,8 @@ export function FreeFormSettings({ layerName, values, onChange, idBase }: { laye
   return (
     <div className="settings-freeform">
       <p className="muted">
-        {layerName}&apos;s manifest describes no settings. Keys you add are written as <code>{prefix}.&lt;key&gt; = &lt;value&gt;</code>; the layer&apos;s documentation lists the keys it reads.
+        {layerName}&apos;s manifest describes no settings. Keys you add are written as <code>{prefix}.&lt;key&gt; = &lt;value&gt;</code>; the layer&apos;s
+        documentation lists the keys it reads.
       </p>
       {entries.length > 0 && (
         <ul className="settings-freeform-list" aria-label={`Settings of ${layerName}`}>
@@ -62,7 +73,14 @@ export function FreeFormSettings({ layerName, values, onChange, idBase }: { laye
           onChange={(e) => setKey(e.currentTarget.value)}
         />
         <label htmlFor={`${idBase}-new-value`}>Value</label>
-        <input id={`${idBase}-new-value`} className="setting-input" value={value} spellCheck={false} autoComplete="off" onChange={(e) => setValue(e.currentTarget.value)} />
+        <input
+          id={`${idBase}-new-value`}
+          className="setting-input"
+          value={value}
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(e) => setValue(e.currentTarget.value)}
+        />
         <button type="submit" className="button">
           Add setting
         </button>
@@ -76,7 +94,19 @@ export function FreeFormSettings({ layerName, values, onChange, idBase }: { laye
   );
 }
 
-function FreeFormRow({ settingKey, value, prefix, idBase, onChange }: { settingKey: string; value: string; prefix: string; idBase: string; onChange: (key: string, value: SettingValue | undefined) => void }) {
+function FreeFormRow({
+  settingKey,
+  value,
+  prefix,
+  idBase,
+  onChange,
+}: {
+  settingKey: string;
+  value: string;
+  prefix: string;
+  idBase: string;
+  onChange: (key: string, value: SettingValue | undefined) => void;
+}) {
   const [text, setText] = useState(value);
   const id = `${idBase}-ff-${settingKey.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const problem = valueProblem(text);

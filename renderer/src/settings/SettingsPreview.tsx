@@ -18,7 +18,11 @@ export function SettingsPreview({ input, platform, idBase }: { input: LayerSetti
       {text ? (
         <>
           <p className="muted">
-            In <code className="settings-preview-path" data-testid="settings-file-path">{file ?? '$XDG_DATA_HOME/vulkan/settings.d/vk_layer_settings.txt'}</code>, which the layers read for every application of this user:
+            In{' '}
+            <code className="settings-preview-path" data-testid="settings-file-path">
+              {file ?? '$XDG_DATA_HOME/vulkan/settings.d/vk_layer_settings.txt'}
+            </code>
+            , which the layers read for every application of this user:
           </p>
           <pre className="settings-preview-text" tabIndex={0} aria-label={`vk_layer_settings.txt lines for ${input.description.layerName}`}>
             {text}

@@ -51,7 +51,8 @@ export function buildFormModel(description: LayerSettingsDescription, values: La
   const q = query.trim();
   const keep = new Set<string>();
   for (const s of shown)
-    if (matches(s.setting, q)) for (let cur: SettingDescription | undefined = s.setting; cur; cur = cur.parent ? byKey.get(cur.parent.key)?.setting : undefined) keep.add(cur.key);
+    if (matches(s.setting, q))
+      for (let cur: SettingDescription | undefined = s.setting; cur; cur = cur.parent ? byKey.get(cur.parent.key)?.setting : undefined) keep.add(cur.key);
   return {
     rows: shown.filter((s) => keep.has(s.setting.key)).map((state) => ({ state, depth: depthOf(state.setting), match: q !== '' && matches(state.setting, q) })),
     total: shown.filter((s) => s.setting.type !== 'GROUP').length,

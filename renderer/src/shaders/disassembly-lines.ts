@@ -21,9 +21,7 @@ export function resolveId(name: string, idsByName: IdsByName = NO_NAMES): number
   if (named !== undefined) return named;
   return /^\d+$/.test(name) ? Number(name) : undefined;
 }
-export type DisassemblyToken =
-  | { kind: 'text' | 'opcode' | 'string' | 'comment'; text: string }
-  | { kind: 'id'; text: string; id: number };
+export type DisassemblyToken = { kind: 'text' | 'opcode' | 'string' | 'comment'; text: string } | { kind: 'id'; text: string; id: number };
 
 /** The text's lines; the final newline does not start an empty line. */
 export function splitLines(text: string): string[] {

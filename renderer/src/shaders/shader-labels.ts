@@ -31,7 +31,11 @@ export function memberRows(members: readonly BlockMember[], prefix = '', depth =
   return members.flatMap((m) => {
     const name = `${prefix}${m.name}`;
     const layout =
-      m.matrixStride !== undefined ? `${m.rowMajor ? 'row' : 'column'}-major, stride ${m.matrixStride}` : m.arrayStride !== undefined ? `stride ${m.arrayStride}` : '';
+      m.matrixStride !== undefined
+        ? `${m.rowMajor ? 'row' : 'column'}-major, stride ${m.matrixStride}`
+        : m.arrayStride !== undefined
+          ? `stride ${m.arrayStride}`
+          : '';
     const row: MemberRow = { name, depth, offset: m.offset, size: m.size, type: m.type, layout };
     return [row, ...(m.members ? memberRows(m.members, `${name}${m.arraySize ? '[]' : ''}.`, depth + 1) : [])];
   });
@@ -58,7 +62,9 @@ export function lspSeverities<T extends { severity?: number | undefined }>(diagn
  * Interface variables in the order a reader looks them up: by location, then component; built-ins
  * (no location) after, by name; the module's order breaks ties (a stable sort).
  */
-export function byLocation<T extends { location?: number | undefined; component?: number | undefined; builtIns: readonly string[]; name: string }>(variables: readonly T[]): T[] {
+export function byLocation<T extends { location?: number | undefined; component?: number | undefined; builtIns: readonly string[]; name: string }>(
+  variables: readonly T[],
+): T[] {
   return [...variables].sort((a, b) => {
     const la = a.location ?? Number.POSITIVE_INFINITY;
     const lb = b.location ?? Number.POSITIVE_INFINITY;

@@ -36,7 +36,12 @@ const NO_REFLECTION: SpirvReflection = { entryPoints: [], descriptorBindings: []
 
 /** The module itself, or the chosen stage of a VBC file (the first one when `stage` is not in it). */
 export function moduleView(module: ShaderInspectBytes, stage: VbcStage | null): ModuleView {
-  if (!isVbcModule(module)) return { stage: null, reflection: module.reflection, texts: { disassembly: module.disassembly, rawDisassembly: module.rawDisassembly, idNames: module.idNames } };
+  if (!isVbcModule(module))
+    return {
+      stage: null,
+      reflection: module.reflection,
+      texts: { disassembly: module.disassembly, rawDisassembly: module.rawDisassembly, idNames: module.idNames },
+    };
   const stages = stagesOf(module);
   const chosen = stage !== null && stages.includes(stage) ? stage : (stages[0] ?? null);
   const inspection = module.stages?.find((s) => s.stage === chosen);

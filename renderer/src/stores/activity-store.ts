@@ -97,10 +97,13 @@ export const useActivity = create<ActivityState>()((set, get) => {
         if (inFlight === 0) for (const w of waiters.splice(0)) w();
       }
     },
-    settled: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => {
-      waiters.push(resolve);
-      setTimeout(resolve, 10_000);
-    })),
+    settled: () =>
+      inFlight === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            waiters.push(resolve);
+            setTimeout(resolve, 10_000);
+          }),
 
     noteWrites: (paths) => set((s) => ({ ownWrites: noteOwnWrites(s.ownWrites, [...paths, ...paths.map(folderOf)], Date.now()) })),
     isOwnChange: (change) => isOwnChange(get().ownWrites, change, Date.now()),

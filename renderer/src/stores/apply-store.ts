@@ -105,7 +105,11 @@ export const useApply = create<ApplyState>()((set, get) => {
       try {
         const result = await useActivity.getState().writing(() => strataApi().call('override.remove', force ? { force } : {}));
         const said =
-          result.action === 'restored' ? "Strata's override is removed; the override that was there before Strata is back." : result.action === 'deleted' ? "Strata's override is removed." : `Nothing to remove: ${result.reason ?? 'no override of Strata’s'}.`;
+          result.action === 'restored'
+            ? "Strata's override is removed; the override that was there before Strata is back."
+            : result.action === 'deleted'
+              ? "Strata's override is removed."
+              : `Nothing to remove: ${result.reason ?? 'no override of Strata’s'}.`;
         await afterWrite(said, false);
       } catch (e) {
         set({ dialog: { kind: 'error', action: 'remove', error: toStrataError(e, 'override.remove'), busy: false } });

@@ -33,6 +33,11 @@ export const useChainContext = create<ChainContextState>()((set, get) => {
 });
 
 useDiscovery.subscribe((s, prev) => {
-  if (s.manifests !== prev.manifests && s.manifests.status === 'ready' && prev.manifests.status === 'ready' && useChainContext.getState().context.status !== 'idle')
+  if (
+    s.manifests !== prev.manifests &&
+    s.manifests.status === 'ready' &&
+    prev.manifests.status === 'ready' &&
+    useChainContext.getState().context.status !== 'idle'
+  )
     void useChainContext.getState().load();
 });

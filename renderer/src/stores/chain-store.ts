@@ -38,7 +38,14 @@ export const useChain = create<ChainState>()((set, get) => {
   const commit = (requestedText: string, apiVersion: string) => {
     if (apiVersionProblem(apiVersion)) return;
     const appPath = get().appPathText.trim();
-    set({ explained: { appPath: appPath || null, requestedLayers: parseRequestedLayers(requestedText), apiVersion: apiVersion.trim() || '1.0', loaderVersion: get().explained.loaderVersion } });
+    set({
+      explained: {
+        appPath: appPath || null,
+        requestedLayers: parseRequestedLayers(requestedText),
+        apiVersion: apiVersion.trim() || '1.0',
+        loaderVersion: get().explained.loaderVersion,
+      },
+    });
   };
   return {
     appPathText: '',

@@ -84,6 +84,7 @@ export const useDiscovery = create<DiscoveryState>()((set, get) => {
 export const selectErrorCount = (s: DiscoveryState): number | null => {
   if (s.manifests.status !== 'ready') return null;
   let n = 0;
-  for (const list of Object.values(s.manifests.value.manifests)) for (const m of list) for (const d of m.diagnostics) if (d.severity === 1 || d.severity === undefined) n++;
+  for (const list of Object.values(s.manifests.value.manifests))
+    for (const m of list) for (const d of m.diagnostics) if (d.severity === 1 || d.severity === undefined) n++;
   return n;
 };

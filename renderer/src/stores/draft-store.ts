@@ -84,7 +84,10 @@ export const useDraft = create<DraftState>()((set, get) => {
     const draft = createDraft(installed, discoveredLayerNames(inventory));
     return status.status === 'ready' ? applyPreferredOrder(draft, loadPreferredOrder(status.value.path)) : draft;
   };
-  const placeOf = (draft: LayerDraft, name: string) => ({ position: draft.config.layers.findIndex((l) => l.name === name) + 1, total: draft.config.layers.length });
+  const placeOf = (draft: LayerDraft, name: string) => ({
+    position: draft.config.layers.findIndex((l) => l.name === name) + 1,
+    total: draft.config.layers.length,
+  });
   const edit = (change: (d: LayerDraft) => LayerDraft): LayerDraft | null => {
     const { draft } = get();
     if (!draft) return null;
@@ -179,7 +182,8 @@ export const useDraft = create<DraftState>()((set, get) => {
 export const selectDirty = (s: Pick<DraftState, 'draft' | 'installed'>): boolean => s.draft !== null && isDraftDirty(s.draft, s.installed);
 
 /** Whether the draft was changed since it was loaded from its source profile ("(edited)"). */
-export const selectSourceEdited = (s: Pick<DraftState, 'draft' | 'source'>): boolean => s.draft !== null && s.source !== null && isDraftDirty(s.draft, s.source.loaded);
+export const selectSourceEdited = (s: Pick<DraftState, 'draft' | 'source'>): boolean =>
+  s.draft !== null && s.source !== null && isDraftDirty(s.draft, s.source.loaded);
 
 // A new discovery answer (Refresh, or a manifest changed on disk) rebases the draft, and the
 // installed override is read again: the change may be to the override file itself.

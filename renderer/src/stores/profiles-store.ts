@@ -33,7 +33,11 @@ interface ProfilesState {
   load(): Promise<void>;
   select(key: string | null): void;
   /** Runs one channel; on success reloads and shows `describe`'s sentence; returns the answer or null. */
-  run<C extends ChannelName>(channel: C, request: RequestOf<C>, describe: (r: ResponseOf<C>) => { message: string; details?: string[]; select?: string | null }): Promise<ResponseOf<C> | null>;
+  run<C extends ChannelName>(
+    channel: C,
+    request: RequestOf<C>,
+    describe: (r: ResponseOf<C>) => { message: string; details?: string[]; select?: string | null },
+  ): Promise<ResponseOf<C> | null>;
   clearOutcome(): void;
 }
 

@@ -122,7 +122,10 @@ export const useSessions = create<SessionsState>()((set, get) => {
       });
       api.on('session.ended', ({ id, footer }) => {
         const live = get().live;
-        if (live?.summary.id === id) set({ live: { ...live, footer, summary: { ...live.summary, status: 'ended', exit: footer.exit, durationMs: footer.durationMs, counts: footer.counts } } });
+        if (live?.summary.id === id)
+          set({
+            live: { ...live, footer, summary: { ...live.summary, status: 'ended', exit: footer.exit, durationMs: footer.durationMs, counts: footer.counts } },
+          });
         else earlyFor(id).footer = footer;
         void get().loadList();
       });
