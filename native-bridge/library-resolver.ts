@@ -117,7 +117,7 @@ export function checkDllFile(path: string): CandidateOutcome {
   let fd: number | null = null;
   // The headers (MS-DOS stub, PE signature, COFF and optional header) sit in the first 4 KiB of any DLL a linker writes.
   const head = Buffer.alloc(4096);
-  let read = 0;
+  let read: number;
   try {
     fd = openSync(path, 'r');
     read = readSync(fd, head, 0, head.length, 0);

@@ -18,7 +18,7 @@ function readJson(path) {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new Error(`cannot read ${path} (${e.code ?? e.message}). Fix: apt-get install spirv-headers`);
+    throw new Error(`cannot read ${path} (${e.code ?? e.message}). Fix: apt-get install spirv-headers`, { cause: e });
   }
 }
 
@@ -59,7 +59,7 @@ export function generateSpirvTables(dir = HEADERS) {
   try {
     xml = readFileSync(join(dir, 'spir-v.xml'), 'utf8');
   } catch (e) {
-    throw new Error(`cannot read ${join(dir, 'spir-v.xml')} (${e.code ?? e.message}). Fix: apt-get install spirv-headers`);
+    throw new Error(`cannot read ${join(dir, 'spir-v.xml')} (${e.code ?? e.message}). Fix: apt-get install spirv-headers`, { cause: e });
   }
 
   const lines = [];

@@ -15,7 +15,7 @@ if (!ensureSetup('test')) process.exit(1);
  * ESLint (eslint.config.mjs) and Prettier's check (.prettierrc.json) over the whole tree, before the
  * build and the tests, so a lint error or an unformatted file fails the run in seconds, not after it.
  */
-const LINT_IN_TEST = false; // the lead turns this on in the commit that formats the tree (issue #16)
+const LINT_IN_TEST = true; // the tree is formatted (issue #16): ESLint and `prettier --check` run before the build
 
 /** Runs one tool's own bin script with this node; true when it exits 0. */
 function runTool(name, script, args) {

@@ -1,7 +1,7 @@
 import { envOption, unsetOption } from './env-option';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { findAppRoot, rendererDir } from '../app-paths';
-import { strataError, type StrataError } from '../../shared/errors/strata-error';
+import { strataError } from '../../shared/errors/strata-error';
 import type { ChannelName, RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { EXIT, printError, printJson } from './cli-output';
 import { formatAppInfo, formatEnvSummary } from './info-command';

@@ -1,6 +1,5 @@
-import { InvalidArgumentError } from 'commander';
 import type { DevicesReport } from '../../shared/vulkan/devices';
-import type { LoaderInfo, ProbeEnvironment } from '../../shared/vulkan/loader-info';
+import type { LoaderInfo } from '../../shared/vulkan/loader-info';
 import { formatPairs, formatTable as formatTableIndented } from './cli-output';
 import type { DriversNegotiateReport } from '../../shared/vulkan/driver-negotiation';
 import { formatStrataError } from '../../shared/errors/strata-error';

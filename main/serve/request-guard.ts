@@ -64,7 +64,7 @@ export function guardRequest(req: GuardRequest, policy: GuardPolicy): GuardVerdi
   }
   const origin = header(req, 'origin');
   if (origin !== undefined) {
-    let originHost: string | null = null;
+    let originHost: string | null;
     try {
       const o = new URL(origin);
       originHost = o.protocol === 'http:' ? o.host.toLowerCase() : null;

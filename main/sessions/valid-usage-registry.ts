@@ -23,7 +23,7 @@ export function loadValidUsage(env: NodeJS.ProcessEnv): ValidUsageIndex | null {
       if (hit) return hit;
       continue;
     }
-    let index: ValidUsageIndex | null = null;
+    let index: ValidUsageIndex | null;
     try {
       index = indexValidUsage(JSON.parse(readFileSync(path, 'utf8')));
       if (index.entries.size === 0) index = null;

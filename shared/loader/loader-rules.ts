@@ -269,7 +269,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
   {
     id: 'invalid-type-skipped',
     since: '1.4.333',
-    source: '1629b3b53 "Stop layers with an invalid \"type\" field from being added"',
+    source: '1629b3b53 "Stop layers with an invalid "type" field from being added"',
     summary: 'a layer without a valid "type" is skipped again; 1.4.303–1.4.332 list it, and enabling it hangs vkCreateInstance',
     modeled: true,
   },

@@ -124,8 +124,16 @@ export function profileFromOverrideJson(value: unknown, name: string, where: str
   // The loader removes blacklisted layers before it expands the override, so a layer in both lists is off.
   for (const n of off)
     if (on.includes(n)) warnings.push(`${n} is both a component and blacklisted in the file; the loader keeps it out, so the profile has it off`);
-  for (const n of on) if (!off.includes(n) && !seen.has(n) && n !== OVERRIDE_LAYER_NAME) (seen.add(n), layers.push({ name: n, state: 'on' }));
-  for (const n of off) if (!seen.has(n) && n !== OVERRIDE_LAYER_NAME) (seen.add(n), layers.push({ name: n, state: 'off' }));
+  for (const n of on)
+    if (!off.includes(n) && !seen.has(n) && n !== OVERRIDE_LAYER_NAME) {
+      seen.add(n);
+      layers.push({ name: n, state: 'on' });
+    }
+  for (const n of off)
+    if (!seen.has(n) && n !== OVERRIDE_LAYER_NAME) {
+      seen.add(n);
+      layers.push({ name: n, state: 'off' });
+    }
   const candidate = {
     schemaVersion: PROFILE_SCHEMA_VERSION,
     name,

@@ -84,7 +84,7 @@ export type ValidationStep =
  * Feeds lines of one stream into the message being read. Returns whether the line was part of a
  * message and whether that message is now complete; `pending` is where the message lives.
  */
-export function stepValidation(state: { pending: PendingMessage | null }, text: string, seq: number, t: number, wall: number): ValidationStep {
+export function stepValidation(state: { pending: PendingMessage | null }, text: string, seq: number, _t: number, _wall: number): ValidationStep {
   const p = state.pending;
   if (p && p.expected === null) {
     const count = parseObjectsLine(text);

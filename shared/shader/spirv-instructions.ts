@@ -69,8 +69,8 @@ export function decodeUtf8(bytes: readonly number[]): string {
   let out = '';
   for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
-    let need = 0;
-    let cp = 0;
+    let need: number;
+    let cp: number;
     if (b < 0x80) {
       out += String.fromCharCode(b);
       i++;

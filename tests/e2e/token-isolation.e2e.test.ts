@@ -89,7 +89,7 @@ test('--open: the opener gets a private launch file, no token on any command lin
   assert.ok(!readFileSync(file, 'utf8').includes(token), 'the launch file holds a one-time code, not the token');
   // What `ps` shows: every process's command line on this machine.
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    let cmdline = '';
+    let cmdline: string;
     try {
       cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     } catch {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withTempHome, type TempHome } from '../helpers/temp-home';
+import { withTempHome } from '../helpers/temp-home';
 import { runStrata } from '../helpers/strata-cli';
 
 /**

@@ -367,7 +367,7 @@ test('only values different from the default are stored; dependence is transitiv
 
 test('docs/settings.md has one row per settings diagnostic code, with its severity', () => {
   const doc = readFileSync(join(APP_ROOT, 'docs', 'settings.md'), 'utf8');
-  const rows = new Map([...doc.matchAll(/^\| `(settings\/[a-z-]+)` \| (\w+)/gm)].map((m) => [m[1], m[2]]));
+  const rows = new Map([...doc.matchAll(/^\| `(settings\/[a-z-]+)` +\| (\w+)/gm)].map((m) => [m[1], m[2]]));
   assert.deepEqual([...rows.keys()].sort(), Object.keys(settingsDiagnosticCodes).sort());
   for (const [code, info] of Object.entries(settingsDiagnosticCodes))
     assert.equal(rows.get(code), info.severity === DiagnosticSeverity.Error ? 'error' : 'warning', code);

@@ -14,7 +14,7 @@ interface AppInfoState {
 
 type Slot = 'appInfo' | 'envSummary';
 
-export const useAppInfo = create<AppInfoState>()((set, get) => {
+export const useAppInfo = create<AppInfoState>()((set) => {
   // A retry while an older call is still out must not be overwritten by that older answer.
   const latest: Record<Slot, number> = { appInfo: 0, envSummary: 0 };
 
