@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { APP_ROOT } from '../helpers/strata-cli';
+import { unnamedControls } from '../helpers/ui-audit';
 import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from '../helpers/e2e-harness';
 
 /**
@@ -129,41 +130,6 @@ const setTheme = async (name: 'Light' | 'Dark') => {
 };
 const strataOrder = async () => (await rowNames()).filter((n) => n?.startsWith('VK_LAYER_STRATA_'));
 
-/** Every control on the page has an accessible name (aria-labelledby, aria-label, a <label>, its text, or a title). */
-async function unnamedControls(): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    const els = document.querySelectorAll('button, select, input, textarea, summary, a[href], [tabindex="0"], [role="row"], [role="radio"], [role="option"]');
-    for (let i = 0; i < els.length; i++) {
-      const el = els[i]!;
-      if (el.getClientRects().length === 0 && el.tagName !== 'INPUT') continue;
-      const by = el.getAttribute('aria-labelledby');
-      const labelled = by
-        ? by
-            .split(/\s+/)
-            .map((id) => document.getElementById(id)?.textContent ?? '')
-            .join(' ')
-        : '';
-      const labels = el.labels
-        ? Array.from(el.labels)
-            .map((l) => l.textContent ?? '')
-            .join(' ')
-        : '';
-      const name = [
-        labelled,
-        el.getAttribute('aria-label') ?? '',
-        labels,
-        el.tagName === 'SELECT' || el.tagName === 'INPUT' ? '' : (el.textContent ?? ''),
-        el.getAttribute('title') ?? '',
-      ]
-        .join('')
-        .trim();
-      if (!name) out.push(`<${el.tagName.toLowerCase()} id="${el.id}" data-testid="${el.getAttribute('data-testid') ?? ''}">`);
-    }
-    return out;
-  });
-}
-
 before(async () => {
   prepareE2e();
   home = makeTempHome({ VK_DRIVER_FILES: LAVAPIPE });
@@ -235,7 +201,7 @@ test(
     // Force D off (blacklisted).
     await stateOf(D).selectOption('off');
     await expectPreview([C, B, A, 'VK_LAYER_MESA_device_select'], 'live: D is gone, the components come in the draft order');
-    assert.deepEqual(await unnamedControls(), []);
+    assert.deepEqual(await unnamedControls(page), []);
     await page.mouse.move(0, 0);
     await page.screenshot({ path: artifact('layers-editor-draft-light.png'), fullPage: true });
 
@@ -252,14 +218,14 @@ test(
     await page.getByTestId('chain-draft-badge').waitFor();
     const blacklisted = page.locator(`[data-testid="chain-excluded"][data-layer="${D}"] + [role="tooltip"]`);
     assert.match((await blacklisted.textContent()) ?? '', /blacklisted by the override layer/i);
-    assert.deepEqual(await unnamedControls(), []);
+    assert.deepEqual(await unnamedControls(page), []);
     const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('chain-export-png').click()]);
     assert.equal(png.suggestedFilename(), 'strata-layer-chain.png');
     assert.deepEqual([...readFileSync((await png.path())!).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
     await page.screenshot({ path: artifact('chain-draft-light.png'), fullPage: true });
     await page.keyboard.press('Alt+8');
     await page.getByTestId('problem-order').waitFor();
-    assert.deepEqual(await unnamedControls(), []);
+    assert.deepEqual(await unnamedControls(page), []);
     await page.screenshot({ path: artifact('problems-draft-light.png'), fullPage: true });
     await page.keyboard.press('Alt+2');
     await page.getByTestId('chain-card').waitFor();
@@ -283,7 +249,7 @@ test(
     for (const n of [C, B, A, D]) assert.ok(diff.includes(`+      "${n}"`), `the diff adds ${n}: ${diff}`);
     const shown = (await dialog.getByTestId('apply-new-text').textContent()) ?? '';
     assert.match((await dialog.getByTestId('apply-changes').textContent()) ?? '', /VK_LAYER_STRATA_d: Application-controlled → Off \(forced, blacklisted\)/);
-    assert.deepEqual(await unnamedControls(), []);
+    assert.deepEqual(await unnamedControls(page), []);
     await page.screenshot({ path: artifact('apply-dialog-light.png') });
     await dialog.getByTestId('apply-confirm').click();
     await dialog.waitFor({ state: 'detached' });
@@ -396,7 +362,7 @@ test(
     assert.match((await error.textContent()) ?? '', /Nothing was written/);
     assert.match((await error.getByTestId('apply-error-diff').textContent()) ?? '', /another tool/);
     assert.equal(readFileSync(overrideFile, 'utf8'), foreign, 'nothing half-applied');
-    assert.deepEqual(await unnamedControls(), []);
+    assert.deepEqual(await unnamedControls(page), []);
     await page.screenshot({ path: artifact('apply-conflict-dark.png') });
     await error.getByTestId('apply-force').click();
     await error.waitFor({ state: 'detached' });

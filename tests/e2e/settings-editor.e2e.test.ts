@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { unnamedControls } from '../helpers/ui-audit';
 import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from '../helpers/e2e-harness';
 
 /**
@@ -46,32 +47,6 @@ after(async () => {
   home?.cleanup();
 });
 
-/** Controls inside the settings section without an accessible name. */
-function unnamed(): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    const els = document.querySelectorAll('section.settings-editor :is(button, select, input, textarea, summary, pre[tabindex="0"])');
-    for (let i = 0; i < els.length; i++) {
-      const el = els[i]!;
-      const by = el.getAttribute('aria-labelledby');
-      const labelled = by
-        ? by
-            .split(/\s+/)
-            .map((id) => document.getElementById(id)?.textContent ?? '')
-            .join(' ')
-        : '';
-      const labels = el.labels
-        ? Array.from(el.labels)
-            .map((l) => l.textContent ?? '')
-            .join(' ')
-        : '';
-      const own = el.tagName === 'SELECT' || el.tagName === 'INPUT' ? '' : (el.textContent ?? '');
-      if (![labelled, el.getAttribute('aria-label') ?? '', labels, own].join('').trim()) out.push(`<${el.tagName.toLowerCase()} id="${el.id}">`);
-    }
-    return out;
-  });
-}
-
 test('the validation layer settings form: search, inline validation, preview, dependence, reset and export, by keyboard', { timeout: 90_000 }, async () => {
   const row = page.locator(`[data-testid="layer-row"][data-layer="${VALIDATION}"]`);
   await row.waitFor({ timeout: 20_000 });
@@ -79,7 +54,7 @@ test('the validation layer settings form: search, inline validation, preview, de
   const form = page.getByRole('region', { name: `Settings of ${VALIDATION}` });
   await form.waitFor();
   assert.match((await form.locator('.settings-count').textContent()) ?? '', /^18 settings/);
-  assert.deepEqual(await unnamed(), [], 'every control of the form has an accessible name');
+  assert.deepEqual(await unnamedControls(page, 'section.settings-editor'), [], 'every control of the form has an accessible name');
 
   const search = form.getByLabel(`Search the settings of ${VALIDATION}`);
   await search.focus();

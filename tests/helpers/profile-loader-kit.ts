@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_ROOT } from './strata-cli';
+import { APP_ROOT, runStrata } from './strata-cli';
 
 /**
  * What the profile tests need from the real loader (Debian libvulkan1 1.3.239) under lavapipe: the
@@ -87,4 +87,25 @@ export function runProbe(app: string, env: NodeJS.ProcessEnv, requested: readonl
       },
     );
   });
+}
+
+/** Copies of the probe at `bin/app-one` … `app-unbound`: four applications, as app_keys see them. */
+export function fourApps(kit: LoaderKit, bin: string): { one: string; two: string; three: string; unbound: string } {
+  mkdirSync(bin, { recursive: true });
+  return {
+    one: copyProbe(kit, join(bin, 'app-one')),
+    two: copyProbe(kit, join(bin, 'app-two')),
+    three: copyProbe(kit, join(bin, 'app-three')),
+    unbound: copyProbe(kit, join(bin, 'app-unbound')),
+  };
+}
+
+/** Each profile (name → layers) written to `dir` and imported with the real `strata profile import`. */
+export function importProfiles(env: NodeJS.ProcessEnv, dir: string, profiles: Record<string, { name: string; state: 'on' | 'off' }[]>): void {
+  for (const [name, layers] of Object.entries(profiles)) {
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify({ schemaVersion: 2, name, layers }));
+    const r = runStrata(['profile', 'import', file], env);
+    if (r.status !== 0) throw new Error(`strata profile import ${file} failed: ${r.stderr}`);
+  }
 }

@@ -25,10 +25,12 @@ interface UiElement {
   matches(s: string): boolean;
 }
 
-export async function unnamedControls(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+/** Controls without an accessible name, in the whole page or `within` one part of it (a CSS selector). */
+export async function unnamedControls(page: Page, within = ''): Promise<string[]> {
+  return page.evaluate((scope) => {
     const out: string[] = [];
-    const els = document.querySelectorAll('button, select, input, textarea, summary, a[href], [tabindex="0"], [role="row"], [role="radio"], [role="option"]');
+    const controls = 'button, select, input, textarea, summary, a[href], [tabindex="0"], [role="row"], [role="radio"], [role="option"]';
+    const els = document.querySelectorAll(scope ? `${scope} :is(${controls})` : controls);
     for (let i = 0; i < els.length; i++) {
       const el = els[i]!;
       if (el.getClientRects().length === 0 && el.tagName !== 'INPUT') continue;
@@ -58,7 +60,7 @@ export async function unnamedControls(page: Page): Promise<string[]> {
       if (!name) out.push(`<${el.tagName.toLowerCase()} id="${el.id}" data-testid="${el.getAttribute('data-testid') ?? ''}">`);
     }
     return out;
-  });
+  }, within);
 }
 
 export async function layoutDefects(page: Page): Promise<string[]> {

@@ -1,9 +1,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildLoaderKit, copyProbe, runProbe, writeRecordingManifests, type LoaderKit } from '../helpers/profile-loader-kit';
+import { buildLoaderKit, fourApps, importProfiles, runProbe, writeRecordingManifests, type LoaderKit } from '../helpers/profile-loader-kit';
 import { runStrata } from '../helpers/strata-cli';
 import { makeTempHome } from '../helpers/temp-home';
 import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
@@ -31,15 +31,10 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : loaderMatrix
       const home = makeTempHome({ LD_LIBRARY_PATH: b.libDir });
       try {
         writeRecordingManifests(kit, join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d'), LAYERS);
-        const bin = join(work, `bin-${b.version}`);
-        mkdirSync(bin);
-        const apps = {
-          one: copyProbe(kit, join(bin, 'app-one')),
-          two: copyProbe(kit, join(bin, 'app-two')),
-          three: copyProbe(kit, join(bin, 'app-three')),
-          unbound: copyProbe(kit, join(bin, 'app-unbound')),
-        };
-        const profiles: Record<string, { name: string; state: 'on' | 'off' }[]> = {
+        const apps = fourApps(kit, join(work, `bin-${b.version}`));
+        const profileDir = join(work, `profiles-${b.version}`);
+        mkdirSync(profileDir);
+        importProfiles(home.env, profileDir, {
           One: [{ name: A, state: 'on' }],
           Two: [
             { name: C, state: 'on' },
@@ -47,13 +42,7 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : loaderMatrix
           ],
           Three: [{ name: B, state: 'on' }],
           Global: [{ name: C, state: 'on' }],
-        };
-        for (const [name, layers] of Object.entries(profiles)) {
-          const file = join(work, `${b.version}-${name}.json`);
-          writeFileSync(file, JSON.stringify({ schemaVersion: 2, name, layers }));
-          const r = runStrata(['profile', 'import', file], home.env);
-          assert.equal(r.status, 0, r.stderr);
-        }
+        });
         assert.equal(runStrata(['profile', 'apply', 'Global'], home.env).status, 0);
         const mechanism = loaderHas(b.version, 'settings-layer-off-meta') ? 'loader-settings' : 'override-app-keys';
         for (const [app, profile] of [

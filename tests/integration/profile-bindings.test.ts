@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { explainChain } from '../../main/chain/chain-service';
 import { profilesLaunchEnvironment } from '../../main/profiles/profile-service';
 import { withLaunchEnvironment } from '../../shared/profiles/launch-environment';
-import { buildLoaderKit, copyProbe, runProbe, writeRecordingManifests, type LoaderKit } from '../helpers/profile-loader-kit';
+import { buildLoaderKit, fourApps, importProfiles, runProbe, writeRecordingManifests, type LoaderKit } from '../helpers/profile-loader-kit';
 import { runStrata } from '../helpers/strata-cli';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
@@ -28,15 +28,8 @@ before(() => {
   home = makeTempHome();
   // Explicit layers where every application finds them, no variable needed: $XDG_DATA_HOME/vulkan/explicit_layer.d.
   writeRecordingManifests(kit, join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d'), LAYERS);
-  const bin = join(work, 'bin');
-  mkdirSync(bin);
-  apps = {
-    one: copyProbe(kit, join(bin, 'app-one')),
-    two: copyProbe(kit, join(bin, 'app-two')),
-    three: copyProbe(kit, join(bin, 'app-three')),
-    unbound: copyProbe(kit, join(bin, 'app-unbound')),
-  };
-  const profiles: Record<string, { name: string; state: 'on' | 'off' }[]> = {
+  apps = fourApps(kit, join(work, 'bin'));
+  importProfiles(home.env, work, {
     One: [{ name: A, state: 'on' }],
     Two: [
       { name: C, state: 'on' },
@@ -47,13 +40,7 @@ before(() => {
       { name: A, state: 'off' },
     ],
     Global: [{ name: C, state: 'on' }],
-  };
-  for (const [name, layers] of Object.entries(profiles)) {
-    const file = join(work, `${name}.json`);
-    writeFileSync(file, JSON.stringify({ schemaVersion: 2, name, layers }));
-    const r = runStrata(['profile', 'import', file], home.env);
-    assert.equal(r.status, 0, r.stderr);
-  }
+  });
 });
 
 after(() => {
