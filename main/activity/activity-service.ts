@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { settingsFileSearch } from '../../shared/loader/settings-file-locations';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readTextGuardedSync } from '../platform/guarded-read';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import {
@@ -127,9 +128,10 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
   for (const c of existing) {
     let text = '';
     try {
-      text = readFileSync(c.path, 'utf8');
+      // Through the guarded reader: a FIFO or device named like a settings file must not block or flood the status.
+      text = readTextGuardedSync(c.path, 'config');
     } catch {
-      // Unreadable: listed all the same, as another tool's.
+      // Unreadable (or not a regular file, or over the cap): listed all the same, as another tool's.
     }
     const owner = ownerOf(record[c.path], text);
     files.push({
