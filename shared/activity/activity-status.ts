@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Environment } from '../loader/xdg-directories';
 import { resolveXdgDirectories } from '../loader/xdg-directories';
-import { LOADER_FEATURES, loaderAtLeast } from '../profiles/loader-features';
+import { LOADER_FEATURES } from '../profiles/loader-features';
 import { LOADER_SETTINGS_FILE_NAME } from '../profiles/loader-settings';
 import { OverrideOwnershipSchema } from '../override/override-status';
 
@@ -125,12 +125,6 @@ export function loaderSettingsCandidates(env: Environment, home: string): Loader
       out.push({ path, folder });
     }
   return out;
-}
-
-/** The folder a loader version reads (null: it reads no settings file). */
-export function settingsFolderRead(loaderVersion: string): 'settings.d' | 'loader_settings.d' | null {
-  if (!loaderAtLeast(loaderVersion, LOADER_FEATURES.settingsFile)) return null;
-  return loaderAtLeast(loaderVersion, LOADER_FEATURES.settingsFolderRenamed) ? 'loader_settings.d' : 'settings.d';
 }
 
 /** "loader 1.3.251 and later" for a folder. */

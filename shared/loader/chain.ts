@@ -767,9 +767,9 @@ export function computeLayerChain(input: ChainInput): LayerChain {
   const metaNoDuplicates = loaderHas(version, 'meta-no-duplicates');
   const instanceLayersOrderImplicit = loaderHas(version, 'instance-layers-order-implicit');
   /** Loader 1.3.247+: a name already in app_activated_layer_list is not added again. */
-  const alreadyEnabled = (l: Layer, reasons: LayerReasons): boolean => {
+  const alreadyEnabled = (l: Layer): boolean => {
     if (!firstWins || !activatedNames.has(l.name)) return false;
-    reasons.add(l, 'duplicate/shadowed', `a layer named ${l.name} is already enabled; loader 1.3.247+ keeps the first occurrence`);
+    remarks.add(l, 'duplicate/shadowed', `a layer named ${l.name} is already enabled; loader 1.3.247+ keeps the first occurrence`);
     return true;
   };
 
@@ -781,7 +781,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
     }
     // The meta-layer's own reason travels with its components: name it, so it is not read as the component's.
     if (l.meta) addMeta(l, [...via, { code: state.reason.code, message: `${l.name}: ${state.reason.message}` }]);
-    else if (!alreadyEnabled(l, remarks)) activate(l, [...via, state.reason]);
+    else if (!alreadyEnabled(l)) activate(l, [...via, state.reason]);
   };
 
   const addMeta = (meta: Layer, via: ChainReason[]): void => {
@@ -815,7 +815,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       // loaders overflow their stack on one, which the model does not predict.)
       else if (comp.meta) addMeta(comp, [...via, here]);
       // Loader 1.3.251+: a component already enabled is not added again.
-      else if (!(metaNoDuplicates && alreadyEnabled(comp, remarks))) activate(comp, [...via, here]);
+      else if (!(metaNoDuplicates && alreadyEnabled(comp))) activate(comp, [...via, here]);
     }
     if (all) activatedNames.add(meta.name);
     expandedMetas.add(meta);
@@ -881,7 +881,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
         for (const l of list) {
           if (l.implicit) continue;
           const on = enableMatch(filters.enable, l.name, l.lower);
-          if (!on || alreadyEnabled(l, remarks)) continue;
+          if (!on || alreadyEnabled(l)) continue;
           addNamed(l, {
             code: 'filter/enabled',
             message: `enabled by ${on.variable}=${on.raw}: ${on.why} (added after VK_INSTANCE_LAYERS, in the loader's layer order)`,

@@ -4,7 +4,7 @@ import { inventoryDrivers, inventoryLayers } from './inventory-layers';
 import { LOADER_FEATURES, loaderAtLeast } from './loader-features';
 import { chooseDrivers } from './loader-filters';
 import type { Profile } from './profile-schema';
-import { settingsFileSearch } from '../loader/settings-file-locations';
+import { SETTINGS_FILE_NAME, settingsFileSearch } from '../loader/settings-file-locations';
 import type { Environment } from '../loader/xdg-directories';
 import { OVERRIDE_LAYER_NAME } from '../override/override-names';
 
@@ -22,7 +22,7 @@ import { OVERRIDE_LAYER_NAME } from '../override/override-names';
  *                                         "treat_as_implicit_manifest": false },
  *                                       { "control": "unordered_layer_location" } ] } ] }
  */
-export const LOADER_SETTINGS_FILE_NAME = 'vk_loader_settings.json';
+export const LOADER_SETTINGS_FILE_NAME = SETTINGS_FILE_NAME;
 
 export interface LoaderSettingsEntry {
   profile: Profile;
