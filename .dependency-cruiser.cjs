@@ -26,6 +26,9 @@ const NPM = '(^|/)node_modules/';
 /** Matches an import that resolved into one of `names` (or its @types/ package). */
 const npmPackages = (/** @type {string[]} */ names) => `${NPM}(@types/)?(${names.join('|')})/`;
 
+/** Inside main/: the hosts and the wiring they share, which may import everything below them. */
+const HOST_SIDE = '^main/((cli|serve|electron)/|(app-context|service-context)[.]ts$)';
+
 /** The target of an import into our own tree (not npm, not a Node built-in, resolved). The
  * allowed folders go in `pathNot`. */
 const ownFolders = (/** @type {string[]} */ allowed) => ({
@@ -167,6 +170,96 @@ module.exports = {
         'native-bridge/, Node built-ins and npm packages other than electron.',
       from: { path: '^main/', pathNot: '^main/electron/' },
       to: { path: npmPackages(['electron']) },
+    },
+
+    // ---- inside main/ (docs/architecture.md, "Inside main/") -------------------------------
+    // hosts (main/cli, main/serve, main/electron) and the wiring they share (main/app-context.ts,
+    // main/service-context.ts) → the router and the domain (services/, discovery/, chain/, override/,
+    // profiles/, sessions/, activity/, the bridge) → main/platform/. Never back up.
+    {
+      name: 'main-platform-allowed-folders',
+      severity: 'error',
+      comment:
+        'Bad layering: main/platform/ is the bottom of main/ (atomic writes, locks, bounded reads, owned ' +
+        'files). Allowed in main/platform/: main/platform/, shared/, Node built-ins and npm packages; ' +
+        'never another main/ folder (a service, the router, a host). Move what it needs down into ' +
+        'main/platform/, or pass it in as a parameter.',
+      from: { path: '^main/platform/' },
+      to: { path: '^main/', pathNot: '^main/platform/' },
+    },
+    {
+      name: 'main-domain-no-hosts',
+      severity: 'error',
+      comment:
+        'Bad layering: the domain of main/ (router, services, discovery, chain, override, profiles, ' +
+        'sessions, activity, the bridge) must not know its hosts. Allowed: the hosts (main/cli/, ' +
+        'main/serve/, main/electron/) and their wiring (main/app-context.ts, main/service-context.ts) ' +
+        'import the domain, never the reverse. Pass what the domain needs in as a parameter, or emit an ' +
+        'event on main/event-bus.ts.',
+      // main/platform/ is reported by main-platform-allowed-folders.
+      from: { path: '^main/', pathNot: [HOST_SIDE, '^main/platform/'] },
+      to: { path: HOST_SIDE },
+    },
+    {
+      name: 'main-hosts-apart',
+      severity: 'error',
+      comment:
+        'Bad layering: a host does not import another host: main/cli/ and main/electron/ are imported ' +
+        'by no one outside them. Allowed between hosts: main/cli/ → main/serve/entry.ts (lazily, for ' +
+        '`strata serve`) and main/electron/ → main/serve/static-files.ts and content-security-policy.ts ' +
+        '(the renderer files and their headers, served the same way by both UI hosts). What two hosts ' +
+        'share belongs in the domain or main/platform/.',
+      from: { path: '^main/(cli|serve|electron)/' },
+      to: { path: '^main/(cli|electron)/', pathNot: '^main/$1/' },
+    },
+    {
+      name: 'main-electron-serve-files-only',
+      severity: 'error',
+      comment:
+        'Bad layering: main/electron/ may use only the renderer-serving part of main/serve/. Allowed in ' +
+        'main/electron/ from main/serve/: static-files.ts and content-security-policy.ts; not the HTTP ' +
+        'host, its guard or its tokens.',
+      from: { path: '^main/electron/' },
+      to: { path: '^main/serve/', pathNot: '^main/serve/(static-files|content-security-policy)[.]ts$' },
+    },
+    {
+      name: 'main-cli-serve-entry-only',
+      severity: 'error',
+      comment:
+        'Bad layering: main/cli/ reaches the browser host only through its one entry. Allowed in ' +
+        "main/cli/ from main/serve/: main/serve/entry.ts, imported lazily (await import('../serve/entry')); " +
+        'export what `strata serve` needs from there.',
+      from: { path: '^main/cli/' },
+      to: { path: '^main/serve/', pathNot: '^main/serve/entry[.]ts$' },
+    },
+    {
+      name: 'main-cli-serve-lazy',
+      severity: 'error',
+      comment:
+        'Bad layering: a static import of main/serve/entry.ts would load the HTTP server for every CLI ' +
+        "command. Allowed: await import('../serve/entry') inside the `serve` command only.",
+      from: { path: '^main/cli/' },
+      to: { path: '^main/serve/entry[.]ts$', dynamic: false },
+    },
+    {
+      name: 'main-router-from-wiring',
+      severity: 'error',
+      comment:
+        'Bad layering: the router is created once, by the wiring the hosts share (main/service-context.ts). ' +
+        'Allowed elsewhere in main/: type-only imports of main/router.ts (import type { Handlers, CallContext, Router }); ' +
+        'a service is called by the router, it does not call it.',
+      from: { path: '^main/', pathNot: HOST_SIDE },
+      to: { path: '^main/router[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'main-handlers-from-wiring',
+      severity: 'error',
+      comment:
+        'Bad layering: the channel table (main/services/handlers.ts) is the top of the domain. Allowed ' +
+        'to import it: the hosts and their wiring (main/service-context.ts, main/app-context.ts); a ' +
+        'service that needs another calls that service, not the channel table.',
+      from: { path: '^main/', pathNot: [HOST_SIDE, '^main/services/handlers[.]ts$'] },
+      to: { path: '^main/services/handlers[.]ts$' },
     },
 
     // ---- native-bridge/ --------------------------------------------------------------------

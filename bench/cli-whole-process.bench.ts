@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pairedProcesses, runProcess, type Bench, type PairedResult } from './harness';
+import { medianMs, pairedProcesses, runProcess, type Bench, type PairedResult } from './harness';
 import { findAppRoot } from '../main/app-paths';
+import { createServiceContext } from '../main/service-context';
+import type { ChannelName } from '../shared/ipc/contract';
 import { makeTempHome } from '../tests/helpers/temp-home';
 import { buildTree, PROBE_C } from './discovery-10k.bench';
 
@@ -17,6 +19,12 @@ import { buildTree, PROBE_C } from './discovery-10k.bench';
  * - layersList10k: `strata layers list --json` on discovery-10k's 10,000-manifest tree against a C
  *   program's count + fill vkEnumerateInstanceLayerProperties, with both peak RSS (GNU time).
  * The CLI's output goes to a pipe and is thrown away, as the reference's is.
+ *
+ * Next to each, `inProcessMs` / `inProcessRatio`: the same channel through the router in this
+ * process once everything is loaded and warm (the probe started), over the same reference's whole
+ * process: what is left when Node's start, loading and a cold JIT are taken away.
+ * `nodeExtraCaCerts`: where NODE_EXTRA_CA_CERTS is set, Node reads that file at every start
+ * (Node 20); what a bare `node -e 0` costs with it and without, so the table can say so.
  */
 const round = (n: number, d = 3) => Number(n.toFixed(d));
 
@@ -31,6 +39,28 @@ function row(r: PairedResult, reference: string) {
     runs: r.runs,
   };
 }
+
+/** One channel through the router in this process, after a warm-up call: the median of `runs`, in ms. */
+async function inProcessMs(root: string, env: NodeJS.ProcessEnv, channel: ChannelName, request: unknown, runs = 7): Promise<number> {
+  const ctx = createServiceContext({ root, env, loaderVersionInProcess: true });
+  try {
+    if (channel === 'loader.info') {
+      // The probe's start is not part of "after warm-up" (nor of a request's 5 s limit on a busy machine).
+      const ready = await ctx.bridge.request('ping', undefined, { timeoutMs: 60_000 });
+      if (!ready.ok) throw new Error(`the probe did not start: ${ready.error.message}`);
+    }
+    const call = async () => {
+      const r = await ctx.router.call(channel, request, { host: 'cli' });
+      if (!r.ok) throw new Error(`${channel} in process: ${r.error.message}`);
+    };
+    await call();
+    return await medianMs(runs, call);
+  } finally {
+    ctx.dispose();
+  }
+}
+
+const withInProcess = (r: ReturnType<typeof row>, ms: number) => ({ ...r, inProcessMs: round(ms, 1), inProcessRatio: round(ms / r.referenceMs) });
 
 export const cliWholeProcessBench: Bench = {
   name: 'cli-whole-process',
@@ -52,6 +82,13 @@ export const cliWholeProcessBench: Bench = {
       execFileSync('gcc', ['-O2', '-o', createInstance, join(root, 'bench', 'native', 'create-instance-timing.c'), '-lvulkan'], { stdio: 'pipe' });
       const explain = pairedProcesses(cli('explain', '--json', '--api-version', '1.3'), { command: createInstance, args: ['0', '1.3'], env: home.env }, runs);
 
+      // In process, before the 10,000 manifests below land in this home's XDG folders.
+      const inProcess = {
+        info: await inProcessMs(root, home.env, 'app.info', {}),
+        loader: await inProcessMs(root, home.env, 'loader.info', {}),
+        explain: await inProcessMs(root, home.env, 'chain.explain', { apiVersion: '1.3' }),
+      };
+
       // 10,000 manifests: the discovery-10k tree, and its loader program (count + fill, once).
       const tree = buildTree(home);
       const probeSource = join(home.dir, 'enumerate-layers.c');
@@ -66,17 +103,27 @@ export const cliWholeProcessBench: Bench = {
         5,
       );
 
+      const layersList10kInProcess = await inProcessMs(root, tree.env, 'discovery.manifests', {}, 3);
+      const caCerts = process.env['NODE_EXTRA_CA_CERTS'];
+      let nodeExtraCaCerts: { file: string; withMs: number; withoutMs: number; ratio: number } | null = null;
+      if (caCerts) {
+        const { NODE_EXTRA_CA_CERTS: _set, ...without } = home.env;
+        const start = pairedProcesses({ command: node, args: ['-e', '0'], env: home.env }, { command: node, args: ['-e', '0'], env: without }, runs);
+        nodeExtraCaCerts = { file: caCerts, withMs: round(start.aMs, 1), withoutMs: round(start.bMs, 1), ratio: round(start.ratio) };
+      }
+
       return {
         ratio: round(help.ratio),
         version: row(version, 'node -e 0'),
         help: row(help, 'node -e 0'),
-        info: row(info, 'vulkaninfo --summary'),
-        loader: row(loader, 'vulkaninfo --summary'),
-        explain: row(explain, 'vkCreateInstance in a C program (create-instance-timing 0 1.3), whole process'),
+        info: withInProcess(row(info, 'vulkaninfo --summary'), inProcess.info),
+        loader: withInProcess(row(loader, 'vulkaninfo --summary'), inProcess.loader),
+        explain: withInProcess(row(explain, 'vkCreateInstance in a C program (create-instance-timing 0 1.3), whole process'), inProcess.explain),
         layersList10k: {
-          ...row(layersList10k, 'vkEnumerateInstanceLayerProperties count + fill in a C program, whole process'),
+          ...withInProcess(row(layersList10k, 'vkEnumerateInstanceLayerProperties count + fill in a C program, whole process'), layersList10kInProcess),
           rssRatio: round(layersList10k.aMaxRssKb / layersList10k.bMaxRssKb),
         },
+        nodeExtraCaCerts,
       };
     } finally {
       home.cleanup();

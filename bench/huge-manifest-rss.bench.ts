@@ -11,8 +11,8 @@ import { makeTempHome, type TempHome } from '../tests/helpers/temp-home';
  *
  * - `million`: 1,000,000 layers in one file (~150 MB). Over the manifest cap (shared/files/read-limits.ts),
  *   so Strata refuses it from fstat alone, with that file's diagnostic: it once took 3.85 GB.
- * - `underCap`: as many layers as fit in the cap (16 MiB, ~110,000 layers), which Strata reads and
- *   lints: the most one manifest can cost.
+ * - `underCap`: as many layers as fit in the cap (16 MiB, ~100,000 layers), which Strata reads:
+ *   `layers list`, `lint` and `explain` (the chain over every layer), the most one manifest can cost.
  *
  * The reference is the same command on the same machine with an empty layer folder (what Strata
  * costs anyway), so `ratio` is the million-layer run's peak RSS over that baseline (1.0: the file
@@ -59,7 +59,8 @@ export const hugeManifestRssBench: Bench = {
     try {
       const root = findAppRoot();
       const strata = join(root, 'bin', 'strata');
-      const list = (path: string) => peakRss(process.execPath, [strata, 'layers', 'list', '--json'], { ...home.env, VK_LAYER_PATH: path });
+      const run = (args: string[], path: string) => peakRss(process.execPath, [strata, ...args], { ...home.env, VK_LAYER_PATH: path });
+      const list = (path: string) => run(['layers', 'list', '--json'], path);
       const empty = writeManifest(home, 'empty', 0);
       list(empty.path); // warm-up: page cache, compiled code
       const baseline = list(empty.path);
@@ -67,6 +68,9 @@ export const hugeManifestRssBench: Bench = {
       const strataMillion = list(million.path);
       const under = writeManifest(home, 'under-cap', null);
       const strataUnder = list(under.path);
+      // The other commands that read every manifest: lint checks each layer, explain builds the chain over all of them.
+      const lintUnder = run(['lint', '--json'], under.path);
+      const explainUnder = run(['explain', '--enable-layers', 'VK_LAYER_STRATA_huge_5', '--json'], under.path);
       const mb = (kb: number) => Math.round(kb / 1024);
       return {
         ratio: strataMillion.maxRssKb / baseline.maxRssKb,
@@ -84,6 +88,10 @@ export const hugeManifestRssBench: Bench = {
           peakRssMB: mb(strataUnder.maxRssKb),
           ms: Math.round(strataUnder.ms),
           rssRatio: +(strataUnder.maxRssKb / baseline.maxRssKb).toFixed(2),
+          lint: { peakRssMB: mb(lintUnder.maxRssKb), ms: Math.round(lintUnder.ms) },
+          explain: { peakRssMB: mb(explainUnder.maxRssKb), ms: Math.round(explainUnder.ms) },
+          /** The issue's bound (≤ 1 GB RSS for the million-layer manifest), met by the largest file Strata reads at all. */
+          worstPeakRssMB: mb(Math.max(strataUnder.maxRssKb, lintUnder.maxRssKb, explainUnder.maxRssKb)),
         },
       };
     } finally {

@@ -53,11 +53,20 @@ export const TARGETS: readonly TargetRow[] = [
     target: 0.5,
   },
   {
+    what: '  … in process (after warm-up)',
+    bench: 'cli-whole-process',
+    path: 'layersList10k.inProcessRatio',
+    strataMs: 'layersList10k.inProcessMs',
+    referenceMs: 'layersList10k.referenceMs',
+    reference: 'the same whole process',
+    target: 1.0,
+  },
+  {
     what: 'strata shader dis --raw-id, ≥1 MB',
     bench: 'spirv-dis',
     path: 'ratioCli',
     strataMs: 'strataCliMs',
-    referenceMs: 'spirvDisRawMs',
+    referenceMs: 'spirvDisCliMs',
     reference: 'spirv-dis --raw-id',
     target: 1.0,
   },
@@ -80,6 +89,15 @@ export const TARGETS: readonly TargetRow[] = [
     target: 2.0,
   },
   {
+    what: '  … in process (after warm-up)',
+    bench: 'cli-whole-process',
+    path: 'info.inProcessRatio',
+    strataMs: 'info.inProcessMs',
+    referenceMs: 'info.referenceMs',
+    reference: 'the same whole process',
+    target: 2.0,
+  },
+  {
     what: 'strata loader --json',
     bench: 'cli-whole-process',
     path: 'loader.ratio',
@@ -89,12 +107,30 @@ export const TARGETS: readonly TargetRow[] = [
     target: 2.0,
   },
   {
+    what: '  … in process (after warm-up)',
+    bench: 'cli-whole-process',
+    path: 'loader.inProcessRatio',
+    strataMs: 'loader.inProcessMs',
+    referenceMs: 'loader.referenceMs',
+    reference: 'the same whole process',
+    target: 2.0,
+  },
+  {
     what: 'strata explain --json',
     bench: 'cli-whole-process',
     path: 'explain.ratio',
     strataMs: 'explain.strataMs',
     referenceMs: 'explain.referenceMs',
     reference: 'vkCreateInstance, C, whole process',
+    target: 1.5,
+  },
+  {
+    what: '  … in process (after warm-up)',
+    bench: 'cli-whole-process',
+    path: 'explain.inProcessRatio',
+    strataMs: 'explain.inProcessMs',
+    referenceMs: 'explain.referenceMs',
+    reference: 'the same whole process',
     target: 1.5,
   },
   {
@@ -138,5 +174,14 @@ export function targetTable(results: ReadonlyMap<string, unknown>): { text: stri
   });
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (r: readonly string[]) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ');
-  return { text: [line(header), ...rows.map(line)].join('\n'), misses };
+  const ca = at(results.get('cli-whole-process'), 'nodeExtraCaCerts') as { file: string; withMs: number; withoutMs: number } | null | undefined;
+  // Every Node start pays it (Node 20 reads the file at start-up), Strata's and bare node's alike;
+  // the C references do not. Said, not subtracted: a user with the variable set pays it too.
+  const note = ca
+    ? [
+        '',
+        `NODE_EXTRA_CA_CERTS is set (${ca.file}): every Node start above reads it, ${Math.round(ca.withMs)} ms for \`node -e 0\` against ${Math.round(ca.withoutMs)} ms without it.`,
+      ]
+    : [];
+  return { text: [line(header), ...rows.map(line), ...note].join('\n'), misses };
 }

@@ -81,7 +81,8 @@ export class BridgePool {
   async runIsolated(method: string, params: unknown, options: { timeoutMs: number; env?: ProbeEnvironment }): Promise<IsolatedResult> {
     const client = this.isolated(options.env);
     try {
-      const ready = await client.request('ping', undefined, { timeoutMs: PROBE_START_TIMEOUT_MS });
+      // `prepare`: the probe loads the code of `method` now, so only the library's time counts against `timeoutMs`.
+      const ready = await client.request('ping', { prepare: method }, { timeoutMs: PROBE_START_TIMEOUT_MS });
       if (!ready.ok) return { ok: false, error: ready.error, died: null, stage: null, elapsedMs: 0 };
       const started = performance.now();
       const result: IpcResult<unknown> = await client.request(method, params, { timeoutMs: options.timeoutMs });

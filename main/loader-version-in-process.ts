@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeSearchPaths, platformFromNodeName } from '../shared/loader/search-paths';
 import { currentUser } from './discovery/current-user';
+import { GuardedReadError, readGuardedSync } from './platform/guarded-read';
+import { excessiveNesting, JSON_NESTING_LIMIT } from '../shared/json/json-nesting';
 import { queryLoaderVersion, type LoaderVersionReport } from '../native-bridge/loader-library';
 
 /**
@@ -46,12 +48,17 @@ export function inProcessBlocker(env: NodeJS.ProcessEnv, platform: NodeJS.Platfo
     for (const file of files) {
       let text: string;
       try {
-        text = readFileSync(file, 'latin1');
+        // Through the guarded reader: a FIFO here once hung `strata info`, a link to /dev/zero took it to 3 GB.
+        text = readGuardedSync(file, 'manifest').toString('latin1');
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed meanwhile
+        // A device, FIFO or file over the cap: the probe answers, and what the real loader does with it is its own.
+        if (e instanceof GuardedReadError) return e.message;
         return `${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
       }
       if (text.includes('pre_instance_functions') || text.includes('\\u')) return `${file} may name pre_instance_functions`;
+      // 1.3.x loaders' cJSON recurses without a limit: such a file crashes the loader, so the probe, never this process, reads it.
+      if (excessiveNesting(text) !== null) return `${file} nests JSON deeper than ${JSON_NESTING_LIMIT} levels`;
     }
   }
   return null;

@@ -61,6 +61,16 @@ export function parseProbeReply(line: string): ProbeReply | null {
   return m.ok === true ? { id: m.id, ok: true, value: m.value } : { id: m.id, ok: false, error: m.error };
 }
 
+/**
+ * The environment the probe's Node starts with: `env` (what the loader is to see) without
+ * NODE_EXTRA_CA_CERTS, which Node 20 reads and parses at every start (~50 ms for a system bundle,
+ * issue #19) for TLS the probe never makes; the loader, drivers and layers do not read it.
+ */
+export function probeNodeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _unused, ...rest } = env;
+  return rest;
+}
+
 /** The probe as a child process of this very binary (under Electron, made to act as plain node). */
 export const childProcessLauncher: ProbeLauncher = {
   kind: 'child-process',
@@ -68,9 +78,18 @@ export const childProcessLauncher: ProbeLauncher = {
     const child = spawn(process.execPath, [...spec.execArgv, spec.file], {
       cwd: spec.cwd,
       // Under Electron, execPath is the Electron binary: this flag makes it behave as plain node.
-      env: { ...spec.env, ELECTRON_RUN_AS_NODE: '1' },
+      env: { ...probeNodeEnv(spec.env), ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // Once the probe is gone, its pipes must not keep this process alive: a process that outlives it
+    // may still hold a write end. Under Wine the probe's stderr never reached EOF after it ended (Wine
+    // starts services.exe and the Plug and Play service when the loader first asks for adapters), so
+    // `strata info` answered and then never exited; a driver's helper process can do the same on
+    // Windows. Unreferenced, they are still read while anything else keeps this process running.
+    const release = () => {
+      for (const s of [child.stdout, child.stderr]) (s as { unref?: () => void } | null)?.unref?.();
+    };
+    child.on('exit', release);
     return {
       kind: 'child-process',
       stdout: child.stdout!,
@@ -82,6 +101,7 @@ export const childProcessLauncher: ProbeLauncher = {
       onError: (listener) => child.on('error', listener),
       kill: () => {
         child.kill('SIGKILL');
+        release();
       },
     };
   },
@@ -110,7 +130,7 @@ export function utilityProcessLauncher(api: UtilityProcessApi): ProbeLauncher {
     kind: 'utility-process',
     launch(spec) {
       const child = api.fork(spec.file, [], {
-        env: spec.env,
+        env: probeNodeEnv(spec.env),
         execArgv: spec.execArgv,
         cwd: spec.cwd,
         // stdin must be 'ignore' for a utility process; stdout carries the replies, stderr the stages.

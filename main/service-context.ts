@@ -5,6 +5,7 @@ import { createRouter, type Router } from './router';
 import { createHandlers } from './services/handlers';
 import { probeCommand, readAppVersion } from './app-paths';
 import type { SessionService } from './sessions/session-service';
+import type { ProbeLauncher } from './probe-transport';
 
 /**
  * What every host wires the same way: the router over the services, the probe and its pool, the
@@ -32,12 +33,19 @@ export interface ServiceContextOptions {
   loaderVersionInProcess?: boolean;
   /** Where launches send their live events (the UI hosts' bus); none: nobody is listening. */
   bus?: EventBus;
+  /** How probes are started; default: main/probe-transport.ts's for this process (the CLI passes one holding a probe it started early). */
+  probeLauncher?: ProbeLauncher;
 }
 
 export function createServiceContext(options: ServiceContextOptions): ServiceContext {
   const version = readAppVersion(options.root);
   const env = options.env ?? process.env;
-  const bridgeOptions: BridgeClientOptions = { probe: probeCommand(options.root), cwd: options.root, ...(options.env ? { env: options.env } : {}) };
+  const bridgeOptions: BridgeClientOptions = {
+    probe: probeCommand(options.root),
+    cwd: options.root,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.probeLauncher ? { launcher: options.probeLauncher } : {}),
+  };
   const bridge = new BridgeClient({ ...bridgeOptions, ...(options.loaderVersionInProcess ? { loaderVersionInProcess: true } : {}) });
   const probes = new BridgePool(bridgeOptions, bridge);
   let sessionService: Promise<SessionService> | undefined;

@@ -5,12 +5,15 @@
  * a probe process of its own: main starts one per layer, so a library that crashes or hangs takes
  * only that probe down.
  */
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { NativeArena, openLibrary, type NativeLibrary } from './ffi';
 import { mappedPath } from './loader-library';
+import { loadedModulePath } from './windows-native';
 import { announce } from './probe-stage';
 import { LAYER_LAYOUT, LAYER_NEGOTIATE_INTERFACE_STRUCT } from './vulkan-layouts';
 import { strataError } from '../shared/errors/strata-error';
+import { parsePeHeader } from '../shared/vulkan/pe-header';
 import {
   emptyInspection,
   layerLabel,
@@ -69,6 +72,45 @@ function negotiate(lib: NativeLibrary, symbol: string, offered: number): LayerNe
   }
 }
 
+/** A DLL larger than this is not read for its export table (a layer DLL is a few MiB at most). */
+const PE_READ_LIMIT = 256 << 20;
+
+/**
+ * LoadLibrary failed on Windows. The file itself was checked before (main/services/layer-inspect-service.ts:
+ * present, a DLL of this machine), so what is missing is almost always a DLL it imports ("Module not
+ * found", ERROR_MOD_NOT_FOUND, names no file). Its export table, read from the PE file without loading
+ * it (shared/vulkan/pe-header.ts), still tells which entry points the loader would find once it loads.
+ */
+function windowsLoadFailure(job: LayerInspectJob, report: LayerInspection, label: string, message: string, done: () => LayerInspection): LayerInspection {
+  let exports: string[] | null = null;
+  try {
+    if (statSync(job.open).size <= PE_READ_LIMIT) exports = parsePeHeader(readFileSync(job.open))?.exports ?? null;
+  } catch {
+    // Unreadable, or a bare name LoadLibrary searched for: no export table to show.
+  }
+  if (exports) {
+    const names = new Set(exports);
+    report.symbols = job.symbols.map((s) => ({ ...s, exported: names.has(s.symbol) }));
+  }
+  const notFound = /not found|could not be found/i.test(message);
+  // A bare name (no "\\" or ":") went to LoadLibrary's own search; anything else is a file that is there.
+  const bare = !/[\\/:]/.test(job.open);
+  report.error = strataError(
+    bare && notFound ? 'layer/library-not-found' : 'layer/load-failed',
+    `Layer ${label}: ${job.libraryPath} cannot be loaded: ${message}${exports ? ` (its export table, read from the file, lists ${exports.length} functions)` : ''}`,
+    {
+      where: job.manifest,
+      fix:
+        bare && notFound
+          ? 'a bare DLL name is searched by LoadLibrary (the application\'s folder, system32, the Windows folder, the current folder, PATH); install the layer there, or give "library_path" as an absolute path or one relative to the manifest (".\\name.dll")'
+          : notFound
+            ? 'a DLL it imports is missing or of another architecture: list them (`dumpbin /dependents`, or `objdump -p` and its "DLL Name" lines) and install them next to the layer DLL or in the system folder'
+            : "reinstall the layer; its DllMain may have failed (run the application with VK_LOADER_DEBUG=all to see the loader's message)",
+    },
+  );
+  return done();
+}
+
 /** One layer library, start to end; never throws (every failure is this layer's error value). */
 export function inspectLayerLibrary(job: LayerInspectJob): LayerInspection {
   const started = performance.now();
@@ -82,6 +124,7 @@ export function inspectLayerLibrary(job: LayerInspectJob): LayerInspection {
     lib = openLibrary(job.open);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
+    if (process.platform === 'win32') return windowsLoadFailure(job, report, label, message, done);
     const missing = /No such file|cannot open shared object/i.test(message);
     report.error = strataError(missing ? 'layer/library-not-found' : 'layer/load-failed', `Layer ${label}: ${job.libraryPath} cannot be loaded: ${message}`, {
       where: job.manifest,
@@ -93,7 +136,8 @@ export function inspectLayerLibrary(job: LayerInspectJob): LayerInspection {
     });
     return done();
   }
-  report.library = mappedPath(basename(job.open)) ?? (job.open.includes('/') ? job.open : null);
+  // The file that was mapped: /proc/self/maps on Linux; on Windows the module's own file name (LoadLibrary's search included).
+  report.library = process.platform === 'win32' ? loadedModulePath(job.open) : (mappedPath(basename(job.open)) ?? (job.open.includes('/') ? job.open : null));
 
   report.symbols = job.symbols.map((s) => ({ ...s, exported: lib.func(s.symbol, 'void', []) !== null }));
   const exported = (role: string) => report.symbols.find((s) => s.role === role);

@@ -5,9 +5,8 @@
  * where a manifest's library is without loading it, and the probe uses it before dlopen.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { expectedElf, parseElfIdentity } from '../shared/vulkan/elf-header';
-import { expectedPeMachine, parsePeHeader } from '../shared/vulkan/pe-header';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { classifyLibraryHeader, LIBRARY_HEAD_BYTES, type LibraryHeaderVerdict } from '../shared/vulkan/library-header';
 import { windowsLibraryFile } from '../shared/vulkan/windows-library-path';
 import {
   parseLdconfigCache,
@@ -22,6 +21,8 @@ import {
 
 interface LinkerFacts {
   cache: LdCacheEntry[];
+  /** `ldconfig -p` answered: a name absent from `cache` is really not in ld.so.cache. */
+  cacheRead: boolean;
   ldso: LdsoFacts;
 }
 
@@ -67,31 +68,61 @@ export function linkerFacts(): LinkerFacts {
   const linker = runningLinker();
   const diagnostics = linker ? firstOutput([[linker, ['--list-diagnostics']]]) : null;
   const ldso = diagnostics ? parseLdsoDiagnostics(diagnostics) : { dstLib: null, platform: null, systemDirs: [] };
-  facts = { cache: cacheText ? parseLdconfigCache(cacheText) : [], ldso };
+  facts = { cache: cacheText ? parseLdconfigCache(cacheText) : [], cacheRead: cacheText !== null, ldso };
   return facts;
+}
+
+/**
+ * Reads the first LIBRARY_HEAD_BYTES of `path`; null when it cannot be opened or read, or is not a
+ * regular file. O_NONBLOCK, then fstat on the descriptor (as main/platform/guarded-read.ts, which
+ * native-bridge/ may not import): a FIFO named as a library is refused, never waited on.
+ */
+function readHead(path: string): { head: Buffer; size: number } | null {
+  let fd: number | null = null;
+  const head = Buffer.alloc(LIBRARY_HEAD_BYTES);
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const read = readSync(fd, head, 0, head.length, 0);
+    return { head: head.subarray(0, read), size: st.size };
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** A header verdict (shared/vulkan/library-header.ts, the one classifier) as the resolver's outcome. */
+export function candidateOutcome(v: LibraryHeaderVerdict): CandidateOutcome {
+  switch (v.verdict) {
+    case 'ok':
+    case 'unknown':
+      return 'ok';
+    case 'wrong-class':
+    case 'wrong-machine':
+      return 'wrong-arch';
+    case 'not-a-library':
+      return 'not-elf';
+  }
 }
 
 /** What the file at `path` is to this process: loadable (right ELF class and machine), absent, or skipped. */
 export function checkLibraryFile(path: string): CandidateOutcome {
-  let fd: number | null = null;
-  const head = Buffer.alloc(20);
-  try {
-    fd = openSync(path, 'r');
-    readSync(fd, head, 0, 20, 0);
-  } catch {
-    return 'missing';
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-  const id = parseElfIdentity(head);
-  if (!id) return 'not-elf';
-  const want = expectedElf(process.arch);
-  return want && (id.bits !== want.bits || id.machine !== want.machine) ? 'wrong-arch' : 'ok';
+  const read = readHead(path);
+  return read ? candidateOutcome(classifyLibraryHeader(read.head, read.size, { os: 'linux', arch: process.arch })) : 'missing';
 }
 
-/** The search as seen by a process with environment `env` (LD_LIBRARY_PATH) started in `cwd`. */
-export function librarySearchSystem(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): LibrarySearchSystem {
-  const { cache, ldso } = linkerFacts();
+/**
+ * The search as seen by a process with environment `env` (LD_LIBRARY_PATH) started in `cwd`. The
+ * linker's facts are asked only when a search needs them (a bare name, $LIB): a manifest naming its
+ * library by path costs no `ldconfig` process. `check` reads a candidate (default: its ELF header).
+ */
+export function librarySearchSystem(
+  env: NodeJS.ProcessEnv,
+  cwd: string = process.cwd(),
+  check: (path: string) => CandidateOutcome = checkLibraryFile,
+): LibrarySearchSystem {
   const secure =
     typeof process.getuid === 'function' &&
     typeof process.geteuid === 'function' &&
@@ -99,7 +130,19 @@ export function librarySearchSystem(env: NodeJS.ProcessEnv, cwd: string = proces
     typeof process.getegid === 'function'
       ? process.getuid() !== process.geteuid() || process.getgid() !== process.getegid()
       : false;
-  return { ldLibraryPath: env['LD_LIBRARY_PATH'], secure, cwd, arch: process.arch, cache, ldso, check: checkLibraryFile };
+  return {
+    ldLibraryPath: env['LD_LIBRARY_PATH'],
+    secure,
+    cwd,
+    arch: process.arch,
+    get cache() {
+      return linkerFacts().cache;
+    },
+    get ldso() {
+      return linkerFacts().ldso;
+    },
+    check,
+  };
 }
 
 /**
@@ -114,22 +157,8 @@ export function resolveManifestLibrary(manifestPath: string, libraryPath: string
 
 /** What a DLL is to this process: loadable (its PE machine type is this process's), absent, or not a PE file ('not-elf'). */
 export function checkDllFile(path: string): CandidateOutcome {
-  let fd: number | null = null;
-  // The headers (MS-DOS stub, PE signature, COFF and optional header) sit in the first 4 KiB of any DLL a linker writes.
-  const head = Buffer.alloc(4096);
-  let read: number;
-  try {
-    fd = openSync(path, 'r');
-    read = readSync(fd, head, 0, head.length, 0);
-  } catch {
-    return 'missing';
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-  const pe = parsePeHeader(head.subarray(0, read));
-  if (!pe) return 'not-elf';
-  const want = expectedPeMachine(process.arch);
-  return want !== null && pe.machine !== want ? 'wrong-arch' : 'ok';
+  const read = readHead(path);
+  return read ? candidateOutcome(classifyLibraryHeader(read.head, read.size, { os: 'windows', arch: process.arch })) : 'missing';
 }
 
 /** Windows: an absolute or manifest-relative library_path checked before LoadLibrary; null for a bare name (LoadLibrary's search is not modelled). */

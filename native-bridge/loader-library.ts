@@ -2,6 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { NativeArena, openLibrary, type CType, type NativeFunction, type NativeLibrary } from './ffi';
 import { decodeApiVersion } from '../shared/vulkan/versions';
+import { loadedModulePath } from './windows-native';
 
 /** The loader's file name per platform (LoaderApplicationInterface.md, "Interfacing with Vulkan Functions"). */
 export function loaderLibraryName(platform: NodeJS.Platform): string {
@@ -82,7 +83,7 @@ export function queryLoaderVersion(platform: NodeJS.Platform = process.platform)
   const library = loaderLibraryName(platform);
   const lib = openLoader(platform);
   const apiVersion = enumerateInstanceVersion(lib);
-  return { library, path: mappedPath(library), apiVersion, version: decodeApiVersion(apiVersion) };
+  return { library, path: platform === 'win32' ? loadedModulePath(library) : mappedPath(library), apiVersion, version: decodeApiVersion(apiVersion) };
 }
 
 export function enumerateInstanceVersion(lib: NativeLibrary): number {

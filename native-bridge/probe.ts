@@ -10,28 +10,42 @@
  */
 import { createInterface } from 'node:readline';
 import { queryLoaderVersion } from './loader-library';
-import { queryDevices, queryLoaderInfo, VkError } from './vulkan-queries';
-import { negotiateDrivers } from './driver-negotiation';
-import { inspectLayers } from './layer-inspection';
+import { queryLoaderInfo, VkError } from './loader-queries';
 
 export const PROBE_PROTOCOL_VERSION = 1;
 
 type Handler = (params: unknown) => unknown;
+/**
+ * The loader's own answers are loaded with the probe; devices, negotiation and layer inspection
+ * (with the device tables and zod they bring) when first asked, so that `strata loader` pays for
+ * none of them (issue #19); scripts/build.mjs makes each a chunk of its own.
+ */
+const lazy = {
+  devices: () => import('./vulkan-queries'),
+  'drivers.negotiate': () => import('./driver-negotiation'),
+  'layers.inspect': () => import('./layer-inspection'),
+};
 const handlers: Record<string, Handler> = {
   'loader.version': () => queryLoaderVersion(),
   'loader.info': () => queryLoaderInfo(),
-  devices: (params) => queryDevices(params),
-  // Maps nothing: lets main tell a slow start from a driver that hangs (main/services/driver-negotiation-service.ts).
-  ping: () => ({ pid: process.pid }),
-  'drivers.negotiate': (params) => negotiateDrivers(params),
-  'layers.inspect': (params) => inspectLayers(params),
+  devices: async (params) => (await lazy.devices()).queryDevices(params),
+  // Maps nothing: lets main tell a slow start from a driver that hangs (main/bridge-pool.ts
+  // runIsolated). `prepare` names the method about to be timed: its code is loaded now, as part of
+  // the start, so that a library's time limit is the library's alone.
+  ping: async (params) => {
+    const prepare = (params as { prepare?: unknown } | undefined)?.prepare;
+    if (typeof prepare === 'string' && Object.hasOwn(lazy, prepare)) await lazy[prepare as keyof typeof lazy]();
+    return { pid: process.pid };
+  },
+  'drivers.negotiate': async (params) => (await lazy['drivers.negotiate']()).negotiateDrivers(params),
+  'layers.inspect': async (params) => (await lazy['layers.inspect']()).inspectLayers(params),
 };
 
 function reply(message: object) {
   process.stdout.write(`${JSON.stringify(message)}\n`);
 }
 
-function answer(line: string) {
+async function answer(line: string) {
   let id: unknown = null;
   try {
     const request = JSON.parse(line) as { id?: unknown; method?: unknown; params?: unknown };
@@ -41,7 +55,7 @@ function answer(line: string) {
       reply({ id, ok: false, error: { code: 'bridge/unknown-method', message: `Unknown probe method ${String(request.method)}` } });
       return;
     }
-    reply({ id, ok: true, value: handler(request.params) });
+    reply({ id, ok: true, value: await handler(request.params) });
   } catch (e) {
     const { code, fix } = e instanceof VkError ? e : { code: 'bridge/failed', fix: undefined };
     reply({ id, ok: false, error: { code, message: e instanceof Error ? e.message : String(e), where: 'native-bridge probe', ...(fix ? { fix } : {}) } });
@@ -54,10 +68,15 @@ interface ParentPort {
 }
 const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort;
 
+// One request at a time, in the order they came (a handler may wait for its module): the loader is
+// never asked two things at once, and the probe ends only once every request read is answered.
+let answered: Promise<void> = Promise.resolve();
+const enqueue = (line: string) => (answered = answered.then(() => answer(line)));
+
 if (parentPort) {
-  parentPort.on('message', (message) => answer(typeof message.data === 'string' ? message.data : JSON.stringify(message.data)));
+  parentPort.on('message', (message) => enqueue(typeof message.data === 'string' ? message.data : JSON.stringify(message.data)));
 } else {
   const rl = createInterface({ input: process.stdin });
-  rl.on('line', answer);
-  rl.on('close', () => process.exit(0));
+  rl.on('line', enqueue);
+  rl.on('close', () => void answered.then(() => process.exit(0)));
 }

@@ -1,119 +1,16 @@
 /**
- * The probe's Vulkan queries: instance layers and extensions (no instance needed), and the
- * physical devices (one instance, created and destroyed per query). Runs only inside the probe
- * process. Struct offsets come from vulkan-layouts.ts; all calls go through ffi.ts.
+ * The probe's Vulkan queries for the physical devices (one instance, created and destroyed per
+ * query); the loader's own answers (layers, extensions) are in loader-queries.ts. Runs only inside
+ * the probe process. Struct offsets come from vulkan-layouts.ts; all calls go through ffi.ts.
  */
-import { NativeArena, type NativeBlock, type NativeFunction, type NativeLibrary } from './ffi';
-import { enumerateInstanceVersion, openLoader, queryLoaderVersion, requireFunc } from './loader-library';
+import { NativeArena, type NativeFunction, type NativeLibrary } from './ffi';
+import { enumerateInstanceVersion, openLoader, requireFunc } from './loader-library';
+import { check, enumerate, instanceExtensions, readExtensions } from './loader-queries';
 import { LAYOUT, readFixedString, S_TYPE, VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR } from './vulkan-layouts';
 import { decodeApiVersion, decodeDriverVersion, VENDOR_IDS } from '../shared/vulkan/versions';
 import { DEVICE_TYPES, DRIVER_IDS, flagNames, MEMORY_HEAP_FLAGS, QUEUE_FLAGS, type DevicesReport, type PhysicalDevice } from '../shared/vulkan/devices';
-import type { ExtensionProperties, LayerProperties, LoaderInfo } from '../shared/vulkan/loader-info';
 import { attributeDevices, type DeviceFingerprint } from '../shared/vulkan/device-origin';
 import { announce } from './probe-stage';
-
-const VK_SUCCESS = 0;
-const VK_INCOMPLETE = 5;
-
-const VK_RESULT_NAMES: Record<number, string> = {
-  [-1]: 'VK_ERROR_OUT_OF_HOST_MEMORY',
-  [-2]: 'VK_ERROR_OUT_OF_DEVICE_MEMORY',
-  [-3]: 'VK_ERROR_INITIALIZATION_FAILED',
-  [-6]: 'VK_ERROR_LAYER_NOT_PRESENT',
-  [-7]: 'VK_ERROR_EXTENSION_NOT_PRESENT',
-  [-9]: 'VK_ERROR_INCOMPATIBLE_DRIVER',
-};
-
-/** A failed Vulkan call; the probe turns `code`/`fix` into the error value main receives. */
-export class VkError extends Error {
-  readonly code: string;
-  readonly fix: string | undefined;
-  constructor(call: string, result: number) {
-    const name = VK_RESULT_NAMES[result] ?? `VkResult ${result}`;
-    super(`${call} returned ${name}${VK_RESULT_NAMES[result] ? ` (${result})` : ''}`);
-    this.code = `vulkan/${name
-      .replace(/^VK_(ERROR_)?/, '')
-      .toLowerCase()
-      .replace(/_/g, '-')}`;
-    this.fix =
-      result === -9
-        ? 'no Vulkan driver could be loaded in this environment; run with VK_LOADER_DEBUG=driver to see why (check VK_DRIVER_FILES and the driver manifests)'
-        : undefined;
-  }
-}
-
-function check(call: string, result: number): void {
-  if (result !== VK_SUCCESS && result !== VK_INCOMPLETE) throw new VkError(call, result);
-}
-
-/**
- * The two-call idiom (Vulkan spec, "Opaque Non-Dispatchable Handle Types"/"Enumerating"): ask the
- * count, allocate, fill; repeat while the answer is VK_INCOMPLETE (the set grew in between).
- * `call(countPtr, arrayPtr)` returns a VkResult, or undefined for the void-returning enumerators.
- */
-function enumerate(
-  arena: NativeArena,
-  name: string,
-  elementSize: number,
-  call: (count: bigint, array: bigint) => number | void,
-): { block: NativeBlock; count: number } {
-  const countBlock = arena.alloc(4);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const first = call(countBlock.address, 0n);
-    if (typeof first === 'number') check(name, first);
-    const count = countBlock.bytes.readUInt32LE(0);
-    const block = arena.alloc(elementSize * count);
-    const second = call(countBlock.address, block.address);
-    if (typeof second === 'number') check(name, second);
-    if (second !== VK_INCOMPLETE) return { block, count: countBlock.bytes.readUInt32LE(0) };
-  }
-  throw new Error(`${name} kept returning VK_INCOMPLETE`);
-}
-
-function readExtensions(block: NativeBlock, count: number): ExtensionProperties[] {
-  const L = LAYOUT.VkExtensionProperties;
-  return Array.from({ length: count }, (_, i) => {
-    const at = i * L.sizeof;
-    return { name: readFixedString(block.bytes, at + L.extensionName, 256), specVersion: block.bytes.readUInt32LE(at + L.specVersion) };
-  });
-}
-
-function instanceExtensions(lib: NativeLibrary, arena: NativeArena, layerName: string | null): ExtensionProperties[] {
-  const fn = requireFunc(lib, 'vkEnumerateInstanceExtensionProperties', 'i32', ['u64', 'u64', 'u64']);
-  const layer = layerName === null ? 0n : arena.cString(layerName).address;
-  const { block, count } = enumerate(arena, 'vkEnumerateInstanceExtensionProperties', LAYOUT.VkExtensionProperties.sizeof, (c, a) => fn(layer, c, a));
-  return readExtensions(block, count);
-}
-
-function instanceLayers(lib: NativeLibrary, arena: NativeArena): LayerProperties[] {
-  const fn = requireFunc(lib, 'vkEnumerateInstanceLayerProperties', 'i32', ['u64', 'u64']);
-  const L = LAYOUT.VkLayerProperties;
-  const { block, count } = enumerate(arena, 'vkEnumerateInstanceLayerProperties', L.sizeof, (c, a) => fn(c, a));
-  return Array.from({ length: count }, (_, i) => {
-    const at = i * L.sizeof;
-    const name = readFixedString(block.bytes, at + L.layerName, 256);
-    const specVersionRaw = block.bytes.readUInt32LE(at + L.specVersion);
-    return {
-      name,
-      specVersion: decodeApiVersion(specVersionRaw),
-      specVersionRaw,
-      implementationVersion: block.bytes.readUInt32LE(at + L.implementationVersion),
-      description: readFixedString(block.bytes, at + L.description, 256),
-      extensions: instanceExtensions(lib, arena, name),
-    };
-  });
-}
-
-/** loader.info: version, layers (each with its extensions) and instance extensions, without an instance. */
-export function queryLoaderInfo(): LoaderInfo {
-  const lib = openLoader();
-  const arena = new NativeArena();
-  try {
-    return { ...queryLoaderVersion(), layers: instanceLayers(lib, arena), extensions: instanceExtensions(lib, arena, null) };
-  } finally {
-    arena.free();
-  }
-}
 
 /** Vulkan 1.1: vkGetPhysicalDeviceProperties2 is core, so no instance extension is needed for it. */
 const REQUESTED_API_VERSION = (1 << 22) | (1 << 12);

@@ -81,6 +81,8 @@ interface Api {
   GetTokenInformation: NativeFunction<'i32'>;
   GetCurrentProcess: NativeFunction<'u64'>;
   CloseHandle: NativeFunction<'i32'>;
+  GetModuleHandleW: NativeFunction<'u64'>;
+  GetModuleFileNameW: NativeFunction<'i32'>;
 }
 
 let api: Api | null = null;
@@ -107,6 +109,8 @@ function load(): Api {
     GetTokenInformation: need(advapi, 'GetTokenInformation', 'i32', ['u64', 'u32', 'u64', 'u32', 'u64']),
     GetCurrentProcess: need(kernel, 'GetCurrentProcess', 'u64', []),
     CloseHandle: need(kernel, 'CloseHandle', 'i32', ['u64']),
+    GetModuleHandleW: need(kernel, 'GetModuleHandleW', 'u64', ['u64']),
+    GetModuleFileNameW: need(kernel, 'GetModuleFileNameW', 'i32', ['u64', 'u64', 'u32']),
   };
   return api;
 }
@@ -223,6 +227,26 @@ export function deleteRegistryValue(key: string, name: string): boolean {
 /** The Win32 error code of a failed registry call (5: access denied), or null. */
 export function registryErrorCode(e: unknown): number | null {
   return e instanceof RegistryError ? e.code : null;
+}
+
+/**
+ * The file a module loaded in this process came from (GetModuleHandleW + GetModuleFileNameW), or null
+ * when no module of that name is loaded: which vulkan-1.dll answered — under Wine, the real loader
+ * or Wine's own (C:\windows\system32\vulkan-1.dll either way, so its version tells them apart).
+ */
+export function loadedModulePath(name: string): string | null {
+  const a = load();
+  const arena = new NativeArena();
+  try {
+    const handle = a.GetModuleHandleW(wide(arena, name).address);
+    if (handle === 0n) return null;
+    const chars = 32768;
+    const buffer = arena.alloc(2 * chars);
+    const n = a.GetModuleFileNameW(handle, buffer.address, chars);
+    return n > 0 && n < chars ? buffer.bytes.toString('utf16le', 0, 2 * n) : null;
+  } finally {
+    arena.free();
+  }
 }
 
 /**

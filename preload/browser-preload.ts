@@ -77,7 +77,10 @@ async function invoke(channel: string, request: unknown): Promise<IpcResult<unkn
     ok: false,
     error: strataError('serve/http', `The Strata server answered HTTP ${response.status}`, {
       where: channel,
-      fix: response.status === 401 ? 'open the URL that `strata serve` printed again (the server was restarted)' : 'check the terminal running `strata serve`',
+      fix:
+        response.status === 401
+          ? 'open a new link from `strata serve` (press Enter in its terminal; a printed link opens once, and a restarted server needs a new one)'
+          : 'check the terminal running `strata serve`',
     }),
   };
 }

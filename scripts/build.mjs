@@ -89,10 +89,9 @@ function writeHelpPages() {
   else if (!quiet) console.error(`strata: help pages not written (${(r.stderr || r.error?.message || '').trim().split('\n').pop()}); --help runs the CLI`);
 }
 
-function pruneChunks(result) {
+function pruneChunks(result, dir = join(root, 'out', 'main', 'chunks')) {
   const produced = new Set(Object.keys(result.metafile.outputs).map((f) => join(root, f)));
-  const dir = join(root, 'out', 'main', 'chunks');
-  for (const entry of readdirSync(dir)) {
+  for (const entry of existsSync(dir) ? readdirSync(dir) : []) {
     const file = join(dir, entry);
     if (!produced.has(file) && Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
   }
@@ -136,10 +135,22 @@ export async function buildAll() {
     }).then(pruneChunks),
     esbuild({
       ...node,
-      entryPoints: { 'main/electron': 'main/electron/electron-main.ts', 'native-bridge/probe': 'native-bridge/probe.ts' },
+      entryPoints: { 'main/electron': 'main/electron/electron-main.ts' },
       outdir: 'out',
       outExtension: { '.js': '.mjs' },
     }),
+    // The probe is split too: asked the loader's own answers (`strata loader`), it loads neither zod
+    // nor the device, negotiation and inspection code, chunks it imports when first asked those
+    // (issue #19). Its chunks are kept and pruned like the CLI's, for a probe started before a build.
+    esbuild({
+      ...node,
+      splitting: true,
+      metafile: true,
+      entryPoints: { 'native-bridge/probe': 'native-bridge/probe.ts' },
+      outdir: 'out',
+      chunkNames: 'native-bridge/chunks/[name]-[hash]',
+      outExtension: { '.js': '.mjs' },
+    }).then((r) => pruneChunks(r, join(root, 'out', 'native-bridge', 'chunks'))),
     // A sandboxed preload cannot require anything but 'electron': bundle the rest into one CommonJS file.
     esbuild({
       ...node,

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import { settingsFileSearch } from '../../shared/loader/settings-file-locations';
 import { existsSync } from 'node:fs';
-import { readTextGuardedSync } from '../platform/guarded-read';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import {
@@ -23,7 +21,7 @@ import { loaderSettingsPath } from '../../shared/profiles/loader-settings';
 import { explainChain } from '../chain/chain-service';
 import { discoveryManifests } from '../discovery/discovery-service';
 import { overrideRemove, overrideStatus } from '../override/override-service';
-import { appOverrideLocation, readAppOverrideRecord } from '../profiles/app-override-writer';
+import { appFileOwnership, appOverrideLocation } from '../profiles/app-override-writer';
 import { clearBindings, readApplications, type ProfileServiceOptions } from '../profiles/profile-service';
 
 /**
@@ -33,7 +31,6 @@ import { clearBindings, readApplications, type ProfileServiceOptions } from '../
  */
 export type ActivityServiceOptions = ProfileServiceOptions;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const homeOf = (o: ActivityServiceOptions) => o.env['HOME'] || homedir();
 /** Status lists stay bounded on a machine with thousands of bindings; the chain model runs once per binding. */
 const MAX_BINDINGS_CHECKED = 64;
@@ -60,9 +57,15 @@ function appKeysOf(text: string): string[] {
   }
 }
 
-function ownerOf(recorded: string | undefined, text: string): FileOwner {
-  if (recorded === undefined) return 'foreign';
-  return recorded === sha256(text) ? 'strata' : 'modified';
+/** Whose a per-application file is, by Strata's record of it (a damaged record is refused); a file that cannot be read counts as another tool's. */
+function ownerOf(o: ActivityServiceOptions, path: string): FileOwner {
+  try {
+    const ownership = appFileOwnership(o.env, homeOf(o), path);
+    return ownership === 'strata' || ownership === 'modified' ? ownership : 'foreign';
+  } catch (e) {
+    if (e instanceof StrataRequestError) throw e;
+    return 'foreign';
+  }
 }
 
 export async function activityStatus(o: ActivityServiceOptions): Promise<ActivityStatus> {
@@ -71,7 +74,6 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
   const [loaderVersion, inventory] = await Promise.all([o.loaderVersion().catch(() => null), discoveryManifests({ env: o.env })]);
   if (!loaderVersion) notes.push('no Vulkan loader answered: which files it reads is not known');
   const global = overrideStatus({ env: o.env }, {});
-  const record = readAppOverrideRecord(o.env, home);
   const appDir = appOverrideLocation(o.env, home).dir;
   const files: ActiveFile[] = [];
 
@@ -106,7 +108,7 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
     if (m.path === global.path || !m.text || !layerNames(m.text).includes(OVERRIDE_LAYER_NAME)) continue;
     const name = basename(m.path);
     const ours = m.path.startsWith(`${appDir}/`) && name.startsWith(APP_OVERRIDE_PREFIX);
-    const owner = ours ? ownerOf(record[name], m.text) : 'foreign';
+    const owner = ours ? ownerOf(o, m.path) : 'foreign';
     const keys = appKeysOf(m.text);
     files.push({
       path: m.path,
@@ -126,14 +128,9 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
   // tests/integration/settings-file-search-vs-loader.test.ts).
   const read = loaderVersion ? (settingsFileSearch({ env: { ...o.env, HOME: home }, loaderVersion }).find((p) => existsSync(p)) ?? null) : null;
   for (const c of existing) {
-    let text = '';
-    try {
-      // Through the guarded reader: a FIFO or device named like a settings file must not block or flood the status.
-      text = readTextGuardedSync(c.path, 'config');
-    } catch {
-      // Unreadable (or not a regular file, or over the cap): listed all the same, as another tool's.
-    }
-    const owner = ownerOf(record[c.path], text);
+    // Read through the guarded reader (owned-file.ts): a FIFO or device named like a settings file must not
+    // block or flood the status; unreadable, it is listed all the same, as another tool's.
+    const owner = ownerOf(o, c.path);
     files.push({
       path: c.path,
       role: 'loader-settings',

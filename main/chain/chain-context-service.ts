@@ -3,7 +3,8 @@ import { chainEnvironment, chainVariableNames, type ChainContext } from '../../s
 import type { BridgeClient } from '../bridge-client';
 import { discoveryManifests } from '../discovery/discovery-service';
 import { overrideLocation } from '../override/override-writer';
-import { describeLoader } from '../services/app-info-service';
+import { describeLoader } from './loader-version';
+import { readChainSettingsSource } from './chain-service';
 
 /**
  * chain.context: what the renderer needs to run the chain model on its own draft (shared/configurator/
@@ -13,10 +14,13 @@ import { describeLoader } from '../services/app-info-service';
 export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: BridgeClient }): Promise<ChainContext> {
   const [inventory, loader] = await Promise.all([discoveryManifests({ env: options.env }), describeLoader(options.bridge, process.platform)]);
   const loc = overrideLocation('user', options.env, options.env['HOME'] || homedir());
+  const loaderVersion = loader.found ? loader.version : null;
+  const discovered = [...inventory.manifests.implicit_layer, ...inventory.manifests.explicit_layer];
   return {
     env: chainEnvironment(options.env, chainVariableNames(inventory)),
-    loaderVersion: loader.found ? loader.version : null,
+    loaderVersion,
     overrideFile: loc.file,
     overrideDir: loc.dir,
+    settings: process.platform === 'win32' ? null : readChainSettingsSource(options.env, loaderVersion, discovered),
   };
 }

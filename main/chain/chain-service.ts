@@ -3,13 +3,19 @@ import {
   computeLayerChain,
   overridePathsFor,
   type ChainApplication,
+  type ChainManifest,
+  type ChainSettingsInput,
   type ChainExplainRequest,
   type LayerChain,
 } from '../../shared/loader/chain';
 import type { Environment } from '../../shared/loader/xdg-directories';
-import { discoveryManifests, type DiscoveryContext } from '../discovery/discovery-service';
+import { discoveryManifests, discoveryUser, type DiscoveryContext } from '../discovery/discovery-service';
+import { LOADER_VARIABLES } from '../../shared/loader/environment-variables';
+import { platformFromNodeName } from '../../shared/loader/search-paths';
 import type { LoaderVersionAnswer, LoaderVersionLookup } from './loader-version';
 import { existsSync } from 'node:fs';
+import { readTextGuardedSync } from '../platform/guarded-read';
+import { chainSettingsFor, settingsManifestPaths, type ChainSettingsSource } from '../../shared/loader/chain-settings';
 import { settingsFileSearch } from '../../shared/loader/settings-file-locations';
 import { RULES_VERSION } from '../../shared/loader/loader-rules';
 import { compareChainsAcrossVersions, explainRequestFor, type ChainCompareRequest, type ChainComparison } from '../../shared/loader/chain-compare';
@@ -29,22 +35,38 @@ export async function explainChain(ctx: DiscoveryContext, req: ExplainChainReque
   const loader = await (req.loader ?? { version: null, why: 'no loader version was given' });
   // The version decides which search variables the loader reads (VK_IMPLICIT_LAYER_PATH: 1.3.296+).
   const first = await discoveryManifests({ ...ctx, loaderVersion: loader.version });
-  const overridePaths = overridePathsFor(first.manifests.implicit_layer, ctx.env, req.app.path, loader.version);
+  // An elevated application's loader (setuid; on Windows a high-integrity token, as every process
+  // under Wine) reads the layer filters with loader_secure_getenv, which answers NULL: the model
+  // must not see them either (tests/integration/windows-chain-vs-loader.test.ts).
+  const user = await discoveryUser(ctx);
+  const ignored = user.elevated ? LOADER_VARIABLES.filter((v) => v.ignoredWhenElevated && ctx.env[v.name] !== undefined).map((v) => v.name) : [];
+  const env: Environment = { ...ctx.env, ...Object.fromEntries(ignored.map((name) => [name, undefined])) };
+  const windows = (ctx.platform ?? platformFromNodeName(process.platform)).os === 'windows';
+  const overridePaths = overridePathsFor(first.manifests.implicit_layer, env, req.app.path, loader.version);
   let explicit = first.manifests.explicit_layer;
   if (overridePaths) {
-    const env: Environment = { ...ctx.env, VK_LAYER_PATH: overridePaths.join(':'), VK_ADD_LAYER_PATH: undefined };
-    explicit = (await discoveryManifests({ ...ctx, env, loaderVersion: loader.version })).manifests.explicit_layer;
+    // The override layer's paths replace the explicit search, elevated or not (they are no variable),
+    // and on Windows the registry is not read then either (loader_get_data_files: override_active).
+    const overrideEnv: Environment = { ...env, VK_LAYER_PATH: overridePaths.join(windows ? ';' : ':'), VK_ADD_LAYER_PATH: undefined };
+    explicit = (await discoveryManifests({ ...ctx, env: overrideEnv, user: { ...user, elevated: false }, loaderVersion: loader.version })).manifests
+      .explicit_layer;
   }
-  const chain = computeLayerChain({ implicit: first.manifests.implicit_layer, explicit, env: ctx.env, app: req.app, loaderVersion: loader.version });
-  if (loader.version === null) chain.notes.unshift(`why the loader's version is unknown: ${loader.why}`);
-  // A settings file (another tool's, e.g. vkconfig 3's, or Strata's own per-application bindings)
-  // takes the chain over on loaders that read it: name it, and say the answer does not follow it.
-  const settingsFile = settingsFileSearch({ env: ctx.env, loaderVersion: loader.version ?? RULES_VERSION }).find((p) => existsSync(p)) ?? null;
-  chain.settingsFile = settingsFile;
-  if (settingsFile)
+  // On Windows the loader finds its settings file through the registry, which Strata does not model yet.
+  const settings = windows ? null : readChainSettings(ctx.env, req.app.path, loader.version, [...first.manifests.implicit_layer, ...explicit], user.elevated);
+  const chain = computeLayerChain({
+    implicit: first.manifests.implicit_layer,
+    explicit,
+    env,
+    app: req.app,
+    loaderVersion: loader.version,
+    settings,
+    ...(windows ? { listSeparator: ';' as const } : {}),
+  });
+  if (ignored.length)
     chain.notes.unshift(
-      `loader ${loader.version ?? RULES_VERSION} reads the loader settings file ${settingsFile}: its "layers" decide which layers this application gets (on, off, and where the others go); Strata does not model that file yet, so this chain may differ from the loader's. Move the file away to see the chain without it.`,
+      `this process is elevated${windows ? ' (a high-integrity token)' : ''}, and so is the application as modeled: its loader ignores ${ignored.join(', ')} (loader_secure_getenv)`,
     );
+  if (loader.version === null) chain.notes.unshift(`why the loader's version is unknown: ${loader.why}`);
   return chain;
 }
 
@@ -80,4 +102,53 @@ export async function explainChainRequest(
 /** `chain.compare`: the same question modeled for several loader versions, and where the answers part. */
 export function compareChainRequest(base: NodeJS.ProcessEnv, req: ChainCompareRequest): Promise<ChainComparison> {
   return compareChainsAcrossVersions(req.versions, (version) => explainChainRequest(base, explainRequestFor(req, version)));
+}
+
+/**
+ * The loader settings file this loader reads (the first that exists where it looks), with every
+ * manifest its layer entries name: from discovery when found there, else read here (the loader reads
+ * them by path, wherever they are). Guarded reads: a device or a huge file is an unreadable file.
+ */
+export function readChainSettingsSource(
+  env: Environment,
+  loaderVersion: string | null,
+  discovered: readonly ChainManifest[],
+  elevated = false,
+): ChainSettingsSource | null {
+  const path = settingsFileSearch({ env, loaderVersion: loaderVersion ?? RULES_VERSION, elevated }).find((p) => existsSync(p));
+  if (!path) return null;
+  let text: string;
+  try {
+    text = readTextGuardedSync(path, 'settings');
+  } catch (e) {
+    return { path, text: null, why: `it cannot be read (${(e as Error).message})`, manifests: [] };
+  }
+  const manifests = settingsManifestPaths(text).map((p): ChainManifest => {
+    const known = discovered.find((m) => m.path === p);
+    if (known) return known;
+    try {
+      return { path: p, kind: 'explicit_layer', origin: `${path} (layers)`, text: readTextGuardedSync(p, 'manifest'), problem: null };
+    } catch (e) {
+      return {
+        path: p,
+        kind: 'explicit_layer',
+        origin: `${path} (layers)`,
+        text: null,
+        problem: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable',
+      };
+    }
+  });
+  return { path, text, manifests };
+}
+
+/** The settings file as this loader reads it for the application at `appPath` (null: none). */
+export function readChainSettings(
+  env: Environment,
+  appPath: string | null,
+  loaderVersion: string | null,
+  discovered: readonly ChainManifest[],
+  elevated = false,
+): ChainSettingsInput | null {
+  const source = readChainSettingsSource(env, loaderVersion, discovered, elevated);
+  return source && chainSettingsFor(source, appPath, loaderVersion ?? RULES_VERSION);
 }

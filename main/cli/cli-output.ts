@@ -12,6 +12,45 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** Text gathered before a write: large enough that writes are few, small enough that memory stays flat. */
+const JSON_PIECE = 1 << 19;
+
+/**
+ * printJson of an array, byte for byte, written a piece at a time as it is made and waiting while
+ * stdout's pipe is full, so that the whole text (26 MB for `strata layers list --json` on 10,000
+ * manifests) and its UTF-8 copy are never in memory at once (issue #19: peak RSS). Each element is
+ * JSON.stringify([element], null, 2) without its brackets: the same indentation, and `null` for
+ * what JSON has no form for, as in the whole array's text.
+ */
+export async function printJsonArray(items: readonly unknown[]): Promise<void> {
+  if (items.length === 0) return printJson(items);
+  const out = process.stdout;
+  const write = (text: string) =>
+    new Promise<void>((resolve) => {
+      // A closed stdout (EPIPE) is left to fail as a single write does; nothing is waited for.
+      if (out.destroyed || out.write(text)) resolve();
+      else {
+        const done = () => {
+          out.off('drain', done);
+          out.off('close', done);
+          resolve();
+        };
+        out.once('drain', done);
+        out.once('close', done);
+      }
+    });
+  let piece = '[\n';
+  for (let i = 0; i < items.length; i++) {
+    piece += `${JSON.stringify([items[i]], null, 2).slice(2, -2)}${i < items.length - 1 ? ',' : ''}\n`;
+    if (piece.length >= JSON_PIECE) {
+      await write(piece);
+      if (out.destroyed) return;
+      piece = '';
+    }
+  }
+  await write(`${piece}]\n`);
+}
+
 /** Two aligned columns, for the human form of read commands. */
 export function formatPairs(rows: readonly (readonly [string, string])[]): string {
   const width = Math.max(0, ...rows.map(([k]) => k.length));

@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { findAppRoot, rendererDir } from '../app-paths';
 import { strataError } from '../../shared/errors/strata-error';
 import type { ChannelName, RequestOf, ResponseOf } from '../../shared/ipc/contract';
-import { EXIT, printError, printJson } from './cli-output';
+import { EXIT, printError, printJson, printJsonArray } from './cli-output';
 import { formatAppInfo, formatEnvSummary } from './info-command';
 import { PROBE_ENV_WHAT, formatDevices, formatLoaderInfo, probeRequest } from './vulkan-commands';
 import { addLayersInspectCommand } from './layers-inspect-command';
@@ -50,8 +50,12 @@ interface ReadOptions<C extends ChannelName, O> {
 function readCommand<C extends ChannelName, O extends { json?: boolean } = { json?: boolean }>(channel: C, read: ReadOptions<C, O>) {
   return async (opts: O) => {
     const value = await callChannel(channel, read.request ? read.request(opts) : ({} as RequestOf<C>));
-    if (opts.json) printJson(read.json ? read.json(value, opts) : value);
-    else process.stdout.write(`${await read.format(value, opts)}\n`);
+    if (opts.json) {
+      const json = read.json ? read.json(value, opts) : value;
+      // `layers list` / `drivers list`: thousands of entries on a large tree, written as they are made.
+      if (Array.isArray(json)) await printJsonArray(json);
+      else printJson(json);
+    } else process.stdout.write(`${await read.format(value, opts)}\n`);
     if (read.problems?.(value, opts)) process.exitCode = EXIT.problems;
   };
 }
@@ -69,13 +73,11 @@ function parsePort(value: string): number {
   return n;
 }
 
-async function serve(options: { port: number; host?: string; open?: boolean }) {
-  const [{ createAppContext }, { startBrowserHost }, { isLoopback }, { openInBrowser }] = await Promise.all([
-    import('../app-context'),
-    import('../serve/browser-host'),
-    import('../serve/request-guard'),
-    import('../serve/open-browser'),
-  ]);
+/** How long a link printed for a person stays usable (once). */
+const PRINTED_LINK_TTL_MS = 60 * 60_000;
+
+async function serve(options: { port: number; host?: string; open?: boolean; printToken?: boolean }) {
+  const [{ createAppContext }, { startBrowserHost, isLoopback, openInBrowser }] = await Promise.all([import('../app-context'), import('../serve/entry')]);
   const root = findAppRoot();
   const host = options.host ?? '127.0.0.1';
   const ctx = createAppContext({ root });
@@ -109,12 +111,23 @@ async function serve(options: { port: number; host?: string; open?: boolean }) {
       `strata: warning: listening on ${host}, reachable from other machines. Anyone with the URL's token can run any command as you on this machine, and plain HTTP sends it unencrypted: use this only on a network you trust, or tunnel (ssh -L) to a loopback server instead.\n`,
     );
   }
-  process.stdout.write(`Strata is running at ${running.url}\nPress Ctrl+C to stop.\n`);
+  // A person at a terminal gets a one-time link (a code the page trades for the token once), so the
+  // browser's history never holds the token; scripts (stdout not a terminal, or --print-token) get the
+  // token URL they can reuse. Enter prints another link, for another tab or browser.
+  const person = process.stdout.isTTY === true && !options.printToken;
+  if (person) {
+    const link = () => running.oneTimeUrl(undefined, PRINTED_LINK_TTL_MS);
+    process.stdout.write(
+      `Strata is running at ${link()}\nThe link opens Strata once (it holds a one-time code, not the token). Press Enter for another link, Ctrl+C to stop.\n`,
+    );
+    process.stdin.on('data', () => process.stdout.write(`Another one-time link: ${link()}\n`));
+  } else process.stdout.write(`Strata is running at ${running.url}\nPress Ctrl+C to stop.\n`);
   const removeLaunchFile = options.open ? openInBrowser(running) : () => {};
   await new Promise<void>((resolve) => {
     const stop = () => {
       ctx.bus.emit('host.notice', { level: 'warning', message: 'The Strata server has stopped. Start `strata serve` again and open its new URL.' });
       removeLaunchFile();
+      if (person) process.stdin.pause();
       void running.close().then(() => resolve());
     };
     process.once('SIGINT', stop);
@@ -221,12 +234,17 @@ export function buildProgram(version: string): Command {
 
   program
     .command('lint')
-    .description('diagnose layer and driver manifests as the loader reads them (no argument: everything discovered); exit 1 on any error')
+    .description(
+      'diagnose layer and driver manifests and vk_loader_settings.json as the loader reads them (no argument: everything discovered, and the settings file); exit 1 on any error',
+    )
     .argument('[paths...]', 'manifest files or folders of them')
     .option('--json', 'print machine-readable JSON: [{uri, diagnostics}]')
     .action(async (paths: string[], opts: { json?: boolean }) => {
       const { formatLint, inventoryAsLint, lintHasErrors } = await discoveryFormats();
-      const results = paths.length ? await callChannel('lint.files', { paths }) : inventoryAsLint(await callChannel('discovery.manifests', {}));
+      // No argument: everything discovered, and the loader settings file the installed loader reads.
+      const results = paths.length
+        ? await callChannel('lint.files', { paths })
+        : [...inventoryAsLint(await callChannel('discovery.manifests', {})), ...(await callChannel('lint.files', { paths: [], settingsFile: true }))];
       if (opts.json) printJson(results);
       else process.stdout.write(`${formatLint(results)}\n`);
       if (lintHasErrors(results)) process.exitCode = EXIT.problems;
@@ -299,6 +317,7 @@ export function buildProgram(version: string): Command {
     .option('--port <n>', 'port to listen on (0: any free port)', parsePort, 0)
     .option('--host <addr>', 'address to bind; anything but loopback exposes Strata to the network')
     .option('--open', 'open the URL in the default browser')
+    .option('--print-token', 'print the reusable token URL even at a terminal (scripts get it whenever stdout is not a terminal)')
     .action(serve);
 
   return program;
@@ -312,6 +331,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     // Version is cosmetic here; a missing package.json surfaces again in the command itself.
   }
   const program = buildProgram(version);
+  // `strata … | head`: the reader went away, so there is nobody left to tell; end quietly as other
+  // command-line tools do, instead of a stack trace for EPIPE.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(EXIT.ok);
+    throw e;
+  });
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;

@@ -308,6 +308,9 @@ export function addSessionCommands(program: Command): void {
       const list = await callChannel('sessions.list', {});
       if (o.json) printJson(list);
       else process.stdout.write(`${formatSessionList(list.sessions, list.dir)}\n`);
+      // Files in the folder that are not sessions Strata can read: named, with why, never silently left out.
+      if (!o.json) for (const u of list.unreadable) process.stdout.write(`  not read: ${u.reason.includes(u.file) ? u.reason : `${u.file}: ${u.reason}`}\n`);
+      if (list.unreadable.length) process.exitCode = EXIT.problems;
     });
 
   addQueryOptions(

@@ -8,7 +8,7 @@ import { withSettingValue } from '../../shared/settings/effective-settings';
 import { availableOn, platformName, platformOf } from '../../shared/settings/setting-platforms';
 import { exportLayerSettings, formatSettingValue, settingPrefix } from '../../shared/settings/settings-output';
 import { parseProfileText } from '../../shared/profiles/profile-document';
-import { writeFileAtomic } from '../override/atomic-file';
+import { writeFileAtomic } from '../platform/atomic-file';
 import { callChannel, CliFailure } from './cli-channel';
 import { EXIT, formatTable, printJson } from './cli-output';
 import { PLATFORM_TOKENS, type ExportOptions } from './settings-command';

@@ -12,6 +12,7 @@ import { locationExists, scanManifests } from './manifest-scanner';
 import { registryManifests, systemRegistryReader, windowsProcessElevated, type RegistryReader } from './windows-registry';
 import { buildInventory, type ManifestInventory } from '../../shared/discovery/manifest-inventory';
 import { currentUser } from './current-user';
+import { libraryLookup } from './library-check';
 
 export interface DiscoveryContext {
   env: Environment;
@@ -24,6 +25,8 @@ export interface DiscoveryContext {
   registry?: RegistryReader | null;
   /** The loader's version when known (search variables that arrived later: search-paths.ts). */
   loaderVersion?: string | null;
+  /** Resolve and open each manifest's "library_path" as the loader would, and lint it (default true; library-check.ts). */
+  libraries?: boolean;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface DiscoveryContext {
  * Windows this process's elevation is its token's integrity level (is_high_integrity), which
  * needs koffi: asked only there, once.
  */
-async function userOf(ctx: DiscoveryContext): Promise<SearchUser> {
+export async function discoveryUser(ctx: DiscoveryContext): Promise<SearchUser> {
   let user = ctx.user ?? currentUser(ctx.env);
   if (!ctx.user && !user.elevated && (await windowsProcessElevated())) user = { ...user, elevated: true };
   return ctx.elevated ? { ...user, elevated: true } : user;
@@ -47,7 +50,7 @@ export { currentUser };
 /** `discovery.paths`: the search order of each kind, with whether each location exists. */
 export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPaths> {
   const platform = ctx.platform ?? platformFromNodeName(process.platform);
-  const user = await userOf(ctx);
+  const user = await discoveryUser(ctx);
   const cwd = ctx.cwd ?? process.cwd();
   const registry = registryOf(ctx, platform);
   const paths = computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null });
@@ -69,12 +72,18 @@ export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPa
 /** `discovery.manifests`: every manifest the loader would read, in its order, parsed and linted. */
 export async function discoveryManifests(ctx: DiscoveryContext): Promise<ManifestInventory> {
   const platform = ctx.platform ?? platformFromNodeName(process.platform);
-  const scan = await scanManifests(computeSearchPaths({ platform, env: ctx.env, user: await userOf(ctx), loaderVersion: ctx.loaderVersion ?? null }), {
+  const user = await discoveryUser(ctx);
+  const scan = await scanManifests(computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null }), {
     cwd: ctx.cwd ?? process.cwd(),
     registry: registryOf(ctx, platform),
     separator: platform.os === 'windows' ? '\\' : '/',
   });
   const locations = {} as ManifestInventory['locations'];
   for (const kind of MANIFEST_KINDS) locations[kind] = scan.locations[kind].map(({ error: _error, ...loc }) => loc);
-  return buildInventory(locations, scan.manifests, ctx.loaderVersion ?? null);
+  // The libraries of manifests for another platform (a Windows tree modelled on Linux) are not this process's to open.
+  const libraries =
+    ctx.libraries === false
+      ? null
+      : libraryLookup(ctx.env, ctx.cwd ?? process.cwd(), platform.os === 'windows' ? 'windows' : platform.os === 'linux' ? 'linux' : 'other', user.elevated);
+  return buildInventory(locations, scan.manifests, ctx.loaderVersion ?? null, libraries);
 }

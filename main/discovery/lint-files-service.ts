@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { lintManifest, roleFromPath, type ManifestRole } from '../../shared/lint/manifest-lint';
 import { lintManifestSet } from '../../shared/lint/manifest-set-lint';
@@ -9,6 +10,11 @@ import { StrataRequestError, strataError } from '../../shared/errors/strata-erro
 import { diagnosticCodes } from '../../shared/lint/diagnostic-codes';
 import { strataDiagnostic } from '../../shared/lint/strata-diagnostic';
 import { GuardedReadError, readTextGuarded } from '../platform/guarded-read';
+import { libraryLookup } from './library-check';
+import { lintLoaderSettings } from '../../shared/lint/loader-settings-lint';
+import { settingsManifestPaths } from '../../shared/loader/chain-settings';
+import { SETTINGS_FILE_NAME, settingsFileSearch } from '../../shared/loader/settings-file-locations';
+import { RULES_VERSION } from '../../shared/loader/loader-rules';
 
 /** The folders the loader's search paths end in ("Linux Layer Discovery": `<dir>/vulkan/icd.d` …). */
 const LOADER_FOLDERS = ['implicit_layer.d', 'explicit_layer.d', 'icd.d'];
@@ -61,9 +67,25 @@ function roleOf(path: string, parsed: ParsedManifest): ManifestRole {
   return parsed.manifest?.kind === 'driver' ? 'driver' : 'unknown';
 }
 
-/** `lint.files`: lint the given manifests (and folders of them) as one set, in the order given. */
-export async function lintFiles(request: { paths: string[] }, cwd: string = process.cwd(), loaderVersion: string | null = null): Promise<FileDiagnostics[]> {
+/**
+ * `lint.files`: lint the given manifests (and folders of them) as one set, in the order given. Each
+ * "library_path" is resolved and opened as the loader of a process with environment `env` (its
+ * LD_LIBRARY_PATH) would (library-check.ts).
+ */
+export async function lintFiles(
+  request: { paths: string[]; settingsFile?: boolean | undefined },
+  cwd: string = process.cwd(),
+  loaderVersion: string | null = null,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<FileDiagnostics[]> {
   const files = await expand(request.paths, cwd);
+  // With settingsFile, the loader settings file the installed loader reads (when there is one) is linted too.
+  if (request.settingsFile) {
+    const found = settingsFileSearch({ env, loaderVersion: loaderVersion ?? RULES_VERSION }).find((p) => existsSync(p));
+    if (found && !files.some((f) => f.uri === found)) files.push({ uri: found, named: false });
+  }
+  const settings = files.filter((f) => basename(f.uri) === SETTINGS_FILE_NAME);
+  if (settings.length) files.splice(0, files.length, ...files.filter((f) => basename(f.uri) !== SETTINGS_FILE_NAME));
   // Every file through the guarded reader: a device, FIFO or socket, or a file over the manifest cap,
   // named on the command line is an error; found in a folder, it is that file's diagnostic and the rest are linted.
   const read = await Promise.all(
@@ -84,10 +106,11 @@ export async function lintFiles(request: { paths: string[] }, cwd: string = proc
   );
   const parsed = read.flatMap((r) => (r.parsed ? [{ uri: r.uri, parsed: r.parsed }] : []));
   const at0 = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const libraries = libraryLookup(env, cwd);
   const results = read.map(({ uri, parsed: p, unreadable }) => ({
     uri,
     diagnostics: p
-      ? lintManifest(p, { role: roleOf(uri, p), loaderVersion })
+      ? lintManifest(p, { role: roleOf(uri, p), loaderVersion, path: uri, libraries })
       : [
           strataDiagnostic(
             diagnosticCodes,
@@ -99,5 +122,22 @@ export async function lintFiles(request: { paths: string[] }, cwd: string = proc
   }));
   const byUri = new Map(results.map((r) => [r.uri, r]));
   for (const { uri, diagnostic } of lintManifestSet(parsed)) byUri.get(uri)?.diagnostics.push(diagnostic);
+  for (const f of settings) results.push({ uri: f.uri, diagnostics: await lintSettingsFile(f.uri, f.named, loaderVersion) });
   return results as FileDiagnostics[];
+}
+
+/** A vk_loader_settings.json for the given loader, with the manifests its entries name read through the guarded reader. */
+async function lintSettingsFile(uri: string, named: boolean, loaderVersion: string | null): Promise<FileDiagnostics['diagnostics']> {
+  let text: string;
+  try {
+    text = await readTextGuarded(uri, 'settings');
+  } catch (e) {
+    const message = e instanceof GuardedReadError ? e.message : `Cannot read ${uri}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
+    if (named) throw new StrataRequestError(strataError('lint/unreadable', message, { where: uri, fix: 'check its permissions' }));
+    const at0 = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    return [strataDiagnostic(diagnosticCodes, 'settings/not-read', at0, `${message}; the loader cannot read it either. Fix: remove it or make it readable.`)];
+  }
+  const manifests = new Map<string, string | null>();
+  for (const p of settingsManifestPaths(text)) manifests.set(p, await readTextGuarded(p, 'manifest').catch(() => null));
+  return lintLoaderSettings(text, { loaderVersion, manifests });
 }

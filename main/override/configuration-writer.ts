@@ -5,9 +5,10 @@ import type { Environment } from '../../shared/loader/xdg-directories';
 import type { OverrideApplyResult, OverrideRemoveResult, OverrideStatus, SettingsFileResult, SettingsFileStatus } from '../../shared/override/override-status';
 import type { OverridePreview, PreviewFile } from '../../shared/override/override-preview';
 import { hiddenByUserFile, settingsPathVariableFile, userSettingsFile, type HiddenSettingsFile } from '../../shared/settings/settings-file-location';
-import { asStrataFailure, readIfExists, realFileOps, type FileOps } from './atomic-file';
-import { withLock } from './override-lock';
-import { snapshot, truthAfterFault, type Snapshot } from './fault-truth';
+import { asStrataFailure, readIfExists, realFileOps, type FileOps } from '../platform/atomic-file';
+import { withLock } from '../platform/file-lock';
+import { labelOf } from '../platform/owned-files/owned-record';
+import { snapshot, truthAfterFault, type Snapshot } from '../platform/owned-files/fault-truth';
 import {
   applyOverrideLocked,
   assertChangeAllowed,
@@ -169,7 +170,7 @@ export function applyConfiguration(
             () => {
               assertChangeAllowed(locs.override, texts.override, options);
               if (locs.settings) assertChangeAllowed(locs.settings, texts.settings, options);
-              // In the order they are written; a fault half-way rolls back or names what changed (fault-truth.ts).
+              // In the order they are written; a fault half-way rolls back or names what changed (main/platform/owned-files/fault-truth.ts).
               snapshots = [...(locs.settings ? [snapshot(locs.settings, ops)] : []), snapshot(locs.override, ops)];
               try {
                 // Settings first: once the override forces a layer on, its settings are already in place.
@@ -264,7 +265,7 @@ export function previewConfiguration(
     const s = readOverrideStatus(loc, { ops });
     const conflict =
       s.ownership === 'foreign'
-        ? `${loc.file} was not written by Strata (another tool's or a person's ${labelFor(loc)})`
+        ? `${loc.file} was not written by Strata (another tool's or a person's ${labelOf(loc)})`
         : s.ownership === 'modified'
           ? `${loc.file} was changed since Strata wrote it${s.writtenAt ? ` at ${s.writtenAt}` : ''}`
           : null;
@@ -307,5 +308,3 @@ export function previewConfiguration(
   ].filter((f): f is PreviewFile => f !== null);
   return { scope: locs.override.scope, files, needsForce: files.some((f) => f.needsForce) };
 }
-
-const labelFor = (loc: OverrideLocation) => loc.label ?? 'override';

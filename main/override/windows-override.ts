@@ -6,7 +6,7 @@ import { enabledManifestNames, type RegistryValue } from '../../shared/discovery
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { OVERRIDE_FILE_NAME } from '../../shared/override/override-names';
 import type { OverrideApplyResult, OverrideRegistration, OverrideRemoveResult, OverrideScope, OverrideStatus } from '../../shared/override/override-status';
-import { readIfExists, realFileOps, unlinkDurable, writeFileAtomic, type FileOps } from './atomic-file';
+import { readIfExists, realFileOps, unlinkDurable, writeFileAtomic, type FileOps } from '../platform/atomic-file';
 import { applyConfiguration, readConfigurationStatus, removeConfiguration, type ConfigurationLocations, type ConfigurationTexts } from './configuration-writer';
 import type { OverrideLocation } from './override-writer';
 import { windowsNative, windowsProcessElevated } from '../discovery/windows-registry';

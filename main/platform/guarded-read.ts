@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { excessiveNesting, nestingMessage } from '../../shared/json/json-nesting';
 import { READ_LIMITS } from '../../shared/files/read-limits';
 
@@ -19,7 +19,14 @@ export { READ_LIMITS };
  */
 export type ReadKind = keyof typeof READ_LIMITS;
 
-const NAMES: Record<ReadKind, string> = { manifest: 'manifests', profile: 'profiles', shader: 'shaders', config: 'configurations', settings: 'settings files' };
+const NAMES: Record<ReadKind, string> = {
+  manifest: 'manifests',
+  profile: 'profiles',
+  shader: 'shaders',
+  config: 'configurations',
+  settings: 'settings files',
+  sessionLine: 'session file lines',
+};
 
 export type GuardedReadReason = 'not-a-file' | 'too-large' | 'too-deep';
 
@@ -55,11 +62,6 @@ const notAFile = (st: Stats, path: string) =>
 
 const mib = (n: number) => `${n} bytes (${(n / (1 << 20)).toFixed(n % (1 << 20) ? 1 : 0)} MiB)`;
 
-function check(st: Stats, path: string, kind: ReadKind): void {
-  if (!st.isFile()) throw notAFile(st, path);
-  if (st.size > READ_LIMITS[kind]) throw tooLarge(path, kind, st.size);
-}
-
 function tooLarge(path: string, kind: ReadKind, size: number | null): GuardedReadError {
   const what = size === null ? `is over ${READ_LIMITS[kind]} bytes` : `is ${size} bytes`;
   return new GuardedReadError(
@@ -85,15 +87,20 @@ function openFailure(e: unknown, st: Stats | null, path: string): unknown {
  * Sized to the file, not to a fixed 1 MiB: 10,000 small manifests no longer allocate 20 GB for the
  * garbage collector to clear (issue #19, `strata layers list` on 10,000 manifests).
  */
-function chunkSize(st: Stats, total: number, limit: number): number {
-  const want = total === 0 ? st.size + 1 : Math.max(4096, total);
+function chunkSize(size: number, total: number, limit: number): number {
+  const want = total === 0 ? size + 1 : Math.max(4096, total);
   return Math.min(1 << 20, limit + 1 - total, want);
 }
 
 const joined = (chunks: Buffer[], total: number): Buffer => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
 
-/** The file's bytes; throws GuardedReadError for anything but a regular file within the cap, or the open's own error (ENOENT …). */
-export function readGuardedSync(path: string, kind: ReadKind): Buffer {
+/**
+ * Opens a file for a reader that streams it (session files: gigabytes, read line by line, each line
+ * capped by its reader): the same open and type check as the whole-file readers below, no size cap.
+ * Throws GuardedReadError for a device, FIFO, socket or folder, or the open's own error (ENOENT …).
+ * The caller closes the descriptor.
+ */
+export function openRegularFileSync(path: string): { fd: number; size: number } {
   let fd: number;
   try {
     fd = openSync(path, FLAGS);
@@ -102,12 +109,39 @@ export function readGuardedSync(path: string, kind: ReadKind): Buffer {
   }
   try {
     const st = fstatSync(fd);
-    check(st, path, kind);
+    if (!st.isFile()) throw notAFile(st, path);
+    return { fd, size: st.size };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+/** As openRegularFileSync, for async readers: a FileHandle (read it with handle.createReadStream()), which the caller closes. */
+export async function openRegularFile(path: string): Promise<{ handle: FileHandle; size: number }> {
+  const handle = await open(path, FLAGS).catch(async (e: unknown) => {
+    throw openFailure(e, await stat(path).catch(() => null), path);
+  });
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw notAFile(st, path);
+    return { handle, size: st.size };
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+}
+
+/** The file's bytes; throws GuardedReadError for anything but a regular file within the cap, or the open's own error (ENOENT …). */
+export function readGuardedSync(path: string, kind: ReadKind): Buffer {
+  const { fd, size } = openRegularFileSync(path);
+  try {
     const limit = READ_LIMITS[kind];
+    if (size > limit) throw tooLarge(path, kind, size);
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(chunkSize(st, total, limit));
+      const chunk = Buffer.allocUnsafe(chunkSize(size, total, limit));
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
@@ -122,17 +156,14 @@ export function readGuardedSync(path: string, kind: ReadKind): Buffer {
 
 /** As readGuardedSync, through the thread pool; no step can block on a FIFO or an endless device. */
 export async function readGuarded(path: string, kind: ReadKind): Promise<Buffer> {
-  const handle = await open(path, FLAGS).catch(async (e: unknown) => {
-    throw openFailure(e, await stat(path).catch(() => null), path);
-  });
+  const { handle, size } = await openRegularFile(path);
   try {
-    const st = await handle.stat();
-    check(st, path, kind);
     const limit = READ_LIMITS[kind];
+    if (size > limit) throw tooLarge(path, kind, size);
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(chunkSize(st, total, limit));
+      const chunk = Buffer.allocUnsafe(chunkSize(size, total, limit));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
       chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));

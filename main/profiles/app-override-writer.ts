@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { z } from 'zod';
 import { resolveXdgDirectories } from '../../shared/loader/xdg-directories';
 import { OVERRIDE_LAYER_NAME } from '../../shared/override/override-config';
 import { APP_OVERRIDE_PREFIX, planAppOverrides, type AppOverrideFile, type AppOverrideGroup } from '../../shared/profiles/app-overrides';
@@ -9,8 +9,12 @@ import { buildLoaderSettings, loaderSettingsPath } from '../../shared/profiles/l
 import type { BindingsSyncResult } from '../../shared/profiles/profile-channels';
 import { explainChain } from '../chain/chain-service';
 import { discoveryManifests } from '../discovery/discovery-service';
-import { asStrataFailure, readIfExists, realFileOps, sweepDeadTemps, unlinkDurable, writeFileAtomic, type FileOps } from '../override/atomic-file';
-import { withLock } from '../override/override-lock';
+import type { OverrideOwnership } from '../../shared/override/override-status';
+import { asStrataFailure, readIfExists, realFileOps, sweepDeadTemps, unlinkDurable, type FileOps } from '../platform/atomic-file';
+import { withLock } from '../platform/file-lock';
+import { applyOwnedLocked, ownedStatus, prepareOwned, removeOwnedLocked, underOwnedLock } from '../platform/owned-files/owned-file';
+import type { OwnedLocation } from '../platform/owned-files/owned-location';
+import { emptyRecord, readOwnedRecord, sha256, writeOwnedRecord, type OwnedRecord } from '../platform/owned-files/owned-record';
 
 /**
  * Makes the bound profiles take effect for applications started anywhere, not only from Strata.
@@ -24,8 +28,16 @@ import { withLock } from '../override/override-lock';
  *
  * Loaders 1.3.251+: one vk_loader_settings.json with a settings object per profile.
  *
- * Strata keeps a record of the files it wrote ($XDG_STATE_HOME/strata/app-overrides.json, name →
- * sha256) and never replaces or removes a file it did not write or that was changed since.
+ * Every file is written through the one writer of files Strata owns
+ * (main/platform/owned-files/owned-file.ts): a record per file in $XDG_STATE_HOME/strata/app-overrides/
+ * (what was written, its sha256, where the pre-Strata file went), and a file Strata did not write or
+ * that was changed since is never replaced unless forced, nor removed.
+ *
+ * Strata 0.1.0 kept one record for all of them ($XDG_STATE_HOME/strata/app-overrides.json: file name,
+ * or the loader settings file's path → sha256). It is still read (status, before any write), and the
+ * first write under the lock migrates it into per-file records and deletes it. A record of either
+ * format that cannot be read is refused (override/record-unreadable), never taken as "no file is
+ * Strata's".
  */
 export interface BindingsSyncOptions {
   env: NodeJS.ProcessEnv;
@@ -36,37 +48,110 @@ export interface BindingsSyncOptions {
   ops?: FileOps;
 }
 
-interface Record_ {
-  files: Record<string, string>;
+export interface AppOverrideLocation {
+  /** The implicit layer folder the per-application override layers go in. */
+  dir: string;
+  stateDir: string;
+  /** The per-file records and backups. */
+  ownedDir: string;
+  /** The record of Strata 0.1.0 (see above). */
+  legacyRecordFile: string;
+  lockFile: string;
 }
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-
-export function appOverrideLocation(env: NodeJS.ProcessEnv, home: string) {
+export function appOverrideLocation(env: NodeJS.ProcessEnv, home: string): AppOverrideLocation {
   const xdg = resolveXdgDirectories(env, home);
   const stateDir = join(xdg.stateHome.value, 'strata');
   return {
     dir: join(xdg.dataHome.value, 'vulkan', 'implicit_layer.d'),
     stateDir,
-    recordFile: join(stateDir, 'app-overrides.json'),
+    ownedDir: join(stateDir, 'app-overrides'),
+    legacyRecordFile: join(stateDir, 'app-overrides.json'),
     lockFile: join(stateDir, 'app-overrides.lock'),
   };
 }
 
-function readRecord(file: string, ops: FileOps): Record_ {
-  const bytes = readIfExists(file, ops);
-  if (!bytes) return { files: {} };
+/** The legacy record's key for `path`: a file name in the override folder, else the path (a loader settings file). */
+const legacyKey = (loc: AppOverrideLocation, path: string) => (dirname(path) === loc.dir ? basename(path) : path);
+
+const LegacyRecordSchema = z.object({ files: z.record(z.string(), z.string()) });
+
+/** The legacy record's entries (name or path → sha256); {} when there is none; refused when it does not read. */
+function readLegacyRecord(loc: AppOverrideLocation, ops: FileOps): Record<string, string> {
+  const bytes = readIfExists(loc.legacyRecordFile, ops);
+  if (!bytes) return {};
+  let parsed: unknown;
   try {
-    const v = JSON.parse(bytes.toString('utf8')) as Partial<Record_>;
-    return { files: typeof v.files === 'object' && v.files ? v.files : {} };
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
-    return { files: {} };
+    parsed = undefined;
   }
+  const r = LegacyRecordSchema.safeParse(parsed);
+  if (!r.success)
+    throw new StrataRequestError(
+      strataError(
+        'override/record-unreadable',
+        `Strata's record of the per-application overrides it wrote is damaged, so Strata cannot tell which files in ${loc.dir} are its own`,
+        {
+          where: loc.legacyRecordFile,
+          fix: `look at the ${APP_OVERRIDE_PREFIX}*.json files in ${loc.dir} (and vk_loader_settings.json); delete those that should go and ${loc.legacyRecordFile}, then bind again`,
+        },
+      ),
+    );
+  return r.data.files;
 }
 
-/** Strata's record of the per-application files it wrote: file name (or, for a loader settings file, its path) → sha256. */
-export function readAppOverrideRecord(env: NodeJS.ProcessEnv, home: string, ops: FileOps = realFileOps): Record<string, string> {
-  return readRecord(appOverrideLocation(env, home).recordFile, ops).files;
+/**
+ * Where Strata keeps its record and backups of one per-application file (an override layer in
+ * loc.dir, or the loader settings file): named after the file and a hash of its path, so each path
+ * has its own, and a record naming any other path is refused.
+ */
+export function ownedFileLocation(loc: AppOverrideLocation, path: string): OwnedLocation {
+  const key = `${basename(path).slice(0, 96)}.${sha256(path).slice(0, 12)}`;
+  const settings = dirname(path) !== loc.dir;
+  return {
+    dir: dirname(path),
+    file: path,
+    stateDir: loc.ownedDir,
+    recordFile: join(loc.ownedDir, `${key}.record.json`),
+    originalFile: join(loc.ownedDir, `${key}.original`),
+    previousFile: join(loc.ownedDir, `${key}.previous`),
+    lockFile: loc.lockFile,
+    label: settings ? 'loader settings file' : 'per-application override',
+    refusalCode: 'profile/foreign-override',
+    surrenderCommand: '`strata profile unbind`',
+    legacyRecord: (ops) => {
+      const sha = readLegacyRecord(loc, ops)[legacyKey(loc, path)];
+      return sha === undefined ? null : { ...emptyRecord({ file: path }), sha256: sha };
+    },
+  };
+}
+
+/**
+ * The legacy record into per-file records (an entry whose file has a record of its own already is
+ * dropped), then the legacy record goes. Only names Strata itself writes are taken: an override layer
+ * file with Strata's prefix, or a loader settings file. The caller holds loc.lockFile.
+ */
+function migrateLegacyRecord(loc: AppOverrideLocation, ops: FileOps): void {
+  if (!ops.existsSync(loc.legacyRecordFile)) return;
+  const entries = readLegacyRecord(loc, ops);
+  ops.mkdirSync(loc.ownedDir, { recursive: true });
+  for (const [key, sha] of Object.entries(entries)) {
+    const ours = key.includes('/') ? basename(key) === 'vk_loader_settings.json' : key.startsWith(APP_OVERRIDE_PREFIX) && key.endsWith('.json');
+    if (!ours) continue;
+    const file = ownedFileLocation(loc, key.includes('/') ? key : join(loc.dir, key));
+    if (!ops.existsSync(file.recordFile)) writeOwnedRecord(file, { ...emptyRecord(file), sha256: sha } satisfies OwnedRecord, ops);
+  }
+  unlinkDurable(loc.legacyRecordFile, ops);
+}
+
+/** Whose a per-application file or loader settings file is, by Strata's record of it (activity.status); a damaged record is refused. */
+export function appFileOwnership(env: NodeJS.ProcessEnv, home: string, path: string, ops: FileOps = realFileOps): OverrideOwnership {
+  const loc = appOverrideLocation(env, home);
+  const file = ownedFileLocation(loc, path);
+  // Read before the file itself, so a damaged record is refused even when the file cannot be read.
+  readOwnedRecord(file, ops);
+  return ownedStatus(file, ops).ownership;
 }
 
 /** Override files of ours, in the order the loader reads them (discovery follows the loader's). */
@@ -76,15 +161,6 @@ async function loaderOrder(env: NodeJS.ProcessEnv, dir: string): Promise<string[
     .map((m) => m.path)
     .filter((p) => p.startsWith(`${dir}/`) && p.slice(dir.length + 1).startsWith(APP_OVERRIDE_PREFIX))
     .map((p) => p.slice(dir.length + 1));
-}
-
-function refuseForeign(path: string): never {
-  throw new StrataRequestError(
-    strataError('profile/foreign-override', 'An override file Strata did not write (or that was changed since) is in the way', {
-      where: path,
-      fix: `move ${path} away, or run the command again with --force to replace it`,
-    }),
-  );
 }
 
 export async function syncBindings(options: BindingsSyncOptions): Promise<BindingsSyncResult> {
@@ -105,38 +181,35 @@ export async function syncBindings(options: BindingsSyncOptions): Promise<Bindin
 
   await asStrataFailure('write the per-application override layers', loc.dir, async () => {
     ops.mkdirSync(loc.dir, { recursive: true });
-    ops.mkdirSync(loc.stateDir, { recursive: true });
+    ops.mkdirSync(loc.ownedDir, { recursive: true });
     // The lock is synchronous; the discovery between passes is awaited outside it, one pass at a time.
-    const record = withLock(loc.lockFile, () => readRecord(loc.recordFile, ops), { ops });
     const pass = (order: readonly string[]) =>
       withLock(
         loc.lockFile,
         () => {
           // Temp files of writes that were killed (their pid is gone) go; a live writer's stay.
-          for (const dir of [loc.dir, loc.stateDir]) sweepDeadTemps(dir, ops);
+          for (const dir of [loc.dir, loc.stateDir, loc.ownedDir]) sweepDeadTemps(dir, ops);
+          migrateLegacyRecord(loc, ops);
           plan = planAppOverrides(options.groups, order);
           const wanted = new Set(plan.map((f) => f.fileName));
           for (const entry of ops.readdirSync(loc.dir)) {
             if (!entry.startsWith(APP_OVERRIDE_PREFIX) || !entry.endsWith('.json') || wanted.has(entry)) continue;
             const path = join(loc.dir, entry);
-            const bytes = readIfExists(path, ops);
-            if (bytes && record.files[entry] === sha256(bytes)) {
-              unlinkDurable(path, ops);
+            const file = ownedFileLocation(loc, path);
+            const status = ownedStatus(file, ops);
+            if (status.ownership === 'strata') {
+              removeOwnedLocked(file, { ops });
               removed.push(path);
-              delete record.files[entry];
-            } else if (bytes) notes.push(`${path} was not written by Strata (or was changed since); it is left alone, and the loader still reads it`);
+            } else if (status.text !== null)
+              notes.push(`${path} was not written by Strata (or was changed since); it is left alone, and the loader still reads it`);
           }
           for (const f of plan) {
             const path = join(loc.dir, f.fileName);
-            const bytes = readIfExists(path, ops);
-            if (bytes?.toString('utf8') === f.text) continue;
-            if (bytes && record.files[f.fileName] !== sha256(bytes) && !options.force) refuseForeign(path);
-            record.files[f.fileName] = sha256(f.text);
-            writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, ops);
-            writeFileAtomic(path, f.text, ops);
+            // Already what it should be (whoever wrote it): left as it is.
+            if (readIfExists(path, ops)?.toString('utf8') === f.text) continue;
+            applyOwnedLocked(ownedFileLocation(loc, path), f.text, { ops, ...(options.force ? { force: true } : {}) });
             written.add(path);
           }
-          writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, ops);
         },
         { ops },
       );
@@ -191,27 +264,22 @@ export async function syncBindings(options: BindingsSyncOptions): Promise<Bindin
   };
 }
 
-async function syncLoaderSettings(options: BindingsSyncOptions, ops: FileOps, loc: ReturnType<typeof appOverrideLocation>): Promise<BindingsSyncResult> {
+async function syncLoaderSettings(options: BindingsSyncOptions, ops: FileOps, loc: AppOverrideLocation): Promise<BindingsSyncResult> {
   const path = loaderSettingsPath(options.home, options.loaderVersion, options.env);
   // No application bound: the file would name no one, so Strata's file goes (a file of another tool stays).
   if (!options.groups.some((g) => g.apps.length)) {
     const removed: string[] = [];
     const dir = join(path, '..');
+    const file = ownedFileLocation(loc, path);
     asStrataFailure('remove the loader settings file', dir, () => {
-      ops.mkdirSync(loc.stateDir, { recursive: true });
-      withLock(
-        loc.lockFile,
-        () => {
-          const record = readRecord(loc.recordFile, ops);
-          const bytes = readIfExists(path, ops);
-          if (!bytes || record.files[path] !== sha256(bytes)) return;
-          unlinkDurable(path, ops);
-          delete record.files[path];
-          writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, ops);
-          removed.push(path);
-        },
-        { ops },
-      );
+      ops.mkdirSync(loc.ownedDir, { recursive: true });
+      underOwnedLock(file, 'remove the loader settings file', { ops }, () => {
+        migrateLegacyRecord(loc, ops);
+        // Only Strata's own file goes; another tool's (or one changed since) stays.
+        if (ownedStatus(file, ops).ownership !== 'strata') return;
+        removeOwnedLocked(file, { ops });
+        removed.push(path);
+      });
     });
     return {
       mechanism: 'loader-settings',
@@ -229,21 +297,13 @@ async function syncLoaderSettings(options: BindingsSyncOptions, ops: FileOps, lo
   );
   if (!built.ok) throw new StrataRequestError(built.error);
   const dir = join(path, '..');
+  const file = ownedFileLocation(loc, path);
   asStrataFailure('write the loader settings file', dir, () => {
-    ops.mkdirSync(dir, { recursive: true });
-    ops.mkdirSync(loc.stateDir, { recursive: true });
-    withLock(
-      loc.lockFile,
-      () => {
-        const record = readRecord(loc.recordFile, ops);
-        const bytes = readIfExists(path, ops);
-        if (bytes && record.files[path] !== sha256(bytes) && !options.force) refuseForeign(path);
-        record.files[path] = sha256(built.text);
-        writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, ops);
-        writeFileAtomic(path, built.text, ops);
-      },
-      { ops },
-    );
+    prepareOwned(file, ops);
+    underOwnedLock(file, 'write the loader settings file', { ops }, () => {
+      migrateLegacyRecord(loc, ops);
+      applyOwnedLocked(file, built.text, { ops, ...(options.force ? { force: true } : {}) });
+    });
   });
   return {
     mechanism: 'loader-settings',

@@ -4,8 +4,8 @@ import { resolveXdgDirectories, type Environment } from '../../shared/loader/xdg
 import { ApplicationsFileSchema, EMPTY_APPLICATIONS, type Application, type ApplicationsFile } from '../../shared/profiles/application-list';
 import { parseProfileJson } from '../../shared/profiles/profile-document';
 import { invalidProfileError, issuesOf } from '../../shared/profiles/profile-schema';
-import { asStrataFailure, readIfExists, realFileOps, writeFileAtomic, type FileOps } from '../override/atomic-file';
-import { withLock } from '../override/override-lock';
+import { asStrataFailure, readIfExists, realFileOps, writeFileAtomic, type FileOps } from '../platform/atomic-file';
+import { withLock } from '../platform/file-lock';
 
 /**
  * $XDG_CONFIG_HOME/strata/applications.json: the applications and their bound profiles, written

@@ -17,6 +17,8 @@ import { profileFileStem, sameProfileName } from '../../shared/profiles/profile-
 import { profileFromOverrideJson, profileToOverrideConfig } from '../../shared/profiles/profile-override';
 import { PROFILE_SCHEMA_VERSION, serializeProfile, type Profile } from '../../shared/profiles/profile-schema';
 import { discoveryManifests } from '../discovery/discovery-service';
+import { readChainSettings } from '../chain/chain-service';
+import { inventoryWithOverride } from '../../shared/configurator/draft-chain';
 import { overrideApply } from '../override/override-service';
 import { overrideLocation } from '../override/override-writer';
 import { syncBindings } from './app-override-writer';
@@ -223,23 +225,20 @@ export async function profilesLaunchEnvironment(o: ProfileServiceOptions, req: R
 
 /**
  * The chain with the profile's override in place of Strata's user override file (the file
- * `profile apply` writes): its text is swapped in, or the file added where the loader finds it.
+ * `profile apply` writes), put in the loader's list exactly as the Layers editor puts its draft
+ * (shared/configurator/draft-chain.ts inventoryWithOverride), with the loader settings file the
+ * loader reads, and explicit layers searched again when the override names override_paths.
  */
 export async function profilesExplain(o: ProfileServiceOptions, req: z.input<(typeof channelsOfProfiles)['profiles.explain']['request']>) {
   const inventory = await inventoryOf(o);
   const { profile } = resolveProfile(profileStore(o), builtInPresets(inventory), req.name);
   const converted = profileToOverrideConfig(profile);
   if (!converted.ok) return fail(converted.error);
-  const text = buildOverrideManifest(converted.config);
-  const file = overrideLocation('user', o.env, homeOf(o)).file;
-  const implicit = inventory.manifests.implicit_layer.some((m) => m.path === file)
-    ? inventory.manifests.implicit_layer.map((m) => (m.path === file ? { ...m, text, problem: null } : m))
-    : [
-        ...inventory.manifests.implicit_layer,
-        { path: file, kind: 'implicit_layer' as const, origin: 'XDG_DATA_HOME (as `strata profile apply` would write it)', text, problem: null },
-      ];
+  const loc = overrideLocation('user', o.env, homeOf(o));
+  const placed = inventoryWithOverride(inventory, { overrideFile: loc.file, overrideDir: loc.dir }, converted.config);
+  const implicit = placed.inventory.manifests.implicit_layer;
   const appPath = req.appPath ? resolve(req.appPath) : null;
-  let explicit = inventory.manifests.explicit_layer;
+  let explicit = placed.inventory.manifests.explicit_layer;
   const loader = await loaderVersionOf(o);
   const paths = overridePathsFor(implicit, o.env, appPath, loader.version);
   if (paths)
@@ -250,8 +249,14 @@ export async function profilesExplain(o: ProfileServiceOptions, req: z.input<(ty
     env: o.env,
     app: { path: appPath, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion },
     loaderVersion: loader.version,
+    settings: readChainSettings(o.env, appPath, loader.version, [...implicit, ...explicit]),
   });
-  return { chain, drivers: chooseDrivers(profile.drivers, inventoryDrivers(inventory)), notes: [...loader.notes, ...converted.notes] };
+  const notes = [...loader.notes, ...converted.notes];
+  if (!placed.visible)
+    notes.push(
+      `Strata's override folder ${loc.dir} is not among the loader's implicit layer folders here, so \`strata profile apply\` would write a file this loader does not read`,
+    );
+  return { chain, drivers: chooseDrivers(profile.drivers, inventoryDrivers(inventory)), notes };
 }
 
 /** Rewrites the per-application override layers (or loader settings) for every binding. */

@@ -36,7 +36,7 @@ export interface RunningBrowserHost {
    * A URL for this server carrying a one-time code (not the token) in its fragment, for
    * `strata serve --open`; `onRedeem` runs when the page has traded it. Valid once, for 5 minutes.
    */
-  oneTimeUrl(onRedeem?: () => void): string;
+  oneTimeUrl(onRedeem?: () => void, ttlMs?: number): string;
   close(): Promise<void>;
 }
 
@@ -198,7 +198,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
         ok: false,
         error: strataError('serve/bad-code', 'This one-time link was already used or has expired', {
           where: url.pathname,
-          fix: 'open the URL that `strata serve` printed (it ends in #token=…)',
+          fix: 'open the URL that `strata serve` printed (a one-time #code= link opens once: press Enter in its terminal for another)',
         }),
       });
       return;
@@ -263,7 +263,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   return {
     // The fragment never leaves the browser (not in requests, logs or Referer); the preload moves it to sessionStorage.
     url: `http://${hostHeaderFor(shownHost, port)}/#token=${token}`,
-    oneTimeUrl: (onRedeem) => `http://${hostHeaderFor(shownHost, port)}/#code=${codes.mint(onRedeem)}`,
+    oneTimeUrl: (onRedeem, ttlMs) => `http://${hostHeaderFor(shownHost, port)}/#code=${codes.mint(onRedeem, ttlMs)}`,
     port,
     host: bind,
     token,

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * One-time codes for `strata serve --open`: the browser is handed a code, never the token, so
+ * One-time codes for `strata serve --open` and the link `strata serve` prints at a terminal: the browser is handed a code, never the token, so
  * nothing on a command line (readable by other users in /proc) or in the browser's history can be
  * reused. The page trades the code for the token once; a second try, or one after `ttlMs`, is refused.
  */
@@ -13,9 +13,9 @@ export class OneTimeCodes {
     private readonly now: () => number = Date.now,
   ) {}
 
-  mint(onRedeem?: () => void): string {
+  mint(onRedeem?: () => void, ttlMs: number = this.ttlMs): string {
     const code = randomBytes(24).toString('base64url');
-    this.live.set(code, { expires: this.now() + this.ttlMs, onRedeem });
+    this.live.set(code, { expires: this.now() + ttlMs, onRedeem });
     return code;
   }
 

@@ -88,6 +88,7 @@ export function guardRequest(req: GuardRequest, policy: GuardPolicy): GuardVerdi
     ok: false,
     status: 401,
     code: 'serve/bad-token',
-    message: 'Missing or wrong token: open the URL that `strata serve` printed (it ends in #token=…) in a new tab',
+    message:
+      'Missing or wrong token: open the URL that `strata serve` printed in a new tab (a one-time #code= link opens once: press Enter in its terminal for another)',
   };
 }

@@ -1,8 +1,8 @@
-import { parseJsonGuarded, readTextGuardedSync } from '../platform/guarded-read';
+import { GuardedReadError, parseJsonGuarded, readTextGuarded, readTextGuardedSync } from '../platform/guarded-read';
 import { resolve } from 'node:path';
 import { environmentWith, type BridgePool } from '../bridge-pool';
 import { discoveryManifests } from '../discovery/discovery-service';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
 import {
   DEFAULT_NEGOTIATE_TIMEOUT_MS,
   DriverNegotiationSchema,
@@ -45,8 +45,25 @@ function libraryOf(manifest: string): string | null {
   }
 }
 
+/**
+ * The manifest through the guarded reader before any probe sees it: a device, FIFO, file over the
+ * manifest cap or JSON nested past the loader's limit is that driver's clear error, not a probe that
+ * reads /dev/zero until it is killed or waits on a FIFO until its timeout (and then blames the driver).
+ */
+async function refusedManifest(manifest: string): Promise<StrataError | null> {
+  try {
+    parseJsonGuarded(await readTextGuarded(manifest, 'manifest'), manifest);
+    return null;
+  } catch (e) {
+    if (!(e instanceof GuardedReadError)) return null; // missing, not JSON …: the probe's own messages say so
+    return strataError('driver/manifest-unreadable', `Driver manifest ${e.message}`, { where: manifest, fix: e.fix });
+  }
+}
+
 /** One driver in a probe of its own: a crash or hang becomes this driver's error, and the probe is gone after. */
 async function negotiateOne(probes: BridgePool, manifest: string, timeoutMs: number, env: ProbeEnvironment | undefined): Promise<DriverNegotiation> {
+  const refused = await refusedManifest(manifest);
+  if (refused) return failedNegotiation(manifest, refused, 0);
   const params = { manifests: [manifest], requestedVersion: LOADER_ICD_INTERFACE_VERSION };
   const result = await probes.runIsolated('drivers.negotiate', params, { timeoutMs, ...(env ? { env } : {}) });
   if (!result.ok) {

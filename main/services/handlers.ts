@@ -91,7 +91,7 @@ export function createHandlers(options: ServiceOptions): Handlers {
     'chain.context': async () => (await services.chainContext()).chainContext({ env, bridge: options.bridge }),
     'lint.files': async (request) => {
       const [{ lintFiles }, { loaderVersionFromFileName }] = await Promise.all([services.lint(), services.loaderVersionFile()]);
-      return lintFiles(request, process.cwd(), loaderVersionFromFileName(env));
+      return lintFiles(request, process.cwd(), loaderVersionFromFileName(env), env);
     },
     'loader.info': async (request) => (await services.vulkan()).loaderInfo(options, request),
     devices: async (request) => (await services.vulkan()).physicalDevices(options, request),

@@ -143,8 +143,15 @@ async function inspectOne(probes: BridgePool, t: LayerTarget, env: NodeJS.Proces
     kind: t.kind,
     libraryPath: t.libraryPath!,
     // What the loader hands dlopen: a bare name as is (the probe then reports the file ld.so really
-    // mapped, next to the resolver's answer), a relative path joined to the manifest's folder.
-    open: t.libraryPath!.includes('/') ? (resolution?.path ?? t.libraryPath!) : t.libraryPath!,
+    // mapped, next to the resolver's answer), a relative path joined to the manifest's folder. On
+    // Windows the resolver answers for exactly the paths the loader joins ("\"-relative, absolute;
+    // windows-library-path.ts) and null for a bare name, which goes to LoadLibrary as is.
+    open:
+      process.platform === 'win32'
+        ? (resolution?.path ?? t.libraryPath!)
+        : t.libraryPath!.includes('/')
+          ? (resolution?.path ?? t.libraryPath!)
+          : t.libraryPath!,
     symbols: t.symbols,
     offeredVersion: LOADER_LAYER_INTERFACE_VERSION,
   };

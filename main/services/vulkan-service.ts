@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { BridgeClient } from '../bridge-client';
 import { environmentWith, type BridgePool } from '../bridge-pool';
-import { discoveryManifests } from '../discovery/discovery-service';
 import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
 import { DevicesReportSchema, type DevicesReport, type DevicesRequest } from '../../shared/vulkan/devices';
 import { LoaderInfoSchema, type LoaderInfo, type ProbeEnvironment } from '../../shared/vulkan/loader-info';
@@ -13,6 +12,9 @@ export interface VulkanServiceOptions {
   /** The environment Strata reasons about (its own by default); a request's env goes on top. */
   env?: NodeJS.ProcessEnv;
 }
+
+/** Discovery (manifests, lint), loaded by the requests that read manifests: `strata loader` does not (issue #19). */
+const discovery = () => import('../discovery/discovery-service');
 
 function clientFor(options: VulkanServiceOptions, env: ProbeEnvironment | undefined): BridgeClient {
   if (options.probes) return options.probes.forEnv(env);
@@ -35,7 +37,7 @@ async function diagnoseProbeDeath(options: VulkanServiceOptions, method: string,
   const probes = options.probes;
   if (!probes || (error.code !== 'bridge/crashed' && error.code !== 'bridge/timeout')) return error;
   const merged = environmentWith(options.env ?? probes.baseEnv, env);
-  const manifests = (await discoveryManifests({ env: merged })).manifests.driver.map((m) => m.path);
+  const manifests = (await (await discovery()).discoveryManifests({ env: merged })).manifests.driver.map((m) => m.path);
   const deaths: string[] = [];
   let next = 0;
   const worker = async () => {
@@ -102,6 +104,6 @@ export function loaderInfo(options: VulkanServiceOptions, request: { env?: Probe
 export async function physicalDevices(options: VulkanServiceOptions, request: DevicesRequest): Promise<DevicesReport> {
   if (request.origins === false) return ask(options, 'devices', DevicesReportSchema, request.env);
   const env = environmentWith(options.env ?? options.probes?.baseEnv ?? process.env, request.env);
-  const inventory = await discoveryManifests({ env });
+  const inventory = await (await discovery()).discoveryManifests({ env });
   return ask(options, 'devices', DevicesReportSchema, request.env, { attributeTo: inventory.manifests.driver.map((m) => m.path) });
 }

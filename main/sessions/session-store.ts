@@ -1,4 +1,4 @@
-import { createReadStream, closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, readdirSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
@@ -19,7 +19,9 @@ import {
 } from '../../shared/sessions/session-records';
 import type { SessionList, SessionOpen, SessionSearch, SessionStatus, SessionSummary } from '../../shared/sessions/session-ipc';
 import type { SessionDigest } from '../../shared/sessions/session-diff';
-import { unlinkDurable } from '../override/atomic-file';
+import { unlinkDurable } from '../platform/atomic-file';
+import { GuardedReadError, openRegularFile, openRegularFileSync, READ_LIMITS } from '../platform/guarded-read';
+import { excessiveNesting, JSON_NESTING_LIMIT } from '../../shared/json/json-nesting';
 
 /** $XDG_STATE_HOME/strata/sessions (default ~/.local/state/strata/sessions): run records are state, not configuration. */
 export function sessionsDir(env: NodeJS.ProcessEnv): string {
@@ -79,29 +81,39 @@ export function summaryOf(file: string, sizeBytes: number, header: SessionHeader
   };
 }
 
-/** The first line (the header) and, when the file ends with one, the footer — without reading what lies between. */
+/** A header line, validated, not trusted: a session file is data anyone could have written (exports interpolate it). */
+function parseHeaderLine(line: string): SessionHeader {
+  // Its profile copy is the one field of any shape: past the loader's nesting limit, JSON.stringify (the export, IPC) would overflow the stack.
+  if (excessiveNesting(line) !== null) throw new Error(`the first line nests JSON deeper than ${JSON_NESTING_LIMIT} levels: not a session header`);
+  const parsed = SessionHeaderSchema.safeParse(JSON.parse(line));
+  if (!parsed.success) throw new Error(`the first line is not a valid session header (${issueText(parsed.error)})`);
+  return parsed.data;
+}
+
+/**
+ * The first line (the header) and, when the file ends with one, the footer — without reading what
+ * lies between. Through the guarded open: a FIFO, device or socket in the sessions folder is refused
+ * at once (a blocking open here once froze `strata serve`), and the header is read up to the line cap.
+ */
 export function readEnds(file: string): { header: SessionHeader; footer: SessionFooter | null; size: number } {
-  const fd = openSync(file, 'r');
+  const { fd, size } = openRegularFileSync(file);
   try {
-    const size = statSync(file).size;
-    let head = '';
+    const limit = READ_LIMITS.sessionLine;
+    const chunks: Buffer[] = [];
+    let headBytes = 0;
     const buf = Buffer.alloc(64 * 1024);
     for (let pos = 0; pos < size;) {
       const n = readSync(fd, buf, 0, buf.length, pos);
       if (n <= 0) break;
       pos += n;
-      const chunk = buf.toString('utf8', 0, n);
-      const nl = chunk.indexOf('\n');
-      if (nl >= 0) {
-        head += chunk.slice(0, nl);
-        break;
-      }
-      head += chunk;
+      const nl = buf.subarray(0, n).indexOf(0x0a);
+      // Bytes, decoded once: a character cut at a chunk boundary stays whole.
+      chunks.push(Buffer.from(buf.subarray(0, nl >= 0 ? nl : n)));
+      headBytes += nl >= 0 ? nl : n;
+      if (headBytes > limit) throw new Error(`the first line is over ${limit} bytes: not a session header`);
+      if (nl >= 0) break;
     }
-    // Validated, not trusted: a session file is data anyone could have written (exports interpolate it).
-    const parsedHeader = SessionHeaderSchema.safeParse(JSON.parse(head));
-    if (!parsedHeader.success) throw new Error(`the first line is not a valid session header (${issueText(parsedHeader.error)})`);
-    const header = parsedHeader.data;
+    const header = parseHeaderLine(Buffer.concat(chunks).toString('utf8'));
     let footer: SessionFooter | null = null;
     const tailLength = Math.min(size, 64 * 1024);
     const n = readSync(fd, buf, 0, tailLength, size - tailLength);
@@ -170,6 +182,12 @@ export async function scanSession(file: string, visit: (record: CaptureRecord) =
   // Capture records are numbered by position; a line that does not parse still takes its number,
   // so the records after it keep theirs (and the `lines` ranges of messages stay right).
   let seq = 0;
+  const damagedLine = () => {
+    // The first line is the header, and a header is never this long: no need to read the rest (gigabytes, maybe).
+    if (!header) throw unreadable(file, `the first line is over ${READ_LIMITS.sessionLine} bytes: not a session header`);
+    seq++;
+    damaged++;
+  };
   const handle = (line: string) => {
     if (line === '') return;
     let value: { kind?: string; seq?: number };
@@ -187,6 +205,11 @@ export async function scanSession(file: string, visit: (record: CaptureRecord) =
       if (parsed.success) visit(parsed.data as CaptureRecord);
       else damaged++;
     } else if (value.kind === 'header' && !header) {
+      // As readEnds: a header nested past the limit would overflow the stack of whatever stringifies it next.
+      if (excessiveNesting(line) !== null) {
+        damaged++;
+        return;
+      }
       const parsed = SessionHeaderSchema.safeParse(value);
       if (parsed.success) header = parsed.data;
       else damaged++;
@@ -197,15 +220,36 @@ export async function scanSession(file: string, visit: (record: CaptureRecord) =
     }
   };
   let size = 0;
-  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-    const text = rest + (chunk as string);
+  // Through the guarded open: a FIFO or device in the sessions folder is refused, not waited on or read forever.
+  const { handle: fileHandle } = await openRegularFile(file).catch((e: unknown) => {
+    throw e instanceof GuardedReadError ? unreadable(file, e.message) : e;
+  });
+  // A line over the cap (damage: the writer's lines are far shorter) is dropped up to its end and
+  // counted as damaged, so memory stays bounded by the cap whatever the file holds.
+  const limit = READ_LIMITS.sessionLine;
+  let skipping = false;
+  for await (const chunk of fileHandle.createReadStream({ encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    let text = rest + (chunk as string);
     size += Buffer.byteLength(chunk as string);
     let start = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      handle(text.slice(start, nl));
+    if (skipping) {
+      const nl = (chunk as string).indexOf('\n');
+      if (nl === -1) continue;
+      skipping = false;
+      text = chunk as string;
+      start = nl + 1;
+    }
+    for (let nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
+      if (nl - start > limit) damagedLine();
+      else handle(text.slice(start, nl));
       start = nl + 1;
     }
     rest = text.slice(start);
+    if (rest.length > limit) {
+      rest = '';
+      skipping = true;
+      damagedLine();
+    }
   }
   let torn = false;
   if (rest !== '') {
@@ -216,14 +260,17 @@ export async function scanSession(file: string, visit: (record: CaptureRecord) =
       torn = true;
     }
   }
-  if (!header)
-    throw new StrataRequestError(
-      strataError('sessions/unreadable', 'The file has no session header', {
-        where: file,
-        fix: 'it is not a Strata session file; remove it from the sessions folder',
-      }),
-    );
+  if (!header) throw unreadable(file, 'The file has no session header');
   return { header, footer, torn, damaged, size };
+}
+
+function unreadable(file: string, message: string): StrataRequestError {
+  return new StrataRequestError(
+    strataError('sessions/unreadable', message, {
+      where: file,
+      fix: 'it is not a Strata session file; move it out of the sessions folder',
+    }),
+  );
 }
 
 function existing(options: StoreOptions, id: string): string {
@@ -283,8 +330,15 @@ export async function searchSessions(options: StoreOptions, query: SessionQuery,
 
 export function readSummary(options: StoreOptions, id: string): SessionSummary {
   const file = existing(options, id);
-  const { header, footer, size } = readEnds(file);
-  return summaryOf(file, size, header, footer, options);
+  let ends: ReturnType<typeof readEnds>;
+  try {
+    ends = readEnds(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(id, options.dir);
+    // The guarded open's messages name the file already; readEnds' own say what is wrong with its first line.
+    throw unreadable(file, e instanceof GuardedReadError ? e.message : `${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return summaryOf(file, ends.size, ends.header, ends.footer, options);
 }
 
 export function deleteSession(options: StoreOptions, id: string): { id: string; deleted: boolean } {

@@ -1,7 +1,7 @@
 import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SessionFooter, SessionHeader } from '../../shared/sessions/session-records';
-import { fsyncDir } from '../override/atomic-file';
+import { fsyncDir } from '../platform/atomic-file';
 
 /**
  * Appends a session's records to its JSON Lines file as they arrive. Each batch is one write()

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { ValidationRouting } from '../../shared/sessions/session-records';
 import { routeValidationSettings, settingsLogFile } from '../../shared/sessions/validation-settings';
+import { GuardedReadError, readTextGuardedSync } from '../platform/guarded-read';
 
 export interface RoutingPlan extends ValidationRouting {
   /** Variables to set for the launch. */
@@ -42,7 +43,7 @@ export function planValidationRouting(options: {
     notes.push('On Windows the validation layer messages are read from the application’s stdout.');
   } else if (shadowed) {
     mode = 'stdout';
-    const elsewhere = settingsLogFile(readText(vkconfigFile) ?? '');
+    const elsewhere = settingsLogFile(readText(vkconfigFile, notes) ?? '');
     notes.push(
       `${vkconfigFile} takes precedence over VK_LAYER_SETTINGS_PATH, so Strata reads the validation messages from the application's stdout` +
         (elsewhere && elsewhere !== 'stdout' ? `; that file sends them to ${elsewhere}, so they are not in this session` : ''),
@@ -69,8 +70,8 @@ export function planValidationRouting(options: {
   }
   // The profile's settings replace the user's for this launch; otherwise the user's are kept.
   const base = profileSettings === null ? userSettingsFile(options.env['VK_LAYER_SETTINGS_PATH'], options.cwd) : null;
-  const baseText = profileSettings ?? (base ? readText(base) : null);
-  if (base && fifoPath) notes.push(`Your layer settings from ${base} are kept; Strata adds its log routing for this launch.`);
+  const baseText = profileSettings ?? (base ? readText(base, notes) : null);
+  if (base && baseText !== null && fifoPath) notes.push(`Your layer settings from ${base} are kept; Strata adds its log routing for this launch.`);
   writeFileSync(settingsPath, fifoPath ? routeValidationSettings(baseText, fifoPath) : (baseText ?? ''), { mode: 0o600 });
   return { mode, note: notes.join('; ') || null, env: { VK_LAYER_SETTINGS_PATH: settingsPath }, fifoPath, cleanup };
 }
@@ -122,10 +123,12 @@ function isFile(path: string): boolean {
   }
 }
 
-function readText(path: string): string | null {
+/** A layer settings file, through the guarded reader (a 1 GiB one once took a launch to 1.1 GB); one it refuses is named in `notes`. */
+function readText(path: string, notes: string[]): string | null {
   try {
-    return readFileSync(path, 'utf8');
-  } catch {
+    return readTextGuardedSync(path, 'settings');
+  } catch (e) {
+    if (e instanceof GuardedReadError) notes.push(`${e.message}, so Strata did not read it`);
     return null;
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import type { Environment } from '../loader/xdg-directories';
 import { resolveXdgDirectories } from '../loader/xdg-directories';
 import { LOADER_FEATURES } from '../profiles/loader-features';
@@ -68,7 +69,7 @@ export const ActivityDisableRequestSchema = z
     /** Remove Strata's global override layer and its layer settings file (the earlier files come back). */
     global: z.boolean(),
     /** Drop the profile binding of these applications (they stay in the applications list); their files are removed. */
-    apps: z.array(z.string().min(1)),
+    apps: z.array(z.string().min(1)).max(REQUEST_LIMITS.profileListItems, tooMany('applications', REQUEST_LIMITS.profileListItems)),
     /** Remove files of Strata's that were changed since Strata wrote them. */
     force: z.boolean().optional(),
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ManifestInventory } from '../discovery/manifest-inventory';
 import { OVERRIDE_DISABLE_VARIABLE } from '../override/override-config';
+import { ChainSettingsSourceSchema } from '../loader/chain-settings';
 
 /**
  * What the renderer needs besides the manifests to run the chain model itself (the Layers editor's
@@ -21,6 +22,8 @@ export const ChainContextSchema = z.object({
   /** Strata's override file (user scope), and the implicit layer folder it is in. */
   overrideFile: z.string(),
   overrideDir: z.string(),
+  /** The loader settings file the loader reads, when there is one: its layers decide the chain on the loaders that read it. */
+  settings: ChainSettingsSourceSchema.nullable().optional(),
 });
 export type ChainContext = z.infer<typeof ChainContextSchema>;
 

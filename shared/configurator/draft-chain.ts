@@ -3,6 +3,7 @@ import type { DiscoveredManifest, LayerSummary, ManifestInventory } from '../dis
 import { lintManifest } from '../lint/manifest-lint';
 import { lintManifestSet, type LayerInSet, type ManifestInSet } from '../lint/manifest-set-lint';
 import { computeLayerChain, type ChainApplication, type LayerChain } from '../loader/chain';
+import { chainSettingsFor } from '../loader/chain-settings';
 import { parseManifest } from '../manifest/manifest-parser';
 import { buildOverrideManifest, overrideManifestObject, type OverrideConfig } from '../override/override-config';
 import type { ChainContext } from './chain-context';
@@ -174,7 +175,7 @@ function insertionIndex(implicit: readonly DiscoveredManifest[], locations: Mani
  */
 export function computeDraftChain(
   inventory: ManifestInventory,
-  context: Pick<ChainContext, 'env' | 'loaderVersion'>,
+  context: Pick<ChainContext, 'env' | 'loaderVersion' | 'settings'>,
   app: ChainApplication,
   config?: OverrideConfig | null,
 ): LayerChain {
@@ -184,6 +185,7 @@ export function computeDraftChain(
     env: context.env,
     app,
     loaderVersion: context.loaderVersion,
+    settings: context.settings ? chainSettingsFor(context.settings, app.path, context.loaderVersion) : null,
   });
   if (config?.overridePaths?.length)
     chain.notes.push(

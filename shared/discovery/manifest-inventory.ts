@@ -4,6 +4,7 @@ import { ManifestKindSchema, LocationStatusSchema, type ManifestKind } from '../
 import { parseManifest } from '../manifest/manifest-parser';
 import type { LayerEntry } from '../manifest/manifest-model';
 import { lintManifest, type ManifestRole } from '../lint/manifest-lint';
+import type { LibraryLookup } from '../lint/library-lint';
 import { lintManifestSet, type LayerInSet, type ManifestInSet } from '../lint/manifest-set-lint';
 import { diagnosticCodes } from '../lint/diagnostic-codes';
 import { strataDiagnostic } from '../lint/strata-diagnostic';
@@ -125,11 +126,15 @@ const PROBLEM_TEXT: Record<NonNullable<ScannedManifest['problem']>, string> = {
  * Parses and lints every file; rules over the whole set (duplicate names, meta-layer components) see
  * the layers in the loader's order, implicit before explicit, as the loader builds its lists.
  */
-/** `loaderVersion`: the loader whose verdicts the lint gives (manifest-lint.ts); unknown: the rules' default. */
+/**
+ * `loaderVersion`: the loader whose verdicts the lint gives (manifest-lint.ts); unknown: the rules' default.
+ * `libraries`: how to look at each "library_path" (main/discovery/library-check.ts); none: not checked.
+ */
 export function buildInventory(
   locations: ManifestInventory['locations'],
   scanned: Record<ManifestKind, ScannedManifest[]>,
   loaderVersion: string | null = null,
+  libraries: LibraryLookup | null = null,
 ): ManifestInventory {
   // For the set rules, only each layer's name, API version and components are kept: the rest of
   // each parsed tree dies young, which halves the garbage collector's work on 10,000 files.
@@ -150,7 +155,7 @@ export function buildInventory(
         );
       } else {
         const parsed = parseManifest(file.text);
-        diagnostics.push(...lintManifest(parsed, { role: ROLE[kind], loaderVersion }));
+        diagnostics.push(...lintManifest(parsed, { role: ROLE[kind], loaderVersion, path: file.path, libraries }));
         const m = parsed.manifest;
         forSet.set(file, { manifest: m?.kind === 'layer' ? { kind: 'layer', layers: m.layers.map(layerInSet) } : m });
         fileFormatVersion = str(m?.fileFormatVersion);

@@ -14,4 +14,10 @@ export const READ_LIMITS = {
   config: 8 << 20,
   /** vk_layer_settings.txt and Strata's own small JSON stores (bindings, override records). */
   settings: 8 << 20,
+  /**
+   * One line (record) of a session file; the file itself is streamed, gigabytes are fine. Strata
+   * writes output lines of at most 64 KiB (main/sessions/line-splitter.ts) and headers of a few KB.
+   * A longer line is damage: skipped to its end, counted as damaged.
+   */
+  sessionLine: 16 << 20,
 } as const;

@@ -74,10 +74,17 @@ export const channels = {
   },
   'lint.files': {
     summary:
-      'Lint the given manifest files (folders: their *.json, then those of the vulkan/, implicit_layer.d/, explicit_layer.d/ and icd.d/ folders below) as one set; an array of {uri, diagnostics}.',
+      'Lint the given manifest files (folders: their *.json, then those of the vulkan/, implicit_layer.d/, explicit_layer.d/ and icd.d/ folders below) as one set, and a vk_loader_settings.json as the loader reads it (settingsFile: the one the installed loader reads); an array of {uri, diagnostics}.',
     schemas: () =>
       import('../lint/diagnostic-schema').then((m) => ({
-        request: z.object({ paths: z.array(z.string().min(1)).min(1).max(REQUEST_LIMITS.lintPaths, tooMany('paths', REQUEST_LIMITS.lintPaths)) }).strict(),
+        request: z
+          .object({
+            paths: z.array(z.string().min(1)).max(REQUEST_LIMITS.lintPaths, tooMany('paths', REQUEST_LIMITS.lintPaths)),
+            /** Also the vk_loader_settings.json the installed loader reads, when there is one. */
+            settingsFile: z.boolean().optional(),
+          })
+          .strict()
+          .refine((r) => r.paths.length > 0 || r.settingsFile, { message: 'give at least one path (or settingsFile)' }),
         response: z.array(m.FileDiagnosticsSchema),
       })),
   },

@@ -9,6 +9,10 @@ import { DiagnosticSeverity } from 'vscode-languageserver-types';
 export const LAYER_SPEC = 'LoaderLayerInterface § Layer Manifest File Format';
 export const VERSIONS_SPEC = 'LoaderLayerInterface § Layer Manifest File Version History';
 export const DRIVER_SPEC = 'LoaderInterfaceArchitecture § ICD Manifest File Format';
+/** library_path: LoaderLayerInterface § Layer Manifest File Format, LoaderDriverInterface § Driver Manifest File Format; dlopen(3), ld.so(8). */
+/** The loader settings file: LoaderSettingsFile.md (1.4.323+ docs) and settings.c at each tag. */
+export const SETTINGS_SPEC = 'LoaderSettingsFile § Layer Configurations; loader/settings.c';
+export const LIBRARY_SPEC = 'LoaderLayerInterface § Layer Manifest File Format (library_path); LoaderDriverInterface § Driver Manifest File Format';
 
 export const diagnosticCodes = {
   'manifest/invalid-json': { severity: DiagnosticSeverity.Error, spec: 'LLP_LAYER_6' },
@@ -41,6 +45,28 @@ export const diagnosticCodes = {
   'layer/component-cycle': { severity: DiagnosticSeverity.Error, spec: 'LoaderLayerInterface § Meta-layers' },
   'layer/component-api-version': { severity: DiagnosticSeverity.Error, spec: 'LLP_LAYER_8' },
   'driver/missing-library-path': { severity: DiagnosticSeverity.Error, spec: DRIVER_SPEC },
+  'library/not-found': { severity: DiagnosticSeverity.Error, spec: LIBRARY_SPEC },
+  'library/not-on-search-path': { severity: DiagnosticSeverity.Warning, spec: `${LIBRARY_SPEC}; dlopen(3), ld.so(8)` },
+  'library/not-a-file': { severity: DiagnosticSeverity.Error, spec: LIBRARY_SPEC },
+  'library/unreadable': { severity: DiagnosticSeverity.Error, spec: LIBRARY_SPEC },
+  'library/not-a-shared-library': { severity: DiagnosticSeverity.Error, spec: `${LIBRARY_SPEC}; System V ABI § ELF Header; Microsoft PE Format` },
+  'library/wrong-class': {
+    severity: DiagnosticSeverity.Information,
+    spec: `${LIBRARY_SPEC} (library_arch); loader_handle_load_library_error ("wrong bit-type")`,
+  },
+  'library/wrong-machine': {
+    severity: DiagnosticSeverity.Error,
+    spec: `${LIBRARY_SPEC}; System V ABI § ELF Header (e_machine); Microsoft PE Format (Machine)`,
+  },
+  // vk_loader_settings.json (shared/lint/loader-settings-lint.ts), for the loader that reads it.
+  'settings/ignored-by-loader': { severity: DiagnosticSeverity.Information, spec: SETTINGS_SPEC },
+  'settings/not-read': { severity: DiagnosticSeverity.Error, spec: SETTINGS_SPEC },
+  'settings/no-layers': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
+  'settings/invalid-layer-entry': { severity: DiagnosticSeverity.Error, spec: SETTINGS_SPEC },
+  'settings/unknown-control': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
+  'settings/manifest-unusable': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
+  'settings/name-mismatch': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
+  'settings/crashes-loader': { severity: DiagnosticSeverity.Error, spec: SETTINGS_SPEC },
 } as const;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

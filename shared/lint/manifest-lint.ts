@@ -6,6 +6,7 @@ import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
 import { NESTING_TOO_DEEP } from '../manifest/located-json';
 import { JSON_NESTING_LIMIT } from '../json/json-nesting';
 import { strataDiagnostic } from './strata-diagnostic';
+import { lintLibraryPath, type LibraryLookup, type LibraryOwner } from './library-lint';
 
 /**
  * Where a manifest was found decides some rules: implicit layers must have disable_environment,
@@ -30,6 +31,28 @@ export interface LintOptions {
    * Unknown: loader 1.3.239's behaviour, the rules' default.
    */
   loaderVersion?: string | null;
+  /**
+   * Where the file is and how to look at the libraries it names (main/discovery/library-check.ts):
+   * with both, each "library_path" is resolved and opened as the loader would (library-lint.ts).
+   * Without, the lint stays about the file's text.
+   */
+  path?: string;
+  libraries?: LibraryLookup | null;
+}
+
+/** The file's path and the library lookup, when the lint checks libraries. */
+type Libraries = { path: string; lookup: LibraryLookup; reported: Set<string> } | null;
+
+/**
+ * Appends the library diagnostics of one string "library_path": once per library of a file, so a
+ * manifest of 100,000 layers that all name one missing library gives one diagnostic, not 100,000
+ * (memory stays bounded on hostile files; the first layer's range points at the value).
+ */
+function lintLibrary(out: Diagnostic[], libs: Libraries, field: Field<string> | undefined, owner: LibraryOwner) {
+  if (!libs || field?.value === undefined || libs.reported.has(field.value)) return;
+  libs.reported.add(field.value);
+  const check = libs.lookup(libs.path, field.value);
+  if (check) out.push(...lintLibraryPath(field, check, owner));
 }
 
 /** What the loader of `version` does with the manifests the lint cares about, where that changed. */
@@ -150,7 +173,7 @@ function lintDuplicateKeys(report: Sink, keys: { key: string; keyRange: Range }[
   }
 }
 
-function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, role: ManifestRole, reading: LoaderReading) {
+function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, role: ManifestRole, reading: LoaderReading, out: Diagnostic[], libs: Libraries) {
   const where = layer.index === undefined ? ' in "layer"' : ` in layers[${layer.index}]`;
   if (!layer.isObject) {
     report(
@@ -217,6 +240,13 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
 
   const isMeta = layer.component_layers !== undefined;
   if (layer.library_path) checkType(report, layer.library_path, where);
+  // A meta-layer's library_path already skips the layer (below); the loader opens nothing then.
+  if (!isMeta)
+    lintLibrary(out, libs, layer.library_path, {
+      kind: role === 'implicit-layer' || role === 'explicit-layer' ? role : 'layer',
+      name: layer.name?.value,
+      libraryArch: layer.library_arch?.value,
+    });
   if (isMeta && layer.library_path)
     report(
       'layer/meta-with-library-path',
@@ -387,7 +417,15 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
   }
 }
 
-function lintLayerManifest(report: Sink, parsed: ParsedManifest, m: LayerManifest, role: ManifestRole, reading: LoaderReading) {
+function lintLayerManifest(
+  report: Sink,
+  parsed: ParsedManifest,
+  m: LayerManifest,
+  role: ManifestRole,
+  reading: LoaderReading,
+  out: Diagnostic[],
+  libs: Libraries,
+) {
   lintFileFormatVersion(report, parsed, m.fileFormatVersion, KNOWN_LAYER_FORMATS, 'layer', reading);
   if (m.form === 'both')
     report(
@@ -407,10 +445,10 @@ function lintLayerManifest(report: Sink, parsed: ParsedManifest, m: LayerManifes
         `"layers" needs file_format_version 1.0.1 or later, but the file says ${ffv}; the loader warns and reads it anyway. Fix: set "file_format_version" to "1.0.1" or later.`,
       );
   }
-  for (const layer of m.layers) lintLayer(report, layer, m, role, reading);
+  for (const layer of m.layers) lintLayer(report, layer, m, role, reading, out, libs);
 }
 
-function lintDriverManifest(report: Sink, parsed: ParsedManifest, m: DriverManifest, reading: LoaderReading) {
+function lintDriverManifest(report: Sink, parsed: ParsedManifest, m: DriverManifest, reading: LoaderReading, out: Diagnostic[], libs: Libraries) {
   lintFileFormatVersion(report, parsed, m.fileFormatVersion, KNOWN_DRIVER_FORMATS, 'driver', reading);
   if (!checkType(report, m.icd, '')) return;
   const icdStart = { start: m.icd.keyRange.start, end: m.icd.keyRange.end };
@@ -420,7 +458,7 @@ function lintDriverManifest(report: Sink, parsed: ParsedManifest, m: DriverManif
       icdStart,
       `"ICD" has no "library_path"; the loader skips this driver. Fix: add "library_path" with the driver's shared library, e.g. "libvulkan_vendor.so".`,
     );
-  else checkType(report, m.library_path, ' in "ICD"');
+  else if (checkType(report, m.library_path, ' in "ICD"')) lintLibrary(out, libs, m.library_path, { kind: 'driver', libraryArch: m.library_arch?.value });
   if (!m.api_version)
     report(
       'manifest/missing-field',
@@ -505,7 +543,8 @@ export function lintManifest(parsed: ParsedManifest, options: LintOptions = {}):
       );
     return out;
   }
-  if (m.kind === 'layer') lintLayerManifest(report, parsed, m, role, reading);
-  else lintDriverManifest(report, parsed, m, reading);
+  const libs: Libraries = options.libraries && options.path !== undefined ? { path: options.path, lookup: options.libraries, reported: new Set() } : null;
+  if (m.kind === 'layer') lintLayerManifest(report, parsed, m, role, reading, out, libs);
+  else lintDriverManifest(report, parsed, m, reading, out, libs);
   return out;
 }

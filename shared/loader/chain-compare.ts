@@ -94,7 +94,8 @@ export async function compareChainsAcrossVersions(versions: readonly string[], c
     for (const boundary of ruleBoundaries(from, to)) {
       const chain = await at(boundary);
       if (chainSignature(chain) !== chainSignature(previous.chain)) {
-        const rules = LOADER_RULES.filter((r) => r.modeled && r.since === boundary).map((r) => ({
+        const withSettings = Boolean(previous.chain.settingsFile || chain.settingsFile);
+        const rules = LOADER_RULES.filter((r) => r.modeled && r.since === boundary && canMatter(r.id, withSettings)).map((r) => ({
           id: r.id as LoaderRuleId,
           since: r.since,
           summary: r.summary,
@@ -105,6 +106,11 @@ export async function compareChainsAcrossVersions(versions: readonly string[], c
     }
   }
   return { chains, same: chains.every((c) => chainSignature(c.chain) === chainSignature(chains[0]!.chain)), changes };
+}
+
+/** The settings file's rules change nothing for a question without a settings file: they are not named then. */
+function canMatter(id: LoaderRuleId, withSettings: boolean): boolean {
+  return withSettings || !id.startsWith('settings-');
 }
 
 /** The explain request for one version of a compare request. */
@@ -128,7 +134,9 @@ export function differingVersions(
     .map((o) => ({
       version: o.version,
       rules: ruleBoundaries(base.version, o.version).flatMap((at) =>
-        LOADER_RULES.filter((r) => r.since === at && CHAIN_RULE_IDS.includes(r.id)).map((r) => r.id),
+        LOADER_RULES.filter(
+          (r) => r.since === at && CHAIN_RULE_IDS.includes(r.id) && canMatter(r.id, Boolean(base.chain.settingsFile || o.chain.settingsFile)),
+        ).map((r) => r.id),
       ),
     }));
 }

@@ -1,24 +1,28 @@
 import { z } from 'zod';
-import type { DiscoveredManifest } from '../discovery/manifest-inventory';
-import { parseManifest } from '../manifest/manifest-parser';
-import type { LayerEntry } from '../manifest/manifest-model';
 import type { Environment } from './xdg-directories';
-import {
-  asciiLower,
-  disableMatch,
-  enableMatch,
-  LAYERS_ALLOW_VAR,
-  LAYERS_DISABLE_VAR,
-  LAYERS_ENABLE_VAR,
-  parseAllowFilter,
-  parseDisableFilter,
-  parseEnableFilter,
-  type DisableFilter,
-  type EnableFilter,
-  type FilterMatch,
-} from './layer-filters';
-import { LoaderRuleUseSchema, loaderHas, provenNote, rulesFor, RULES_VERSION } from './loader-rules';
+import { disableMatch, enableMatch } from './layer-filters';
+import { loaderHas, rulesFor, RULES_VERSION } from './loader-rules';
 import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
+import { computeSettingsChain } from './settings-chain';
+import { OVERRIDE_LAYER_NAME, type ChainInput, type ChainReason, type ExcludedLayer, type LayerChain } from './chain-schema';
+import {
+  apiOf,
+  availability,
+  baseList,
+  filtersFor,
+  implicitState,
+  liveLookup,
+  metaProblem,
+  overridePathsOf,
+  placeLayers,
+  pruneOverrideLayers,
+  varsOf,
+  versionNotes,
+  LayerReasons,
+  LayerSet,
+  type Activation,
+  type Layer,
+} from './chain-layers';
 
 /**
  * The effective instance layer chain: which layers the loader puts between the application and the
@@ -34,634 +38,9 @@ import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
  * loader_environment.c; see layer-filters.ts.
  */
 
+export * from './chain-schema';
 export { RULES_VERSION } from './loader-rules';
-export const OVERRIDE_LAYER_NAME = 'VK_LAYER_LUNARG_override';
-
-export const ChainReasonCodeSchema = z.enum([
-  'implicit/enabled',
-  'implicit/not-enabled',
-  'implicit/disabled-by-env',
-  'implicit/enabled-by-override',
-  'explicit/requested-by-app',
-  'explicit/vk-instance-layers',
-  'explicit/not-requested',
-  'explicit/not-found',
-  'meta/expanded',
-  'meta/component',
-  'meta/component-missing',
-  'meta/component-too-old',
-  'meta/lists-itself',
-  'meta/incomplete',
-  'override/active',
-  'override/component',
-  'override/blacklisted',
-  'override/app-keys-mismatch',
-  'override/superseded',
-  'override/paths',
-  'duplicate/shadowed',
-  'duplicate/later-occurrence-wins',
-  'duplicate/earlier-occurrence-dropped',
-  'api-version/older-than-app',
-  'manifest/rejected',
-  /** VK_LOADER_LAYERS_DISABLE removed the layer from the loader's layer list. */
-  'filter/disabled',
-  /** VK_LOADER_LAYERS_ENABLE turned the layer on (an explicit one, or an implicit one that was off). */
-  'filter/enabled',
-  /** VK_LOADER_LAYERS_DISABLE matched, but VK_LOADER_LAYERS_ENABLE matched too and wins. */
-  'filter/disable-overridden',
-  /** A filter would match, but the loader is older than the filters (1.3.234). */
-  'filter/unsupported',
-]);
-export type ChainReasonCode = z.infer<typeof ChainReasonCodeSchema>;
-
-export const ChainReasonSchema = z.object({ code: ChainReasonCodeSchema, message: z.string() });
-export type ChainReason = z.infer<typeof ChainReasonSchema>;
-
-export const ChainEntrySchema = z.object({
-  name: z.string(),
-  type: z.enum(['implicit', 'explicit']),
-  manifest: z.string(),
-  libraryPath: z.string().nullable(),
-  reasons: z.array(ChainReasonSchema),
-});
-export type ChainEntry = z.infer<typeof ChainEntrySchema>;
-
-export const ExcludedLayerSchema = z.object({
-  name: z.string(),
-  /** null for a name that was asked for but matches no manifest. */
-  manifest: z.string().nullable(),
-  reasons: z.array(ChainReasonSchema),
-});
-export type ExcludedLayer = z.infer<typeof ExcludedLayerSchema>;
-
-export const MetaLayerUseSchema = z.object({
-  name: z.string(),
-  manifest: z.string(),
-  components: z.array(z.string()),
-  reasons: z.array(ChainReasonSchema),
-});
-
-export const LayerChainSchema = z.object({
-  /** The version the real loader reports (vkEnumerateInstanceVersion); null when it could not be asked. */
-  loaderVersion: z.string().nullable(),
-  /** The loader version whose rules the model applied (the unknown-version default when loaderVersion is null). */
-  rulesVersion: z.string(),
-  /** Each version-keyed rule, and whether it was applied for `loaderVersion`. */
-  rules: z.array(LoaderRuleUseSchema),
-  result: z.enum(['VK_SUCCESS', 'VK_ERROR_LAYER_NOT_PRESENT']),
-  /** Application side first, driver side last. */
-  chain: z.array(ChainEntrySchema),
-  /** Meta-layers that were expanded into the chain (they have no library of their own). */
-  metaLayers: z.array(MetaLayerUseSchema),
-  excluded: z.array(ExcludedLayerSchema),
-  notes: z.array(z.string()),
-  /**
-   * The vk_loader_settings.json this loader reads, when one is there (settings-file-locations.ts).
-   * Its layer configuration decides the chain on loaders that read it; the model does not follow it
-   * yet, and the answer says so.
-   */
-  settingsFile: z.string().nullable().optional(),
-});
-export type LayerChain = z.infer<typeof LayerChainSchema>;
-
-export interface ChainApplication {
-  /** The executable's absolute path (what the override layer's app_keys are compared with). */
-  path: string | null;
-  requestedLayers: string[];
-  /** "MAJOR.MINOR" (or "M.m.p") of VkApplicationInfo::apiVersion; default 1.0. */
-  apiVersion?: string | undefined;
-}
-
-export type ChainManifest = Pick<DiscoveredManifest, 'path' | 'kind' | 'origin' | 'text' | 'problem'>;
-
-export interface ChainInput {
-  /** Implicit layer manifests in the loader's order. */
-  implicit: readonly ChainManifest[];
-  /** Explicit layer manifests in the loader's order (searched in the override layer's override_paths when it has some; see overridePathsFor). */
-  explicit: readonly ChainManifest[];
-  env: Environment;
-  app: ChainApplication;
-  /** The real loader's version ("1.3.239"); null when unknown (the rules of RULES_VERSION are applied). */
-  loaderVersion: string | null;
-}
-
-type Api = { major: number; minor: number };
-
-/** One layer as its manifest declares it: parsed once per manifest object, then shared and never changed. */
-interface LayerDecl {
-  name: string;
-  /** For the case-insensitive layer filters. */
-  lower: string;
-  implicit: boolean;
-  manifest: string;
-  origin: string;
-  libraryPath: string | null;
-  api: Api;
-  apiText: string;
-  meta: boolean;
-  components: string[];
-  enableEnv: { name: string; value: string } | null;
-  disableEnv: string | null;
-  blacklist: string[];
-  appKeys: string[];
-  overridePaths: string[];
-}
-
-/** One layer as the loader holds it in its instance layer list (a BaseList's own copy, never changed). */
-interface Layer extends LayerDecl {
-  /** Position in its BaseList: a computation keeps its own state per layer in arrays (LayerSet, LayerReasons). */
-  pos: number;
-}
-
-const str = (f: { value?: string | undefined } | undefined) => f?.value;
-const items = (f: { value?: { value: string | undefined }[] | undefined } | undefined) =>
-  (f?.value ?? []).flatMap((i) => (i.value === undefined ? [] : [i.value]));
-
-function apiOf(text: string | undefined): Api {
-  // Loader 1.3.239 reads "M.m.p" with strtol on each part; a missing part is 0.
-  const [major = 0, minor = 0] = (text ?? '').split('.').map((p) => Number.parseInt(p, 10) || 0);
-  return { major, minor };
-}
-const meets = (required: Api, v: Api) => v.major > required.major || (v.major === required.major && v.minor >= required.minor);
-const fmt = (v: Api) => `${v.major}.${v.minor}`;
-
-interface ReadLayers {
-  layers: LayerDecl[];
-  rejected: ExcludedLayer[];
-}
-
-// Parsing is most of the cost of a computation; the renderer and bench recompute on the same
-// manifest objects, so each is read once. The text is kept to notice a manifest object changed since.
-const readCache = new WeakMap<ChainManifest, { text: string | null; problem: ChainManifest['problem']; implicit?: ReadLayers; explicit?: ReadLayers }>();
-
-function readLayers(m: ChainManifest, implicit: boolean): ReadLayers {
-  let cached = readCache.get(m);
-  if (cached && (cached.text !== m.text || cached.problem !== m.problem)) cached = undefined;
-  const hit = implicit ? cached?.implicit : cached?.explicit;
-  if (hit) return hit;
-  const read = readLayersUncached(m, implicit);
-  readCache.set(m, { ...cached, text: m.text, problem: m.problem, [implicit ? 'implicit' : 'explicit']: read });
-  return read;
-}
-
-/** The layers of one manifest the loader keeps, or why it drops each (a subset of loader_read_layer_json's checks). */
-function readLayersUncached(m: ChainManifest, implicit: boolean): ReadLayers {
-  const out: ReadLayers = { layers: [], rejected: [] };
-  if (m.problem || m.text === null) return out;
-  const parsed = parseManifest(m.text).manifest;
-  if (parsed?.kind !== 'layer') return out;
-  for (const l of parsed.layers) {
-    if (!l.isObject) continue;
-    const name = str(l.name);
-    const reject = (why: string) =>
-      out.rejected.push({
-        name: name ?? '(no name)',
-        manifest: m.path,
-        reasons: [{ code: 'manifest/rejected', message: `the loader skips this layer: ${why}` }],
-      });
-    if (name === undefined) continue;
-    const type = str(l.type);
-    if (type !== 'GLOBAL' && type !== 'INSTANCE') {
-      reject(`type ${JSON.stringify(type ?? null)} is not GLOBAL or INSTANCE`);
-      continue;
-    }
-    if (str(l.api_version) === undefined || str(l.implementation_version) === undefined || str(l.description) === undefined) {
-      reject('a required field (api_version, implementation_version, description) is missing');
-      continue;
-    }
-    const meta = l.component_layers !== undefined;
-    if (meta && l.library_path !== undefined) {
-      reject('it has both library_path and component_layers');
-      continue;
-    }
-    if (!meta && str(l.library_path) === undefined) {
-      reject('it has no library_path');
-      continue;
-    }
-    const disable = firstEntry(l.disable_environment);
-    if (implicit && !disable) {
-      reject('an implicit layer must have a disable_environment (LLP_LAYER_9)');
-      continue;
-    }
-    const enable = firstEntry(l.enable_environment);
-    const isOverride = name === OVERRIDE_LAYER_NAME;
-    out.layers.push({
-      name,
-      lower: asciiLower(name),
-      implicit,
-      manifest: m.path,
-      origin: m.origin,
-      libraryPath: str(l.library_path) ?? null,
-      api: apiOf(str(l.api_version)),
-      apiText: str(l.api_version)!,
-      meta,
-      components: items(l.component_layers),
-      enableEnv: implicit && enable ? enable : null,
-      disableEnv: implicit && disable ? disable.name : null,
-      // Loader 1.3.239 reads blacklisted_layers and app_keys only from the override layer (it warns and ignores them elsewhere).
-      blacklist: isOverride ? items(l.blacklisted_layers) : [],
-      appKeys: isOverride ? items(l.app_keys) : [],
-      overridePaths: items(l.override_paths),
-    });
-  }
-  return out;
-}
-
-function firstEntry(f: LayerEntry['enable_environment']): { name: string; value: string } | null {
-  const e = f?.value?.[0];
-  return e ? { name: e.key, value: e.value.value ?? '' } : null;
-}
-
-/** The loader's layer list before anything is removed, with what every computation on it needs. */
-interface BaseList {
-  implicit: Layer[];
-  explicit: Layer[];
-  /** Implicit layers first, then explicit (loader_scan_for_layers). */
-  all: Layer[];
-  rejected: ExcludedLayer[];
-  index: NameIndex;
-  /** The manifests it was built from (object and text), to notice an array or a manifest changed in place since. */
-  from: { implicit: ManifestSeen[]; explicit: ManifestSeen[] };
-}
-
-/** A literal, not a spread: every Layer gets one hidden class, and the hot loops read them fast. */
-function layerAt(d: LayerDecl, pos: number): Layer {
-  return {
-    name: d.name,
-    lower: d.lower,
-    implicit: d.implicit,
-    manifest: d.manifest,
-    origin: d.origin,
-    libraryPath: d.libraryPath,
-    api: d.api,
-    apiText: d.apiText,
-    meta: d.meta,
-    components: d.components,
-    enableEnv: d.enableEnv,
-    disableEnv: d.disableEnv,
-    blacklist: d.blacklist,
-    appKeys: d.appKeys,
-    overridePaths: d.overridePaths,
-    pos,
-  };
-}
-
-/** A set of the layers of one BaseList, by position: the hot loops test every layer several times. */
-class LayerSet {
-  private readonly bits: Uint8Array;
-  size = 0;
-  constructor(base: BaseList) {
-    this.bits = new Uint8Array(base.all.length);
-  }
-  has(l: Layer): boolean {
-    return this.bits[l.pos] === 1;
-  }
-  add(l: Layer): void {
-    if (this.bits[l.pos] === 1) return;
-    this.bits[l.pos] = 1;
-    this.size++;
-  }
-}
-
-/** Reasons per layer of one BaseList, by position. */
-class LayerReasons {
-  private readonly lists: (ChainReason[] | undefined)[];
-  size = 0;
-  constructor(base: BaseList) {
-    this.lists = new Array<ChainReason[] | undefined>(base.all.length);
-  }
-  get(l: Layer): ChainReason[] | undefined {
-    return this.lists[l.pos];
-  }
-  add(l: Layer, code: ChainReasonCode, message: string): void {
-    const list = this.lists[l.pos];
-    if (list) list.push({ code, message });
-    else {
-      this.lists[l.pos] = [{ code, message }];
-      this.size++;
-    }
-  }
-}
-
-// The same manifest lists are asked about again and again (100 applications, a draft edited live),
-// so the list built from a pair of manifest arrays is kept with them; a hit is checked element by
-// element (pointer compares), so an array changed in place is read again.
-const baseCache = new WeakMap<readonly ChainManifest[], WeakMap<readonly ChainManifest[], BaseList>>();
-const NO_MANIFESTS: readonly ChainManifest[] = [];
-
-function baseList(implicit: readonly ChainManifest[], explicit: readonly ChainManifest[]): BaseList {
-  let byExplicit = baseCache.get(implicit);
-  const hit = byExplicit?.get(explicit);
-  if (hit && sameManifests(hit.from.implicit, implicit) && sameManifests(hit.from.explicit, explicit)) return hit;
-  const rejected: ExcludedLayer[] = [];
-  const all: Layer[] = [];
-  const read = (manifests: readonly ChainManifest[], isImplicit: boolean): Layer[] => {
-    const out: Layer[] = [];
-    for (const m of manifests) {
-      const layers = readLayers(m, isImplicit);
-      rejected.push(...layers.rejected);
-      // Every entry gets its own object, also when a manifest object is listed twice (the loader reads such a file twice).
-      for (const d of layers.layers) {
-        const l = layerAt(d, all.length);
-        all.push(l);
-        out.push(l);
-      }
-    }
-    return out;
-  };
-  const imp = read(implicit, true);
-  const exp = read(explicit, false);
-  const base: BaseList = {
-    implicit: imp,
-    explicit: exp,
-    all,
-    rejected,
-    index: indexByName(all),
-    from: { implicit: implicit.map(seenAs), explicit: explicit.map(seenAs) },
-  };
-  if (!byExplicit) baseCache.set(implicit, (byExplicit = new WeakMap()));
-  byExplicit.set(explicit, base);
-  return base;
-}
-
-type ManifestSeen = { m: ChainManifest; text: string | null };
-const seenAs = (m: ChainManifest): ManifestSeen => ({ m, text: m.text });
-
-/** Pointer compares only: the same objects with the same text strings. */
-function sameManifests(seen: readonly ManifestSeen[], now: readonly ChainManifest[]): boolean {
-  if (seen.length !== now.length) return false;
-  for (let i = 0; i < now.length; i++) if (seen[i]!.m !== now[i] || seen[i]!.text !== now[i]!.text) return false;
-  return true;
-}
-
-const isSet = (env: Environment, name: string) => env[name] !== undefined;
-
-/** The variables that are set, as a Map: hundreds of implicit layers look theirs up in every computation. */
-type Vars = ReadonlyMap<string, string>;
-function varsOf(env: Environment): Vars {
-  const vars = new Map<string, string>();
-  for (const k in env) {
-    const v = env[k];
-    if (v !== undefined) vars.set(k, v);
-  }
-  return vars;
-}
-
-/** The layer filters the loader applies; `ignored` holds them when the loader predates them. */
-interface Filters {
-  enable: EnableFilter | null;
-  disable: DisableFilter | null;
-  /** VK_LOADER_LAYERS_ALLOW (1.3.262+): exempts names from the disable filter. */
-  allow: EnableFilter | null;
-  ignored: { enable: EnableFilter | null; disable: DisableFilter | null; version: string } | null;
-}
-
-function filtersFor(env: Environment, loaderVersion: string | null): Filters {
-  const enable = parseEnableFilter(env[LAYERS_ENABLE_VAR], loaderVersion);
-  const disable = parseDisableFilter(env[LAYERS_DISABLE_VAR], loaderVersion);
-  const allow = loaderHas(loaderVersion, 'layers-allow') ? parseAllowFilter(env[LAYERS_ALLOW_VAR], loaderVersion) : null;
-  if (loaderHas(loaderVersion, 'layer-filters')) return { enable, disable, allow, ignored: null };
-  return { enable: null, disable: null, allow: null, ignored: enable || disable ? { enable, disable, version: loaderVersion! } : null };
-}
-
-/** The disable filter's match, unless VK_LOADER_LAYERS_ALLOW names the layer (then null, and `allowed` says why). */
-function disableFilterMatch(filters: Filters, l: Layer): { off: FilterMatch | null; allowed: FilterMatch | null } {
-  const off = disableMatch(filters.disable, l.name, l.implicit, l.lower);
-  if (!off) return { off: null, allowed: null };
-  const allowed = enableMatch(filters.allow, l.name, l.lower);
-  return allowed ? { off: null, allowed } : { off, allowed: null };
-}
-
-/**
- * loader_implicit_layer_is_enabled. Its order matters: the layer filters first (an enable match
- * turns the layer on; a disable match turns off a layer that was on and ends the check), then
- * disable_environment (wins over everything so far), then the override layer's components (on,
- * whatever the rest said).
- */
-function implicitState(l: Layer, env: Vars, filters: Filters, override: Layer | null): { enabled: boolean; reason: ChainReason } {
-  // LLP_LOADER_6: with an enable_environment the layer is off unless the variable is set; loader
-  // 1.3.239 wants it set to exactly the manifest's value (strcmp), as the format table says.
-  let enabled = true;
-  let reason: ChainReason = { code: 'implicit/enabled', message: 'implicit layer, enabled by default (no enable_environment)' };
-  if (l.enableEnv) {
-    const value = env.get(l.enableEnv.name);
-    enabled = value === l.enableEnv.value;
-    reason = enabled
-      ? { code: 'implicit/enabled', message: `implicit layer enabled: ${l.enableEnv.name}=${l.enableEnv.value} set (enable_environment)` }
-      : {
-          code: 'implicit/not-enabled',
-          message:
-            value !== undefined
-              ? `implicit layer not enabled: ${l.enableEnv.name} is "${value}", not "${l.enableEnv.value}" (enable_environment)`
-              : `implicit layer not enabled: ${l.enableEnv.name} unset (enable_environment)`,
-        };
-  }
-  const on = enableMatch(filters.enable, l.name, l.lower);
-  if (on) {
-    if (!enabled) {
-      enabled = true;
-      reason = { code: 'filter/enabled', message: `implicit layer enabled by ${on.variable}=${on.raw}: ${on.why} (without it: ${reason.message})` };
-    }
-  } else if (enabled) {
-    const { off } = disableFilterMatch(filters, l);
-    if (off) return { enabled: false, reason: { code: 'filter/disabled', message: `implicit layer disabled by ${off.variable}=${off.raw}: ${off.why}` } };
-  }
-  // The disable variable wins when set to anything, even "" (loader 1.3.239: getenv() != NULL).
-  const disabledBy = l.disableEnv === null ? undefined : env.get(l.disableEnv);
-  if (disabledBy !== undefined) {
-    enabled = false;
-    reason = {
-      code: 'implicit/disabled-by-env',
-      message: `implicit layer disabled: ${l.disableEnv}=${disabledBy} set (disable_environment)${on ? `; it wins over ${on.variable}` : ''}`,
-    };
-  }
-  // Loader 1.3.239: a component of the active override layer is enabled whatever the rest says.
-  if (override?.components.includes(l.name))
-    return {
-      enabled: true,
-      reason: {
-        code: 'implicit/enabled-by-override',
-        message: `implicit layer enabled: component of the override layer ${override.manifest}${enabled ? '' : ` (overrides: ${reason.message})`}`,
-      },
-    };
-  return { enabled, reason };
-}
-
-/**
- * loader_layer_is_available: VK_LOADER_LAYERS_DISABLE (~all~, ~implicit~/~explicit~ by the layer's
- * kind, name filters) takes a layer out unless VK_LOADER_LAYERS_ENABLE names it too.
- */
-function availability(l: Layer, filters: Filters): { available: boolean; reason: ChainReason | null } {
-  const { off, allowed } = disableFilterMatch(filters, l);
-  if (allowed)
-    return {
-      available: true,
-      reason: {
-        code: 'filter/disable-overridden',
-        message: `${LAYERS_DISABLE_VAR} matches, but ${allowed.variable}=${allowed.raw}: ${allowed.why}, which exempts it`,
-      },
-    };
-  if (!off) return { available: true, reason: null };
-  const on = enableMatch(filters.enable, l.name, l.lower);
-  if (on)
-    return {
-      available: true,
-      reason: {
-        code: 'filter/disable-overridden',
-        message: `${off.variable}=${off.raw}: ${off.why}; but ${on.variable}=${on.raw}: ${on.why}, and the enable filter wins`,
-      },
-    };
-  return { available: false, reason: { code: 'filter/disabled', message: `removed from the loader's layer list by ${off.variable}=${off.raw}: ${off.why}` } };
-}
-
-/** Adds to `removed` the override layers that do not survive app_keys (loader 1.3.239 remove_all_non_valid_override_layers). */
-function pruneOverrideLayers(list: readonly Layer[], appPath: string | null, excluded: LayerReasons, removed: LayerSet): void {
-  let foundActive = false;
-  let global: Layer | null = null;
-  for (const l of list) {
-    if (l.name !== OVERRIDE_LAYER_NAME) continue;
-    if (l.appKeys.length > 0) {
-      for (const key of l.appKeys) {
-        if (appPath !== null && key === appPath) {
-          if (!foundActive) foundActive = true;
-          else {
-            excluded.add(l, 'override/superseded', 'an override layer whose app_keys list this application was found first');
-            removed.add(l);
-            break;
-          }
-        }
-      }
-      // Loader 1.3.239 quirk: this tests "some override layer so far matched", not "this one did".
-      if (!foundActive && !removed.has(l)) {
-        excluded.add(
-          l,
-          'override/app-keys-mismatch',
-          `override layer not used: the application ${appPath ?? '(unknown path)'} is not in app_keys [${l.appKeys.join(', ')}]`,
-        );
-        removed.add(l);
-      }
-    } else if (global === null) global = l;
-    else {
-      excluded.add(l, 'override/superseded', 'a global override layer was found earlier; the loader uses the first');
-      removed.add(l);
-    }
-  }
-  if (foundActive && global) {
-    excluded.add(global, 'override/superseded', 'an override layer whose app_keys list this application is used instead of the global one');
-    removed.add(global);
-  }
-}
-
-/**
- * The override_paths of the override layer that survives app_keys and is enabled (filters included),
- * or null: loader 1.3.239 takes the last such layer, 1.3.251+ the first (rule override-paths-first).
- */
-function overridePathsOf(list: readonly Layer[], pruned: LayerSet, env: Vars, filters: Filters, version: string | null): string[] | null {
-  const first = loaderHas(version, 'override-paths-first');
-  let paths: string[] | null = null;
-  for (const l of list) {
-    if (l.name === OVERRIDE_LAYER_NAME && !pruned.has(l) && l.overridePaths.length > 0 && implicitState(l, env, filters, null).enabled) {
-      paths = l.overridePaths;
-      if (first) break;
-    }
-  }
-  return paths;
-}
-
-/**
- * The override_paths the loader searches for explicit layers instead of VK_LAYER_PATH and the
- * standard folders, or null. Loader 1.3.239 takes them from an override layer that survives
- * app_keys and whose enable/disable variables (and the layer filters) allow it, before checking
- * that its components exist.
- */
-export function overridePathsFor(implicit: readonly ChainManifest[], env: Environment, appPath: string | null, loaderVersion: string | null): string[] | null {
-  const base = baseList(implicit, NO_MANIFESTS);
-  const pruned = new LayerSet(base);
-  pruneOverrideLayers(base.implicit, appPath, new LayerReasons(base), pruned);
-  return overridePathsOf(base.implicit, pruned, varsOf(env), filtersFor(env, loaderVersion), loaderVersion);
-}
-
-type Lookup = (name: string) => Layer | undefined;
-
-/** Why a meta-layer is invalid (loader 1.3.239 verify_meta_layer_component_layers), or null. */
-function metaProblem(meta: Layer, find: Lookup, seen: Set<Layer> = new Set()): ChainReason | null {
-  for (const [i, c] of meta.components.entries()) {
-    const comp = find(c);
-    if (!comp) return { code: 'meta/component-missing', message: `meta-layer removed: component ${c} (#${i + 1}) is not found (LLP_LAYER_7)` };
-    if (!meets(meta.api, comp.api))
-      return {
-        code: 'meta/component-too-old',
-        message: `meta-layer removed: component ${c} has API version ${fmt(comp.api)}, older than the meta-layer's ${fmt(meta.api)} (LLP_LAYER_8)`,
-      };
-    if (c === meta.name) return { code: 'meta/lists-itself', message: `meta-layer removed: it lists itself as component #${i + 1}` };
-    if (comp.meta) {
-      if (seen.has(comp)) return { code: 'meta/lists-itself', message: `meta-layer removed: component ${c} leads back to it` };
-      const inner = metaProblem(comp, find, new Set([...seen, meta]));
-      if (inner) return { code: inner.code, message: `meta-layer removed: its component meta-layer ${c} is invalid (${inner.message})` };
-    }
-  }
-  return null;
-}
-
-/** Layers by name, in list order: the first of each, and the later ones of names that repeat. */
-interface NameIndex {
-  first: Map<string, Layer>;
-  later: Map<string, Layer[]>;
-}
-
-function indexByName(list: readonly Layer[]): NameIndex {
-  const first = new Map<string, Layer>();
-  const later = new Map<string, Layer[]>();
-  for (const l of list) {
-    if (!first.has(l.name)) first.set(l.name, l);
-    else {
-      const more = later.get(l.name);
-      if (more) more.push(l);
-      else later.set(l.name, [l]);
-    }
-  }
-  return { first, later };
-}
-
-/** The first layer of each name among the indexed list minus `gone` (loader_find_layer_property on a list that shrinks). */
-function liveLookup(index: NameIndex, gone: LayerSet): Lookup {
-  return (name) => {
-    const l = index.first.get(name);
-    if (l === undefined || !gone.has(l)) return l;
-    return index.later.get(name)?.find((x) => !gone.has(x));
-  };
-}
-
-interface Activation {
-  layer: Layer;
-  reasons: ChainReason[];
-}
-
-function versionNotes(version: string | null, env: Environment, filters: Filters): string[] {
-  const notes: string[] = [];
-  const proven = provenNote(version);
-  if (proven) notes.push(proven);
-  if (filters.ignored)
-    for (const v of [LAYERS_ENABLE_VAR, LAYERS_DISABLE_VAR])
-      if (isSet(env, v)) notes.push(`${v} is set, but loader ${filters.ignored.version} predates the layer filters (1.3.234) and ignores it`);
-  for (const f of [filters.enable, filters.disable, filters.allow]) if (f) notes.push(...f.notes);
-  if (isSet(env, LAYERS_ALLOW_VAR) && !loaderHas(version, 'layers-allow'))
-    notes.push(`${LAYERS_ALLOW_VAR} is set, but loader ${version ?? RULES_VERSION} does not read it (it arrived in 1.3.262)`);
-  const extFilter = env['VK_LOADER_DISABLE_INST_EXT_FILTER'];
-  if (extFilter !== undefined)
-    notes.push(
-      cAtoi(extFilter) !== 0
-        ? `VK_LOADER_DISABLE_INST_EXT_FILTER=${extFilter}: the loader stops filtering instance extensions, so drivers' instance extensions it does not know are listed and can be enabled; the layer chain is the same`
-        : `VK_LOADER_DISABLE_INST_EXT_FILTER=${extFilter} is set, but the loader acts only on a non-zero number (atoi); it filters instance extensions as usual`,
-    );
-  return notes;
-}
-
-/** C atoi: optional leading white space and sign, then digits; anything else is 0. */
-function cAtoi(s: string): number {
-  const m = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(s);
-  return m ? Number.parseInt(m[1]!, 10) : 0;
-}
+export { overridePathsFor } from './chain-layers';
 
 export function computeLayerChain(input: ChainInput): LayerChain {
   const { env, app } = input;
@@ -745,6 +124,38 @@ export function computeLayerChain(input: ChainInput): LayerChain {
             `${m.variable}=${m.raw}: ${m.why}, but loader ${filters.ignored.version} predates the layer filters (1.3.234) and ignores them`,
           );
     }
+  }
+
+  const settings = input.settings;
+  if (settings) notes.push(settingsNote(settings));
+  if (settings?.read.active && settings.read.layers) {
+    const regularExcluded: ExcludedLayer[] = [
+      ...base.rejected,
+      ...everything.filter((l) => gone.has(l)).map((l) => ({ name: l.name, manifest: l.manifest, reasons: removedWhy.get(l) ?? [] })),
+    ];
+    const s = computeSettingsChain({
+      settingsFile: settings.path,
+      entry: settings.read.entry,
+      configs: settings.read.layers,
+      manifests: settings.manifests,
+      regular: list,
+      regularExcluded,
+      // The implicit-layer scan keeps what the override layer blacklists (it removes no implicit layer for it).
+      implicitScan: base.implicit.filter((l) => !gone.has(l) || (removedWhy.get(l) ?? []).every((r) => r.code === 'override/blacklisted')),
+      vars,
+      filters,
+      override,
+      app,
+      version,
+    });
+    return {
+      loaderVersion: version,
+      rulesVersion: version ?? RULES_VERSION,
+      rules: rulesFor(version),
+      ...s,
+      notes: [...notes, ...s.notes],
+      settingsFile: settings.path,
+    };
   }
 
   const excludedExtra: ExcludedLayer[] = [];
@@ -834,7 +245,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
 
   if (missing.length === 0) {
     const instanceLayers = env['VK_INSTANCE_LAYERS'];
-    const instanceNames = (instanceLayers ?? '').split(':').filter((n) => n.length > 0);
+    const instanceNames = (instanceLayers ?? '').split(input.listSeparator ?? ':').filter((n) => n.length > 0);
     // 1. implicit layers in the loader's order (loader_add_implicit_layers). Loader 1.4.326+ leaves
     // an implicit layer whose name occurs in VK_INSTANCE_LAYERS (strstr: a substring counts) to step 2.
     for (const l of list) {
@@ -941,42 +352,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
     }
   }
 
-  // loader_create_instance_chain walks the list from the driver side and skips a name it has
-  // already placed: of repeated layers, the occurrence nearest the driver wins.
-  const chosen: Activation[] = [];
-  const byName = new Map<string, Activation[]>();
-  for (const a of expanded) {
-    const same = byName.get(a.layer.name);
-    if (same) same.push(a);
-    else byName.set(a.layer.name, [a]);
-  }
-  const placed = new Set<string>();
-  for (let i = expanded.length - 1; i >= 0; i--) {
-    const a = expanded[i]!;
-    if (placed.has(a.layer.name)) continue;
-    placed.add(a.layer.name);
-    chosen.push(a);
-  }
-  chosen.reverse();
-  const chain: ChainEntry[] = chosen.map((a) => {
-    const reasons = [...a.reasons, ...(remarks.get(a.layer) ?? [])];
-    const all = byName.get(a.layer.name)!;
-    if (all.length > 1)
-      reasons.push({
-        code: 'duplicate/later-occurrence-wins',
-        message: `enabled ${all.length} times; the loader keeps the occurrence nearest the driver (${a.layer.manifest}) and drops: ${all
-          .filter((x) => x !== a)
-          .map((x) => `${x.layer.manifest} (${x.reasons.map((r) => r.code).join(', ')})`)
-          .join('; ')}`,
-      });
-    if (!meets(appApi, a.layer.api))
-      reasons.push({
-        code: 'api-version/older-than-app',
-        message: `layer API version ${a.layer.apiText} is older than the application's ${fmt(appApi)}; loader 1.3.239 only warns and keeps it (the spec says an implicit one is not enabled)`,
-      });
-    return { name: a.layer.name, type: a.layer.implicit ? 'implicit' : 'explicit', manifest: a.layer.manifest, libraryPath: a.layer.libraryPath, reasons };
-  });
-
+  const { chosen, chain } = placeLayers(expanded, (l) => remarks.get(l), appApi);
   const inChain = new LayerSet(base);
   for (const a of chosen) inChain.add(a.layer);
   const expandedLayers = new LayerSet(base);
@@ -1020,7 +396,16 @@ export function computeLayerChain(input: ChainInput): LayerChain {
     metaLayers: metaUses,
     excluded,
     notes,
+    settingsFile: settings?.path ?? null,
   };
+}
+
+function settingsNote(settings: NonNullable<ChainInput['settings']>): string {
+  const r = settings.read;
+  if (!r.active) return `the loader reads ${settings.path} but no settings in it apply to this application: ${r.why}`;
+  if (r.layers === null) return `the loader applies ${r.entry} of ${settings.path}; it configures no layers, so the usual rules decide them`;
+  if (r.layers.length === 0) return `the loader applies ${r.entry} of ${settings.path}, which lists no layers: the application gets none`;
+  return `the loader applies ${r.entry} of ${settings.path}: its layer list decides the chain (in its order; unordered_layer_location places the layers it does not name)`;
 }
 
 // ---- chain.explain (IPC) ----

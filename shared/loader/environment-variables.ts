@@ -6,7 +6,11 @@
 export interface KnownVariable {
   readonly name: string;
   readonly summary: string;
-  /** Whether the loader ignores it for processes running with elevated privileges (setuid, root-owned). */
+  /**
+   * Whether the loader ignores it for processes running with elevated privileges (setuid, root-owned;
+   * on Windows a high-integrity token): it reads these with loader_secure_getenv, the layer and driver
+   * filters included (loader_environment.c parse_generic_filter_environment_var, 1.3.239 … 1.4.359).
+   */
   readonly ignoredWhenElevated: boolean;
 }
 
@@ -19,11 +23,11 @@ export const LOADER_VARIABLES: readonly KnownVariable[] = [
   { name: 'VK_IMPLICIT_LAYER_PATH', summary: 'Replaces the implicit layer manifest search path (newer loaders).', ignoredWhenElevated: true },
   { name: 'VK_ADD_IMPLICIT_LAYER_PATH', summary: 'Implicit layer manifest folders searched first (newer loaders).', ignoredWhenElevated: true },
   { name: 'VK_INSTANCE_LAYERS', summary: 'Explicit layers to enable, closest to the application.', ignoredWhenElevated: false },
-  { name: 'VK_LOADER_LAYERS_ENABLE', summary: 'Layer name patterns to force on (comma-separated globs).', ignoredWhenElevated: false },
-  { name: 'VK_LOADER_LAYERS_DISABLE', summary: 'Layer name patterns to force off, including implicit layers.', ignoredWhenElevated: false },
-  { name: 'VK_LOADER_LAYERS_ALLOW', summary: 'Layer name patterns exempt from VK_LOADER_LAYERS_DISABLE.', ignoredWhenElevated: false },
-  { name: 'VK_LOADER_DRIVERS_SELECT', summary: 'Driver manifest name patterns to keep; all others are dropped.', ignoredWhenElevated: false },
-  { name: 'VK_LOADER_DRIVERS_DISABLE', summary: 'Driver manifest name patterns to drop.', ignoredWhenElevated: false },
+  { name: 'VK_LOADER_LAYERS_ENABLE', summary: 'Layer name patterns to force on (comma-separated globs).', ignoredWhenElevated: true },
+  { name: 'VK_LOADER_LAYERS_DISABLE', summary: 'Layer name patterns to force off, including implicit layers.', ignoredWhenElevated: true },
+  { name: 'VK_LOADER_LAYERS_ALLOW', summary: 'Layer name patterns exempt from VK_LOADER_LAYERS_DISABLE.', ignoredWhenElevated: true },
+  { name: 'VK_LOADER_DRIVERS_SELECT', summary: 'Driver manifest name patterns to keep; all others are dropped.', ignoredWhenElevated: true },
+  { name: 'VK_LOADER_DRIVERS_DISABLE', summary: 'Driver manifest name patterns to drop.', ignoredWhenElevated: true },
   { name: 'VK_LOADER_DISABLE_INST_EXT_FILTER', summary: 'Stops the loader filtering unknown instance extensions.', ignoredWhenElevated: false },
   { name: 'VK_LOADER_DEBUG', summary: 'Loader log levels: error, warn, info, debug, layer, driver, all.', ignoredWhenElevated: false },
   { name: 'VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING', summary: 'Keeps layer and driver libraries loaded (for leak checkers).', ignoredWhenElevated: false },

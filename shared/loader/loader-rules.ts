@@ -40,6 +40,15 @@ export const LoaderRuleIdSchema = z.enum([
   'override-paths-first',
   'settings-folder-renamed',
   'settings-layer-off-meta',
+  'settings-disable-spares-on',
+  'settings-first-app-match',
+  'settings-layers-optional',
+  'settings-multi-layer-manifests',
+  'settings-consider-lib-path',
+  'settings-null-check',
+  'settings-instance-layers-fix',
+  'settings-failed-manifest',
+  'settings-off-component-crash',
   'layers-allow',
   'implicit-layer-path',
   'meta-recursion-check',
@@ -121,8 +130,9 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     id: 'settings-file',
     since: '1.3.251',
     source: '9a7de469f "Add loader settings file"',
-    summary: 'vk_loader_settings.json: layer control on/off/auto/unordered, stderr_log, app_keys',
-    modeled: false,
+    summary:
+      'vk_loader_settings.json: an object of layer configurations (on/off/auto, in order, with unordered_layer_location for the layers it does not name) replaces the usual chain rules',
+    modeled: true,
   },
   {
     id: 'meta-no-duplicates',
@@ -151,6 +161,76 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: '44d99e3d8 "Redo logic of check_if_layer_is_in_list()"',
     summary:
       'the settings file can turn a meta-layer (the override layer) off; before, a meta-layer was never matched, so "off" for it did nothing. Strata binds profiles to applications through the settings file only from here, through override layers with app_keys before',
+    modeled: true,
+  },
+  {
+    id: 'settings-disable-spares-on',
+    since: '1.3.302',
+    source: '63dcb0a8f "Log when Filter Env-Vars act when settings file is active"',
+    summary:
+      'VK_LOADER_LAYERS_DISABLE no longer turns off a layer the settings file turns "on", and the unordered_layer_location entry is skipped when layers are enabled',
+    modeled: true,
+  },
+  {
+    id: 'settings-first-app-match',
+    since: '1.4.303',
+    source: 'cc9d0cbfd "Refactor get_loader_settings to not allocate app_keys"',
+    summary: 'the first entry of settings_array whose app_keys name the executable applies; before, the last one did',
+    modeled: true,
+  },
+  {
+    id: 'settings-layers-optional',
+    since: '1.4.309',
+    source: '30aa753ee "Allow settings with only debug logging to work"',
+    summary: 'a settings object without "layers" is valid (before, the file was ignored); until 1.4.336 such a file left the application with no layers at all',
+    modeled: true,
+  },
+  {
+    id: 'settings-multi-layer-manifests',
+    since: '1.4.347',
+    source: 'e30b49a24 "fix: handle multi-layer setting additions and fix settings equality checks"',
+    summary:
+      'every layer of a manifest the settings file names is checked against the entry; before, only the manifest\'s last layer was (the others stayed as "auto"), and an entry whose manifest declares another name removed the entry before it too',
+    modeled: true,
+  },
+  {
+    id: 'settings-consider-lib-path',
+    since: '1.4.337',
+    source: 'bf546ec93 "Fix duplicate layer output with the settings file"',
+    summary:
+      'a layer found by discovery is left out of the unordered_layer_location when the settings file or an earlier layer has its name; before, only one with the same library was, so two copies of a name could both be enabled',
+    modeled: true,
+  },
+  {
+    id: 'settings-null-check',
+    since: '1.4.326',
+    source: '272251ff5 "Add null check before strcmp"',
+    summary: 'a settings file that lists a layer after an "off" entry (or a meta-layer) of the same name no longer crashes the loader in vkCreateInstance',
+    modeled: true,
+  },
+  {
+    id: 'settings-instance-layers-fix',
+    since: '1.3.302',
+    source: '5bd87fba3 "Fix VK_INSTANCE_LAYERS bug when using vk_loader_settings.json"',
+    summary:
+      'with a settings file that lists layers, VK_INSTANCE_LAYERS is read correctly for every layer; before, the second layer that asked for it made the loader write past its buffer and crash',
+    modeled: true,
+  },
+  {
+    id: 'settings-failed-manifest',
+    since: '1.3.302',
+    source: '44d99e3d8 "Redo logic of check_if_layer_is_in_list()"',
+    summary:
+      'a settings file entry whose manifest gives no layer is skipped; before, the loader took the entry before it in its place (removing it twice when the names differ, or crashing when there was none)',
+    modeled: true,
+  },
+  {
+    id: 'settings-off-component-crash',
+    since: '1.4.341',
+    source:
+      'observed on the matrix builds (1.3.275–1.4.321: VK_ERROR_INITIALIZATION_FAILED or a hang; 1.4.341: SIGSEGV); the commit between 1.4.321 and 1.4.341 is not identified',
+    summary:
+      'a meta-layer whose component the settings file turns "off" crashes vkCreateInstance; before (1.3.275–1.4.321 of the matrix) the loader calls into itself and the outcome is undefined: a crash, a hang or VK_ERROR_INITIALIZATION_FAILED',
     modeled: true,
   },
   {
@@ -202,8 +282,9 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     id: 'settings-layer-configurations',
     since: '1.4.336',
     source: '002a13d8f "Fix devices in the settings file removing layers"',
-    summary: 'a settings file without layers leaves the layer chain to the usual rules',
-    modeled: false,
+    summary:
+      'a settings file without "layers", or with an invalid layer entry, leaves the layer chain to the usual rules (before: no layers at all, or the whole file ignored)',
+    modeled: true,
   },
   {
     id: 'remove-duplicate-layers',
@@ -317,6 +398,19 @@ export const CHAIN_RULE_IDS: readonly LoaderRuleId[] = [
   'instance-layers-order-implicit',
   'remove-duplicate-layers',
   'filter-whole-wildcards',
+  // The settings file's layer configuration (settings-chain.ts).
+  'settings-file',
+  'settings-layer-off-meta',
+  'settings-disable-spares-on',
+  'settings-instance-layers-fix',
+  'settings-failed-manifest',
+  'settings-first-app-match',
+  'settings-layers-optional',
+  'settings-null-check',
+  'settings-layer-configurations',
+  'settings-consider-lib-path',
+  'settings-multi-layer-manifests',
+  'settings-off-component-crash',
 ];
 
 // Mutation tests flip one rule's version to prove some real-loader scenario depends on it.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { StrataErrorSchema } from '../errors/strata-error-schema';
 import { LayerChainSchema } from '../loader/chain';
 import { OverrideApplyResultSchema } from '../override/override-status';
@@ -87,7 +88,7 @@ export const ProfileExplainRequestSchema = z
   .object({
     name,
     appPath: z.string().min(1).optional(),
-    requestedLayers: z.array(z.string().min(1)).optional(),
+    requestedLayers: z.array(z.string().min(1)).max(REQUEST_LIMITS.requestedLayers, tooMany('requested layers', REQUEST_LIMITS.requestedLayers)).optional(),
     apiVersion: z
       .string()
       .regex(/^\d+\.\d+(\.\d+)?$/)
@@ -126,7 +127,7 @@ export const ProfileBindRequestSchema = z
   .object({
     appPath: z.string().min(1),
     profile: name,
-    args: z.array(z.string()).optional(),
+    args: z.array(z.string()).max(REQUEST_LIMITS.commandArgs, tooMany('arguments', REQUEST_LIMITS.commandArgs)).optional(),
     cwd: z.string().min(1).optional(),
     env: z.record(z.string().min(1), z.string().nullable()).optional(),
     label: z.string().max(200).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { strataError, type StrataError } from '../errors/strata-error';
 import { LayerControlSchema, OVERRIDE_LAYER_NAME } from '../override/override-config';
 import { SettingsByLayerSchema } from '../settings/setting-values';
@@ -54,11 +55,11 @@ const DriverFilterSchema = z
 export const ProfileDriversSchema = z
   .object({
     /** Only these drivers (VK_LOADER_DRIVERS_SELECT). Empty or absent: every driver. */
-    select: z.array(DriverFilterSchema).optional(),
+    select: z.array(DriverFilterSchema).max(REQUEST_LIMITS.profileListItems, tooMany('drivers', REQUEST_LIMITS.profileListItems)).optional(),
     /** Never these drivers (VK_LOADER_DRIVERS_DISABLE); select wins over disable, as in the loader. */
-    disable: z.array(DriverFilterSchema).optional(),
+    disable: z.array(DriverFilterSchema).max(REQUEST_LIMITS.profileListItems, tooMany('drivers', REQUEST_LIMITS.profileListItems)).optional(),
     /** Preferred order, first first; only loaders with a driver section in their settings file can express it. */
-    order: z.array(DriverFilterSchema).optional(),
+    order: z.array(DriverFilterSchema).max(REQUEST_LIMITS.profileListItems, tooMany('drivers', REQUEST_LIMITS.profileListItems)).optional(),
   })
   .strict();
 export type ProfileDrivers = z.infer<typeof ProfileDriversSchema>;
@@ -79,12 +80,15 @@ export const ProfileSchema = z
     /** Layer settings changed from their defaults (shared/settings/setting-values.ts). */
     settings: SettingsByLayerSchema.optional(),
     /** VK_LOADER_DEBUG / the loader settings file's stderr_log. */
-    loaderMessages: z.array(LoaderMessageLevelSchema).optional(),
+    loaderMessages: z
+      .array(LoaderMessageLevelSchema)
+      .max(REQUEST_LIMITS.profileListItems, tooMany('message levels', REQUEST_LIMITS.profileListItems))
+      .optional(),
     drivers: ProfileDriversSchema.optional(),
     /** override_paths: the only folders searched for the 'on' layers. */
-    overridePaths: z.array(z.string().min(1)).optional(),
+    overridePaths: z.array(z.string().min(1)).max(REQUEST_LIMITS.profileListItems, tooMany('override paths', REQUEST_LIMITS.profileListItems)).optional(),
     /** The executables this profile is bound to (full paths); kept in step with applications.json. */
-    applications: z.array(z.string().min(1)).optional(),
+    applications: z.array(z.string().min(1)).max(REQUEST_LIMITS.profileListItems, tooMany('applications', REQUEST_LIMITS.profileListItems)).optional(),
   })
   .strict()
   .superRefine((p, ctx) => {

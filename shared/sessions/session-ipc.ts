@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { SessionQuerySchema } from './session-query';
 import {
   LineRecordSchema,
@@ -16,7 +17,7 @@ export const CaptureRecordSchema = z.discriminatedUnion('kind', [LineRecordSchem
 export const LaunchStartRequestSchema = z
   .object({
     command: z.string().min(1),
-    args: z.array(z.string()).optional(),
+    args: z.array(z.string()).max(REQUEST_LIMITS.commandArgs, tooMany('arguments', REQUEST_LIMITS.commandArgs)).optional(),
     /** The working folder; default: Strata's. */
     cwd: z.string().min(1).optional(),
     /** Variables to set (a string) or unset (null) for this launch only. */
@@ -111,7 +112,7 @@ export const SessionSearchRequestSchema = z
   .object({
     query: SessionQuerySchema,
     /** Sessions to search; default: all. */
-    ids: z.array(SessionIdSchema).optional(),
+    ids: z.array(SessionIdSchema).max(REQUEST_LIMITS.sessionIds, tooMany('session ids', REQUEST_LIMITS.sessionIds)).optional(),
     /** Records returned per session (all matches are counted). */
     limit: z.number().int().min(0).max(10_000).optional(),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { CaptureStreamSchema, LineSourceSchema, SeveritySchema, type CaptureRecord, type LineSource } from './session-records';
 
 /** What to look for in sessions: every given condition must hold (absent ones match everything). */
@@ -8,12 +9,13 @@ export const SessionQuerySchema = z
     text: z.string().min(1).optional(),
     /** A message id (VUID-… or UNASSIGNED-…); a trailing "*" matches any id that starts with the rest. */
     vuid: z.string().min(1).optional(),
-    severity: z.array(SeveritySchema).min(1).optional(),
-    source: z.array(LineSourceSchema).min(1).optional(),
-    stream: z.array(CaptureStreamSchema).min(1).optional(),
+    severity: z.array(SeveritySchema).min(1).max(REQUEST_LIMITS.queryValues, tooMany('severities', REQUEST_LIMITS.queryValues)).optional(),
+    source: z.array(LineSourceSchema).min(1).max(REQUEST_LIMITS.queryValues, tooMany('sources', REQUEST_LIMITS.queryValues)).optional(),
+    stream: z.array(CaptureStreamSchema).min(1).max(REQUEST_LIMITS.queryValues, tooMany('streams', REQUEST_LIMITS.queryValues)).optional(),
     kind: z
       .array(z.enum(['line', 'message']))
       .min(1)
+      .max(REQUEST_LIMITS.queryValues, tooMany('kinds', REQUEST_LIMITS.queryValues))
       .optional(),
   })
   .strict();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 
 /**
  * The values a user chose for layer settings, keyed by layer name and then by setting key (the
@@ -9,7 +10,12 @@ import { z } from 'zod';
  * BOOL → boolean; INT, FLOAT, FRAMES-as-number → number; STRING, ENUM, FILE, SAVE_FILE,
  * LOAD_FILE, FOLDER, FRAMES ("0-5,10") → string; FLAGS and LIST → an array of strings.
  */
-export const SettingValueSchema = z.union([z.boolean(), z.number(), z.string(), z.array(z.string())]);
+export const SettingValueSchema = z.union([
+  z.boolean(),
+  z.number(),
+  z.string(),
+  z.array(z.string()).max(REQUEST_LIMITS.settingListValues, tooMany('values in one setting', REQUEST_LIMITS.settingListValues)),
+]);
 export type SettingValue = z.infer<typeof SettingValueSchema>;
 
 export const LayerSettingValuesSchema = z.record(z.string().min(1), SettingValueSchema);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { strataError, type StrataError } from '../errors/strata-error';
 import { StrataErrorSchema } from '../errors/strata-error-schema';
 import { LibraryResolutionSchema } from './library-search';
@@ -46,7 +47,7 @@ export const DEFAULT_NEGOTIATE_TIMEOUT_MS = 5000;
 export const DriversNegotiateRequestSchema = z
   .object({
     /** Driver manifest paths; absent: the *.json of the loader's default driver folders. */
-    manifests: z.array(z.string().min(1)).optional(),
+    manifests: z.array(z.string().min(1)).max(REQUEST_LIMITS.driverManifests, tooMany('driver manifests', REQUEST_LIMITS.driverManifests)).optional(),
     /** Per-driver limit; a driver that hangs longer is reported as timed out and its probe killed. */
     timeoutMs: z.number().int().min(100).max(120_000).optional(),
     /** The environment to discover and load in, on top of Strata's own (null unsets): VK_DRIVER_FILES, LD_LIBRARY_PATH … */

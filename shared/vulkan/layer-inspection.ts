@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { strataError, type StrataError } from '../errors/strata-error';
 import { StrataErrorSchema } from '../errors/strata-error-schema';
 import { LibraryResolutionSchema } from './library-search';
@@ -82,7 +83,7 @@ export type LayerInspection = z.infer<typeof LayerInspectionSchema>;
 export const LayersInspectRequestSchema = z
   .object({
     /** Layer names; absent: every layer discovered (implicit and explicit) that names a library. */
-    names: z.array(z.string().min(1)).optional(),
+    names: z.array(z.string().min(1)).max(REQUEST_LIMITS.inspectLayers, tooMany('layer names', REQUEST_LIMITS.inspectLayers)).optional(),
     /** The environment to discover and load in, on top of Strata's own (null unsets). */
     env: ProbeEnvironmentSchema.optional(),
     /** Per-layer limit; a library that hangs longer is reported as timed out and its probe killed. */

@@ -138,7 +138,8 @@ function folderOf(file: string): string {
  * recording every place it looked.
  */
 export function resolveLibrary(manifestPath: string, libraryPath: string, sys: LibrarySearchSystem): LibraryResolution {
-  const expanded = expandDynamicStringTokens(libraryPath, sys.ldso);
+  // Only a name with a token asks for the linker's facts (sys.ldso may run ld.so to learn them).
+  const expanded = libraryPath.includes('$') ? expandDynamicStringTokens(libraryPath, sys.ldso) : libraryPath;
   if (expanded.includes('/')) {
     const absolute = expanded.startsWith('/');
     const path = absolute ? normalizePosixPath(expanded) : joinPosix(folderOf(manifestPath), expanded);

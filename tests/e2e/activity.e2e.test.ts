@@ -165,17 +165,102 @@ test('the strip names the global override, both bindings and the other tool’s 
   assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
 });
 
-test('Diagnose: one click runs the loader for the system, the log grouped with repeats folded and files linked; the bundle holds every manifest and Strata’s files', async () => {
-  await page.locator('button[data-panel="sessions"]').click();
-  await page.getByTestId('sessions-tab-diagnose').check();
+test('a bound application launched with a profile: the switched-off override’s loader warnings are explained once, the header counts every warning, lines wrap', async () => {
+  // The page is on Sessions › Launch after the first test; app-two (bound to "Two") launched with the profile "Two".
+  await page.locator(`[data-testid="launch-bound-app"][data-app="${apps.two}"]`).click();
+  await page.getByTestId('launch-profile').selectOption('Two');
+  await page.getByTestId('launch-loader-debug').selectOption('error,warn,info,layer,driver');
+  const before = await page.getByTestId('live-status').getAttribute('data-session');
+  await page.getByTestId('launch-start').click();
+  await page.locator(`[data-testid="live-status"][data-ended="true"]:not([data-session="${before}"])`).waitFor({ timeout: 30_000 });
+  const id = await page.getByTestId('live-status').getAttribute('data-session');
+  // Ground truth: what the real loader printed, as the session file recorded it.
+  const file = join(home.env['XDG_STATE_HOME']!, 'strata', 'sessions', `${id}.jsonl`);
+  const records = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { kind: string; src?: string; level?: string; text?: string });
+  const component = records.filter((r) => r.src === 'loader' && /Meta-layer VK_LAYER_LUNARG_override can't find component layer/.test(r.text ?? ''));
+  const loaderWarnings = records.filter((r) => r.src === 'loader' && r.level === 'warning').length;
+  assert.ok(component.length > 0, 'loader 1.3.239 warns about the switched-off override’s component');
+  const note = (await page.getByTestId('live-override-note').textContent()) ?? '';
+  assert.ok(
+    note.startsWith(
+      `${component.length} loader warning${component.length === 1 ? '' : 's'} “Meta-layer VK_LAYER_LUNARG_override can't find component layer” (${B})`,
+    ),
+    note,
+  );
+  assert.match(note, /DISABLE_STRATA_OVERRIDE=1/);
+  assert.equal(await page.getByTestId('live-override-note').count(), 1, 'explained once');
+  assert.match((await page.getByTestId('live-counts').textContent()) ?? '', new RegExp(`loader: 0 errors, ${loaderWarnings} warnings?$`));
+  // The profile's layer is there all the same.
+  const live = page.getByTestId('live-log');
+  await live.getByTestId('log-search').fill('Insert instance layer');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="live-log"] [data-testid="log-line"]').length > 0);
+  assert.ok((await live.getByTestId('log-line').allTextContents()).some((l) => l.includes(`"${B}"`)));
+  // Long lines wrap: the warning's row is several lines high and nothing scrolls sideways.
+  await live.getByTestId('log-search').fill("can't find component layer");
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="live-log"] [data-testid="log-line"]').length > 0);
+  const heights = await live.getByTestId('log-line').evaluateAll((els) => els.map((e) => (e as unknown as { offsetHeight: number }).offsetHeight));
+  assert.ok(
+    heights.every((h) => h >= 40),
+    heights.join(', '),
+  );
+  const scroller = await live.getByTestId('live-log-scroller').evaluate((e) => [e.scrollWidth, e.clientWidth]);
+  assert.ok(scroller[0]! <= scroller[1]! + 1, `the log scrolls sideways: ${scroller.join(' > ')}`);
+  await live.getByTestId('log-search').fill('');
+  assert.deepEqual(await layoutDefects(page), []);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: artifact('profile-launch-note-dark.png') });
+  assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
+});
+
+test('Diagnostics: one click runs the loader for the system, the log grouped with repeats folded, files, layers and rules linked; the bundle holds every manifest and Strata’s files', async () => {
+  // A layer whose name breaks the convention: the loader warns, Strata's lint has a rule for it.
+  const odd = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d', 'odd.json');
+  const oddManifest = JSON.parse(readFileSync(join(odd, '..', `${A}.json`), 'utf8')) as { layer: { name: string } };
+  oddManifest.layer.name = 'my_odd_layer';
+  writeFileSync(odd, JSON.stringify(oddManifest, null, 2));
+  await page.locator('button[data-panel="diagnostics"]').click();
+  await page.getByTestId('diagnostics-view').waitFor({ timeout: 15_000 });
   await page.getByTestId('diagnose-devices').waitFor({ timeout: 30_000 });
   assert.match((await page.getByTestId('diagnose-devices').textContent()) ?? '', /llvmpipe/);
+  // The drivers summary: each driver manifest the loader reads, with the device it gave.
+  assert.deepEqual(await page.getByTestId('diagnose-driver').evaluateAll((els) => els.map((e) => e.getAttribute('data-path'))), [LAVAPIPE]);
+  assert.match((await page.getByTestId('diagnose-driver').textContent()) ?? '', /→ llvmpipe/);
   await page.getByTestId('diagnose-run').click();
   await page.locator('[data-testid="diagnose-status"][data-ended="true"]').waitFor({ timeout: 60_000 });
   const categories = await page.getByTestId('diagnose-group').evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
   assert.ok(categories.includes('DRIVER') && categories.includes('LAYER'), categories.join(', '));
   // Every distinct line once; the driver manifest it names is there.
   assert.match((await page.locator('[data-testid="diagnose-group"][data-category="DRIVER"]').textContent()) ?? '', /lvp_icd\.x86_64\.json/);
+  // The loader's naming warning is linked to its rule; the rule to the file's problem in Problems.
+  const rule = page.locator('[data-testid="diagnose-rule-link"][data-code="layer/name-convention"]').first();
+  await rule.waitFor({ timeout: 15_000 });
+  await rule.click();
+  assert.match((await page.getByTestId('diagnose-rule-details').first().textContent()) ?? '', /docs\/diagnostics\.md › layer\/name-convention/);
+  assert.deepEqual(await layoutDefects(page), []);
+  assert.deepEqual(await unnamedControls(page), []);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: artifact('diagnostics-rule-dark.png') });
+  await page.getByTestId('diagnose-rule-problem').first().click();
+  await page.locator('[data-testid="problem-row"][aria-selected="true"][data-code="layer/name-convention"]').waitFor({ timeout: 15_000 });
+  // Alt+0 goes back; the run is still there.
+  await page.keyboard.press('Alt+0');
+  await page.locator('[data-testid="diagnose-status"][data-ended="true"]').waitFor({ timeout: 15_000 });
+  // A manifest path opens its layer in Layers.
+  const fileLink = page.locator('[data-testid="diagnose-group"][data-category="DRIVER"] [data-testid="diagnose-file-link"]').first();
+  assert.match((await fileLink.textContent()) ?? '', /lvp_icd\.x86_64\.json$/);
+  // Lines wrap: no entry is wider than its card.
+  const wide = await page
+    .getByTestId('diagnose-entry')
+    .evaluateAll(
+      (els) =>
+        els.filter(
+          (e) => (e as unknown as { scrollWidth: number; clientWidth: number }).scrollWidth > (e as unknown as { clientWidth: number }).clientWidth + 1,
+        ).length,
+    );
+  assert.equal(wide, 0);
   assert.deepEqual(await layoutDefects(page), []);
   assert.deepEqual(await unnamedControls(page), []);
   await page.mouse.move(0, 0);
@@ -198,4 +283,8 @@ test('Diagnose: one click runs the loader for the system, the log grouped with r
   assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
 });
 
-declare const document: { querySelector(s: string): { textContent: string | null } | null; activeElement: { tagName: string } | null };
+declare const document: {
+  querySelector(s: string): { textContent: string | null } | null;
+  querySelectorAll(s: string): { length: number };
+  activeElement: { tagName: string } | null;
+};

@@ -223,7 +223,7 @@ test(
     assert.equal(png.suggestedFilename(), 'strata-layer-chain.png');
     assert.deepEqual([...readFileSync((await png.path())!).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
     await page.screenshot({ path: artifact('chain-draft-light.png'), fullPage: true });
-    await page.keyboard.press('Alt+8');
+    await page.keyboard.press('Alt+9');
     await page.getByTestId('problem-order').waitFor();
     assert.deepEqual(await unnamedControls(page), []);
     await page.screenshot({ path: artifact('problems-draft-light.png'), fullPage: true });
@@ -231,7 +231,7 @@ test(
     await page.getByTestId('chain-card').waitFor();
     await setTheme('Dark');
     await page.screenshot({ path: artifact('chain-draft-dark.png'), fullPage: true });
-    await page.keyboard.press('Alt+8');
+    await page.keyboard.press('Alt+9');
     await page.getByTestId('problem-order').waitFor();
     await page.screenshot({ path: artifact('problems-draft-dark.png'), fullPage: true });
     await page.keyboard.press('Alt+1');

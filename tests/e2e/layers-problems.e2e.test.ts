@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
@@ -23,12 +23,14 @@ interface ScrollBox {
   getBoundingClientRect(): { top: number; bottom: number };
 }
 
+const VALIDATION_LIBRARY = '/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so';
+
 const GOOD = `{
   "file_format_version": "1.2.0",
   "layer": {
     "name": "VK_LAYER_STRATA_e2e_good",
     "type": "GLOBAL",
-    "library_path": "libVkLayer_strata_e2e_good.so",
+    "library_path": "./libVkLayer_strata_e2e_good.so",
     "api_version": "1.3.239",
     "implementation_version": "7",
     "description": "A valid explicit layer written by the e2e test"
@@ -48,7 +50,7 @@ const IMPLICIT = `{
   "layer": {
     "name": "VK_LAYER_STRATA_e2e_implicit",
     "type": "GLOBAL",
-    "library_path": "libVkLayer_strata_e2e_implicit.so",
+    "library_path": "./libVkLayer_strata_e2e_implicit.so",
     "api_version": "1.3.239",
     "implementation_version": "1",
     "description": "An implicit layer without disable_environment"
@@ -106,6 +108,9 @@ before(async () => {
   writeFileSync(paths.good, GOOD);
   writeFileSync(paths.broken, BROKEN);
   writeFileSync(paths.implicit, IMPLICIT);
+  // Real libraries where the manifests' relative library_path points: a clean layer names a library that loads (library/* lint).
+  symlinkSync(VALIDATION_LIBRARY, join(explicitDir, 'libVkLayer_strata_e2e_good.so'));
+  symlinkSync(VALIDATION_LIBRARY, join(implicitDir, 'libVkLayer_strata_e2e_implicit.so'));
   lint = lintJson();
 
   app = await openApp(home, { viewport: { width: 1400, height: 960 }, problems });
@@ -209,7 +214,7 @@ test('keyboard: arrows move through the list, Enter selects and shows the detail
 });
 
 test('Problems: grouped by file, with the codes strata lint reports; a clean file is not listed', async () => {
-  await page.keyboard.press('Alt+8');
+  await page.keyboard.press('Alt+9');
   assert.equal(await page.locator('h1').textContent(), 'Problems');
   await page.getByTestId('problem-list').waitFor({ timeout: 15_000 });
   const groupPaths = await page.getByTestId('problem-group').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));

@@ -73,8 +73,23 @@ test('edit a bound profile in the Layers editor, diff, save: its application get
   );
   assert.match((await page.getByTestId('profile-edit-state').textContent()) ?? '', /Changed since it was saved/);
 
+  // The Settings view edits the same profile: a validation setting, listed in the diff's summary.
+  await page.keyboard.press('Alt+6');
+  await page.locator('[data-testid="settings-view"] [data-testid="profile-edit-bar"][data-profile="Alpha"]').waitFor({ timeout: 15_000 });
+  await page.locator('[data-testid="settings-layer"][data-layer="VK_LAYER_KHRONOS_validation"]').click();
+  const limit = page
+    .getByRole('region', { name: 'Settings of VK_LAYER_KHRONOS_validation' })
+    .getByRole('textbox', { name: 'Max Duplicated Messages', exact: true });
+  await limit.fill('3');
+  await page.locator('[data-testid="settings-layer"][data-layer="VK_LAYER_KHRONOS_validation"] [data-testid="settings-layer-changed"]').waitFor();
+  await page.keyboard.press('Alt+1');
+  await bar.waitFor();
+
   await page.getByTestId('profile-edit-diff').click();
   const diff = page.getByTestId('profile-diff-dialog');
+  assert.deepEqual(await diff.getByTestId('profile-setting-change').allTextContents(), [
+    'VK_LAYER_KHRONOS_validation setting duplicate_message_limit: default → 3',
+  ]);
   const text = (await diff.getByTestId('profile-diff').textContent()) ?? '';
   assert.match(text, new RegExp(`\\+\\s+"name": "${C}"`));
   assert.match(text, new RegExp(`\\+\\s+"state": "off"`));
@@ -91,7 +106,9 @@ test('edit a bound profile in the Layers editor, diff, save: its application get
   const saved = JSON.parse(readFileSync(join(home.env['XDG_CONFIG_HOME']!, 'strata', 'profiles', 'Alpha.json'), 'utf8')) as {
     layers: { name: string; state: string }[];
     applications?: string[];
+    settings?: Record<string, Record<string, unknown>>;
   };
+  assert.deepEqual(saved.settings, { VK_LAYER_KHRONOS_validation: { duplicate_message_limit: 3 } }, 'the setting made in the Settings view is saved');
   assert.equal(saved.layers.length, 3, 'only the layers the profile names (On and Off) are written');
   assert.deepEqual(
     saved.layers.filter((l) => l.state === 'on').map((l) => l.name),

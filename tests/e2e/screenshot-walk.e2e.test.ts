@@ -91,6 +91,12 @@ test('every view, both themes, 1280×800 and 1920×1080: no sideways overflow, n
           await page.getByTestId('session-open').first().click();
           await settle();
         }
+        if (panel.id === 'diagnostics' && (await page.getByTestId('diagnose-status').count()) === 0) {
+          // One loader run for the system (kept by the view across the walk): the grouped log with its links.
+          await page.getByTestId('diagnose-run').click();
+          await page.locator('[data-testid="diagnose-status"][data-ended="true"]').waitFor({ timeout: 60_000 });
+          await settle();
+        }
         const where = `${panel.id} ${theme.toLowerCase()} ${size.width}×${size.height}`;
         for (const d of await layoutDefects(page)) found.push(`${where}: ${d}`);
         for (const c of await unnamedControls(page)) found.push(`${where}: unnamed ${c}`);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
-import { unnamedControls } from '../helpers/ui-audit';
+import { layoutDefects, unnamedControls } from '../helpers/ui-audit';
 import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from '../helpers/e2e-harness';
 
 /**
@@ -24,6 +24,8 @@ declare const document: {
     textContent: string | null;
   }>;
 };
+
+declare function getComputedStyle(element: object): { overflowY: string };
 
 const VALIDATION = 'VK_LAYER_KHRONOS_validation';
 let home: TempHome;
@@ -108,3 +110,49 @@ test('the validation layer settings form: search, inline validation, preview, de
   await preview.getByText('Every setting is at its default').waitFor();
   assert.deepEqual(problems, []);
 });
+
+test(
+  'the Settings view: a wide tree that scrolls by itself beside the text written; a preset applied shows in the Apply summary and lands on disk as previewed',
+  { timeout: 90_000 },
+  async () => {
+    await page.keyboard.press('Alt+6');
+    await page.getByTestId('settings-view').waitFor({ timeout: 15_000 });
+    await page.locator(`[data-testid="settings-layer"][data-layer="${VALIDATION}"]`).click();
+    const form = page.getByRole('region', { name: `Settings of ${VALIDATION}` });
+    await form.waitFor();
+    // The tree is wide and scrolls in its own box: the page itself does not grow with it.
+    const list = form.getByTestId('settings-list');
+    const box = await list.evaluate((e) => {
+      const el = e as unknown as { scrollHeight: number; clientHeight: number; clientWidth: number };
+      return { scroll: el.scrollHeight, client: el.clientHeight, width: el.clientWidth, overflowY: getComputedStyle(e).overflowY };
+    });
+    assert.equal(box.overflowY, 'auto');
+    assert.ok(box.scroll > box.client, `the tree scrolls by itself (${box.scroll} > ${box.client})`);
+    assert.ok(box.width >= 500, `the tree is wide (the Layers side column gave it 365px): ${box.width}px`);
+    assert.deepEqual(await layoutDefects(page), []);
+    assert.deepEqual(await unnamedControls(page), []);
+
+    await form.getByLabel(`Apply a preset of ${VALIDATION}`).selectOption({ label: 'Reduced-Overhead' });
+    const changed = page.locator(`[data-testid="settings-layer"][data-layer="${VALIDATION}"] [data-testid="settings-layer-changed"]`);
+    await changed.waitFor();
+    const count = Number(/(\d+) set/.exec((await changed.textContent()) ?? '')?.[1]);
+    assert.ok(count > 0);
+    const previewed = ((await form.locator('.settings-preview-text').textContent()) ?? '').split('\n').filter((l) => l.startsWith('khronos_validation.'));
+    assert.ok(previewed.length > 0);
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: artifact('settings-view-light.png') });
+
+    // Apply: the summary lists each setting changed; the file written holds exactly the lines previewed.
+    await page.getByTestId('draft-apply').click();
+    await page.getByTestId('apply-confirm').waitFor({ timeout: 15_000 });
+    assert.equal(await page.getByTestId('apply-setting-change').count(), count);
+    const settingsFile = await page.locator('[data-testid="apply-file"][aria-label^="Layer settings:"]').getAttribute('data-path');
+    assert.ok(settingsFile);
+    await page.getByTestId('apply-confirm').click();
+    await page.getByTestId('apply-confirm').waitFor({ state: 'detached', timeout: 15_000 });
+    const written = readFileSync(settingsFile, 'utf8').split('\n');
+    for (const line of previewed) assert.ok(written.includes(line), `${line} is in ${settingsFile}`);
+    assert.equal(written.filter((l) => l.startsWith('khronos_validation.')).length, previewed.length);
+    assert.deepEqual(problems, []);
+  },
+);

@@ -19,6 +19,8 @@ export const FOLDERS = {
   'layer-path-0': 'layer-path-0',
   'layer-path-1': 'layer-path-1',
   override: 'override-paths',
+  /** Manifests only a settings file names (no search path covers this folder). */
+  'settings-only': 'settings-layers',
 } as const;
 export type Folder = keyof typeof FOLDERS;
 
@@ -52,6 +54,42 @@ export interface Scenario {
   env: Record<string, string>;
   requested: string[];
   apiVersion: string;
+  /** A vk_loader_settings.json for the scenario (the test writes it where the loader looks). */
+  settings?: SettingsFileScenario;
+}
+
+/** A layer entry of the settings file; `ref` names a manifest of the scenario (the test writes its absolute path). */
+export interface SettingsLayerScenario {
+  control: 'on' | 'off' | 'auto' | 'unordered_layer_location';
+  name?: string;
+  ref?: { folder: Folder; file: string };
+  treat_as_implicit_manifest?: boolean;
+}
+export interface SettingsFileScenario {
+  /** "settings_array", or the single "settings" object (the first entry). */
+  form: 'array' | 'single';
+  entries: { app_keys?: string[]; layers?: SettingsLayerScenario[]; stderr_log?: string[] }[];
+}
+
+/** The settings file's JSON, with $HOME / $APP placeholders. */
+export function settingsFileJson(s: SettingsFileScenario): unknown {
+  const entry = (e: SettingsFileScenario['entries'][number]) => ({
+    ...(e.app_keys ? { app_keys: e.app_keys } : {}),
+    ...(e.stderr_log ? { stderr_log: e.stderr_log } : {}),
+    ...(e.layers
+      ? {
+          layers: e.layers.map((l) => ({
+            control: l.control,
+            ...(l.name !== undefined ? { name: l.name } : {}),
+            ...(l.ref ? { path: `$HOME/${FOLDERS[l.ref.folder]}/${l.ref.file}` } : {}),
+            ...(l.treat_as_implicit_manifest !== undefined ? { treat_as_implicit_manifest: l.treat_as_implicit_manifest } : {}),
+          })),
+        }
+      : {}),
+  });
+  return s.form === 'single'
+    ? { file_format_version: '1.0.0', settings: entry(s.entries[0]!) }
+    : { file_format_version: '1.0.0', settings_array: s.entries.map(entry) };
 }
 
 export function makeScenario(seed: number): Scenario {
@@ -183,7 +221,58 @@ export function makeScenario(seed: number): Scenario {
   if (chance(0.05)) env['VK_LOADER_DISABLE_INST_EXT_FILTER'] = pick(['1', '0']);
   // VK_LOADER_LAYERS_ALLOW (1.3.262+) mostly where something is disabled; drawn after everything else.
   if (chance(env['VK_LOADER_LAYERS_DISABLE'] !== undefined ? 0.45 : 0.05)) env['VK_LOADER_LAYERS_ALLOW'] = filter();
-  return { seed, manifests, env, requested, apiVersion };
+  // A loader settings file (vkconfig 3 writes one per user), drawn after everything else.
+  const settings = chance(0.4) ? makeSettingsFile(rnd, manifests, implicitLayer, explicitLayer, file) : undefined;
+  return { seed, manifests, env, requested, apiVersion, ...(settings ? { settings } : {}) };
+}
+
+/**
+ * A settings file over the scenario's manifests: one to three entries (global, for this application,
+ * for another one), each listing some layers on / off / auto with their manifest paths, sometimes an
+ * unordered_layer_location, a manifest no search path reaches, a wrong name or kind, no "layers" or
+ * an empty list.
+ */
+function makeSettingsFile(
+  rnd: () => number,
+  manifests: ScenarioManifest[],
+  implicitLayer: (name: string) => Record<string, unknown>,
+  explicitLayer: (name: string) => Record<string, unknown>,
+  file: () => string,
+): SettingsFileScenario {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const chance = (p: number) => rnd() < p;
+  // Manifests only the settings file names: a recording layer of any name, implicit or explicit.
+  for (let i = Math.floor(rnd() * 3); i > 0; i--) {
+    const name = pick(RECORDING_LAYERS);
+    manifests.push({ folder: 'settings-only', file: file(), layer: chance(0.4) ? implicitLayer(name) : explicitLayer(name) });
+  }
+  const listed = manifests.filter((m) => m.layer['name'] !== OVERRIDE || chance(0.5));
+  const layers = (): SettingsLayerScenario[] | undefined => {
+    const r = rnd();
+    if (r < 0.07) return undefined;
+    if (r < 0.12) return [];
+    const out: SettingsLayerScenario[] = [];
+    const pool = [...listed].sort(() => rnd() - 0.5).slice(0, 1 + Math.floor(rnd() * 4));
+    for (const m of pool) {
+      const implicit = m.folder.endsWith('implicit') || m.layer['disable_environment'] !== undefined;
+      out.push({
+        control: pick(['on', 'on', 'off', 'auto', 'auto'] as const),
+        name: chance(0.94) ? String(m.layer['name']) : pick(RECORDING_LAYERS),
+        ref: { folder: m.folder, file: m.file },
+        treat_as_implicit_manifest: chance(0.9) ? implicit : !implicit,
+      });
+    }
+    if (chance(0.7)) out.splice(Math.floor(rnd() * (out.length + 1)), 0, { control: 'unordered_layer_location' });
+    return out;
+  };
+  const entries: SettingsFileScenario['entries'] = [];
+  for (let n = 1 + Math.floor(rnd() * 3); n > 0; n--) {
+    const k = rnd();
+    const app_keys = k < 0.4 ? undefined : k < 0.75 ? ['$APP'] : k < 0.9 ? ['/usr/bin/some-other-app'] : ['/usr/bin/some-other-app', '$APP'];
+    const l = layers();
+    entries.push({ ...(app_keys ? { app_keys } : {}), ...(l ? { layers: l } : { stderr_log: ['error'] }) });
+  }
+  return { form: chance(0.85) ? 'array' : 'single', entries };
 }
 
 /**
@@ -376,6 +465,92 @@ export function pinnedScenarios(): Scenario[] {
     },
     {
       ...base,
+      title:
+        "a settings file another tool wrote (vkconfig 3's shape): this application's entry turns b on and the override off, the other layers go to the unordered location",
+      manifests: [
+        implicit(a),
+        explicit(b),
+        explicit(c),
+        {
+          folder: 'data-implicit',
+          file: 'override.json',
+          layer: {
+            name: OVERRIDE,
+            type: 'GLOBAL',
+            api_version: '1.3.0',
+            implementation_version: '1',
+            description: 'override',
+            disable_environment: { DISABLE_OVERRIDE: '1' },
+            component_layers: [c],
+          },
+        },
+      ],
+      env: { ...layerPath },
+      requested: [c],
+      settings: {
+        form: 'array',
+        entries: [
+          { layers: [{ control: 'off', name: b, ref: { folder: 'layer-path-0', file: `${b}.json` }, treat_as_implicit_manifest: false }] },
+          {
+            app_keys: ['$APP'],
+            layers: [
+              { control: 'on', name: b, ref: { folder: 'layer-path-0', file: `${b}.json` }, treat_as_implicit_manifest: false },
+              { control: 'off', name: OVERRIDE, ref: { folder: 'data-implicit', file: 'override.json' }, treat_as_implicit_manifest: true },
+              { control: 'unordered_layer_location' },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      ...base,
+      title: 'a settings file that lists a layer after its own "off" entry: loaders 1.3.302–1.4.325 crash, the others use the "off"',
+      manifests: [explicit(a), explicit(b)],
+      env: { ...layerPath },
+      requested: [a],
+      settings: {
+        form: 'single',
+        entries: [
+          {
+            layers: [
+              { control: 'off', name: b, ref: { folder: 'layer-path-0', file: `${b}.json` }, treat_as_implicit_manifest: false },
+              { control: 'on', name: b, ref: { folder: 'layer-path-0', file: `${b}.json` }, treat_as_implicit_manifest: false },
+              { control: 'auto', name: a, ref: { folder: 'layer-path-0', file: `${a}.json` }, treat_as_implicit_manifest: false },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      ...base,
+      title: "a meta-layer's component the application already enabled: 1.3.239 adds it again (the copy nearest the driver wins), 1.3.251+ keeps the first",
+      manifests: [explicit(a), explicit(b), meta(meta1, [a, b])],
+      env: { ...layerPath },
+      requested: [b, meta1],
+    },
+    {
+      ...base,
+      apiVersion: '1.3',
+      title:
+        'a settings file turns on a meta-layer and turns its component off: 1.4.309–1.4.321 fail with VK_ERROR_INITIALIZATION_FAILED for an API 1.3 application, 1.4.341+ crash',
+      manifests: [explicit(a), explicit(b), meta(meta1, [a, b])],
+      env: { ...layerPath },
+      requested: [],
+      settings: {
+        form: 'array',
+        entries: [
+          {
+            layers: [
+              { control: 'on', name: meta1, ref: { folder: 'layer-path-0', file: `${meta1}.json` }, treat_as_implicit_manifest: false },
+              { control: 'off', name: a, ref: { folder: 'layer-path-0', file: `${a}.json` }, treat_as_implicit_manifest: false },
+              { control: 'auto', name: b, ref: { folder: 'layer-path-0', file: `${b}.json` }, treat_as_implicit_manifest: false },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      ...base,
       title: 'a requested layer that DISABLE removes is missing: VK_ERROR_LAYER_NOT_PRESENT',
       manifests: [explicit(a), explicit(b)],
       env: { ...layerPath, VK_LOADER_LAYERS_DISABLE: '~explicit~', VK_LOADER_LAYERS_ENABLE: b },
@@ -391,5 +566,6 @@ export function describeScenario(s: Scenario): string {
     `env ${JSON.stringify(s.env)}`,
   ];
   for (const m of s.manifests) lines.push(`  ${FOLDERS[m.folder]}/${m.file}: ${JSON.stringify(m.layer)}`);
+  if (s.settings) lines.push(`  vk_loader_settings.json: ${JSON.stringify(settingsFileJson(s.settings))}`);
   return lines.join('\n');
 }

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { applyOverride, applyOverrideLocked, overrideLocation } from '../../main/override/override-writer';
-import { withLock } from '../../main/override/override-lock';
+import { withLock } from '../../main/platform/file-lock';
 
 const [mode, ...args] = process.argv.slice(2);
 const loc = overrideLocation('user', process.env, process.env['HOME'] || homedir());

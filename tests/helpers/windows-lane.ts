@@ -303,6 +303,10 @@ export interface WindowsLane {
   /** Windows Node running the built CLI (`bin/strata ARGS`, from the lane's copy of the build). */
   strata(args: string[], env?: Record<string, string | null>, options?: { timeoutMs?: number }): WineRun;
   strataAsync(args: string[], env?: Record<string, string | null>, options?: { timeoutMs?: number }): Promise<WineRun>;
+  /** The lane's copy of the build (package.json, bin/, out/main, out/native-bridge; node_modules linked). */
+  appDir: string;
+  /** Windows Node running `script` (a Unix path; koffi's Windows binary preloaded, as for strata()). */
+  node(script: string, args: string[], env?: Record<string, string | null>, options?: { timeoutMs?: number }): WineRun;
   /**
    * Replaces everything under HKLM and HKCU `SOFTWARE\Khronos\Vulkan` (both views) with `keys`
    * (full key names → values), in one `reg import`. winevulkan's own driver value is kept unless
@@ -359,10 +363,19 @@ export function openWindowsLane(): WindowsLane {
   };
   const wine = (args: string[], timeoutMs = 120_000, io?: { stdout: number; stderr: number }) =>
     spawnSync('wine', args, { env: wineEnv, stdio: ['ignore', io?.stdout ?? 'pipe', io?.stderr ?? 'pipe'], timeout: timeoutMs, encoding: 'utf8' });
-  const boot = wine(['wineboot', '-i']);
-  if (boot.status !== 0) throw new Error(`wineboot -i failed: ${boot.stderr}`);
-  const cfg = wine(['winecfg', '-v', 'win10']);
-  if (cfg.status !== 0) throw new Error(`winecfg -v win10 failed: ${cfg.stderr}`);
+  // ≈10 s on an idle machine; minutes when the machine is busy (the limits are for a hung Wine only).
+  // A failed start takes its wineserver and Xvfb down: left behind, a half-booted prefix's processes
+  // (rundll32 installing wine.inf) kept running and the next lanes' wineboot hung as well.
+  const failed = (what: string, r: ReturnType<typeof wine>) => {
+    spawnSync('wineserver', ['-k'], { env: wineEnv, stdio: 'ignore', timeout: 30_000 });
+    xvfb.stop();
+    home.cleanup();
+    return new Error(`${what} failed: ${r.error ? `${r.error.message}; ` : ''}status ${r.status ?? r.signal}: ${r.stderr}`);
+  };
+  const boot = wine(['wineboot', '-i'], 300_000);
+  if (boot.status !== 0) throw failed('wineboot -i', boot);
+  const cfg = wine(['winecfg', '-v', 'win10'], 300_000);
+  if (cfg.status !== 0) throw failed('winecfg -v win10', cfg);
   const driveC = join(prefix, 'drive_c');
   copyFileSync(loader.dll, join(driveC, 'windows', 'system32', 'vulkan-1.dll'));
   // koffi looks next to Electron's resources (process.resourcesPath/koffi/<triplet>/koffi.node);
@@ -451,6 +464,10 @@ export function openWindowsLane(): WindowsLane {
         { NODE_OPTIONS: `--require ${winPath(preload)}`, ...env },
         { cwd: app, ...options },
       );
+    },
+    appDir: app,
+    node(script, args, env = {}, options = {}) {
+      return lane.run(nodeExe, [winPath(script), ...args], { NODE_OPTIONS: `--require ${winPath(preload)}`, ...env }, { cwd: app, ...options });
     },
     setKhronosRegistry(keys, options = {}) {
       const lines = ['Windows Registry Editor Version 5.00', ''];

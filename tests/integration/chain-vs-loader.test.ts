@@ -8,7 +8,7 @@ import { explainChain } from '../../main/chain/chain-service';
 import { makeTempHome } from '../helpers/temp-home';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { mapConcurrently } from '../helpers/concurrent-map';
-import { describeScenario, FOLDERS, makeScenario, pinnedScenarios, RECORDING_LAYERS, type Scenario } from '../helpers/chain-scenarios';
+import { describeScenario, FOLDERS, makeScenario, pinnedScenarios, RECORDING_LAYERS, settingsFileJson, type Scenario } from '../helpers/chain-scenarios';
 import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
 import { CHAIN_RULE_IDS, LOADER_RULES, loaderHas, setRuleSinceForTest, type LoaderRuleId } from '../../shared/loader/loader-rules';
 
@@ -27,10 +27,10 @@ const LAVAPIPE_MANIFEST = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 const SCENARIOS = Number(process.env['STRATA_CHAIN_SCENARIOS'] ?? 300);
 const FIRST_SEED = Number(process.env['STRATA_CHAIN_SEED'] ?? 1);
 const WORKERS = 2;
-const VK_RESULT: Record<string, number> = { VK_SUCCESS: 0, VK_ERROR_LAYER_NOT_PRESENT: -6 };
+const VK_RESULT: Record<string, number | string> = { VK_SUCCESS: 0, VK_ERROR_LAYER_NOT_PRESENT: -6, VK_ERROR_INITIALIZATION_FAILED: -3, LOADER_CRASH: 'crash' };
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'strata-chain-vs-loader-')));
-after(() => rmSync(work, { recursive: true, force: true }));
+after(() => (process.env['STRATA_CHAIN_KEEP'] ? undefined : rmSync(work, { recursive: true, force: true })));
 
 function build(): { probe: string; libs: Map<string, string> } {
   assert.ok(existsSync(LAVAPIPE_MANIFEST), `${LAVAPIPE_MANIFEST} is missing (mesa-vulkan-drivers is needed)`);
@@ -55,7 +55,9 @@ interface Outcome {
 function run(probe: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve) => {
     execFile(probe, args, { env, timeout: 20_000, killSignal: 'SIGKILL', encoding: 'utf8' }, (error, stdout, stderr) => {
-      resolve(error && !stdout ? `error: ${error.message} ${stderr}` : stdout);
+      // A crash is reported by its signal, a hang by the SIGKILL of the timeout: the model's LOADER_CRASH covers both.
+      const signal = error && 'signal' in error && error.signal ? `\nkilled by ${error.signal}` : '';
+      resolve(error && !stdout ? `error: ${error.message} ${stderr}${signal}` : `${stdout}${signal}`);
     });
   });
 }
@@ -69,7 +71,8 @@ interface Checked {
   cleanup(): void;
 }
 
-async function check(s: Scenario, probe: string, libs: Map<string, string>, libDir: string): Promise<Checked> {
+async function check(s: Scenario, probe: string, libs: Map<string, string>, build: LoaderBuild): Promise<Checked> {
+  const libDir = build.libDir;
   const home = makeTempHome();
   let keep = false;
   try {
@@ -85,6 +88,12 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>, libD
       }
       writeFileSync(join(folder, m.file), fill(JSON.stringify({ file_format_version: '1.2.0', layer: m.layer }, null, 2), lib));
     }
+    if (s.settings) {
+      // Where every loader of the matrix that reads one looks (XDG_DATA_HOME is searched before and after 1.4.324).
+      const folder = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'loader_settings.d');
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, 'vk_loader_settings.json'), fill(JSON.stringify(settingsFileJson(s.settings), null, 2)));
+    }
     const log = join(home.dir, 'layers.log');
     const env: Record<string, string> = {
       ...(home.env as Record<string, string>),
@@ -99,11 +108,12 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>, libD
     const out = await run(probe, [s.apiVersion, ...s.requested], env);
     const m = /^create (-?\d+)$/m.exec(out);
     const real: Outcome = {
-      result: m ? Number(m[1]) : `no result: ${out.trim()}`,
+      result: m ? Number(m[1]) : /killed by SIG(SEGV|ABRT|BUS|KILL)/.test(out) ? 'crash' : `no result: ${out.trim()}`,
       chain: existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [],
     };
     // The model is keyed on the version the loader itself reports (the probe prints it first).
-    const version = /^loader (\d+\.\d+\.\d+)$/m.exec(out)?.[1];
+    // A probe that crashed printed nothing (its stdout was a pipe, not flushed): the build's own version then.
+    const version = /^loader (\d+\.\d+\.\d+)$/m.exec(out)?.[1] ?? (real.result === 'crash' ? build.version : undefined);
     const loader = version ? { version } : { version: null, why: `the probe did not print it: ${out.trim()}` };
     const modelOutcome = async () => {
       const model = await explainChain({ env }, { app: { path: probe, requestedLayers: s.requested, apiVersion: s.apiVersion }, loader });
@@ -111,18 +121,36 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>, libD
     };
     const { model, outcome: expected } = await modelOutcome();
     keep = true;
-    const agreesAgain = async () => JSON.stringify((await modelOutcome()).outcome) === JSON.stringify(real);
-    const cleanup = () => home.cleanup();
+    // A crash is compared by itself: the layers that logged before it are not a chain.
+    // Where the model says the loader's behaviour is undefined (it calls into itself), a crash, a hang
+    // and VK_ERROR_INITIALIZATION_FAILED all agree with it.
+    const undefinedBehaviour = (notes: readonly string[]) => notes.some((n) => n.includes('undefined behaviour'));
+    const same = (a: Outcome, b: Outcome, notes: readonly string[]) =>
+      b.result === 'crash' && undefinedBehaviour(notes) && (a.result === 'crash' || a.result === -3)
+        ? true
+        : a.result === 'crash' || b.result === 'crash'
+          ? a.result === b.result
+          : JSON.stringify(a) === JSON.stringify(b);
+    const agreesAgain = async () => {
+      const again = await modelOutcome();
+      return same(real, again.outcome, again.model.notes);
+    };
+    // STRATA_CHAIN_KEEP=1 keeps each scenario's HOME and writes how to rerun its probe there (for a debugger).
+    const cleanup = () =>
+      process.env['STRATA_CHAIN_KEEP']
+        ? writeFileSync(join(home.dir, `rerun-${s.seed}.json`), JSON.stringify({ probe, args: [s.apiVersion, ...s.requested], env }))
+        : home.cleanup();
     const covered = new Set<string>([...model.chain, ...model.metaLayers, ...model.excluded].flatMap((e) => e.reasons.map((r) => r.code)));
     covered.add(`result ${real.result}`);
     if (real.chain.length >= 3) covered.add('chain of 3 or more');
-    if (JSON.stringify(real) === JSON.stringify(expected)) return { failure: null, covered, agreesAgain, cleanup };
+    if (same(real, expected, model.notes)) return { failure: null, covered, agreesAgain, cleanup };
     const short = (o: Outcome) => `result ${o.result}\n${o.chain.map((l, i) => `    ${i}. ${l.replace(home.dir, '$HOME')}`).join('\n') || '    (no layers)'}`;
     const failure = [
       describeScenario(s),
       `  loader: ${short(real)}`,
       `  model:  ${short(expected)}`,
       `  model reasons: ${JSON.stringify(model.chain.map((e) => [e.name, e.reasons.map((r) => r.code)]))}`,
+      `  model notes: ${JSON.stringify(model.notes).replaceAll(home.dir, '$HOME')}`,
       `  excluded: ${JSON.stringify(model.excluded.map((e) => [e.name, e.reasons.map((r) => r.message)])).replaceAll(home.dir, '$HOME')}`,
     ].join('\n');
     return { failure, covered, agreesAgain, cleanup };
@@ -174,7 +202,7 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
       kit ??= build();
       const { probe, libs } = kit;
       const scenarios = [...pinnedScenarios(), ...Array.from({ length: SCENARIOS }, (_, i) => makeScenario(FIRST_SEED + i))];
-      const checked = await mapConcurrently(scenarios, WORKERS, (s) => check(s, probe, libs, b.libDir));
+      const checked = await mapConcurrently(scenarios, WORKERS, (s) => check(s, probe, libs, b));
       try {
         const failures = checked.flatMap((c) => (c.failure ? [c.failure] : []));
         assert.equal(
@@ -186,7 +214,14 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
           const tally = new Map<string, number>();
           for (const c of checked) for (const k of c.covered) tally.set(k, (tally.get(k) ?? 0) + 1);
           // Before 1.3.247 the occurrence nearest the driver wins; after, the first is kept.
-          const needed = [...NEEDED, ...(loaderHas(b.version, 'first-occurrence-wins') ? [] : ['duplicate/later-occurrence-wins'])];
+          const needed = [
+            ...NEEDED,
+            ...(loaderHas(b.version, 'first-occurrence-wins') ? [] : ['duplicate/later-occurrence-wins']),
+            // A settings file's layers decide the chain on the loaders that read one.
+            ...(loaderHas(b.version, 'settings-file')
+              ? ['settings/on', 'settings/off', 'settings/order', 'settings/superseded', 'settings/not-listed', 'result crash']
+              : []),
+          ];
           const unreached = needed.filter((k) => !tally.has(k));
           assert.deepEqual(unreached, [], `rules no scenario reached: ${unreached.join(', ')}; tally ${JSON.stringify(Object.fromEntries(tally))}`);
         }

@@ -143,6 +143,12 @@ test("a command loads its own channel's schemas and service, not the others' (la
       not: [...OTHER_CHANNELS, 'shared/loader/chain.ts', 'shared/discovery/manifest-inventory.ts'],
     },
     { args: ['explain', '--json'], needs: ['shared/loader/chain.ts', 'main/chain/chain-service.ts'], not: OTHER_CHANNELS },
+    // The probe answers it: no manifest is read in this process.
+    {
+      args: ['loader', '--json'],
+      needs: ['shared/vulkan/loader-info.ts', 'main/services/vulkan-service.ts'],
+      not: [...OTHER_CHANNELS, 'main/discovery/discovery-service.ts', 'shared/discovery/manifest-inventory.ts'],
+    },
     {
       args: ['layers', 'list', '--json'],
       needs: ['shared/discovery/manifest-inventory.ts', 'main/discovery/discovery-service.ts'],

@@ -181,17 +181,38 @@ test('strata explain --loader PATH asks that loader for its version; --loader-ve
   }
 });
 
-test('strata explain names a loader settings file another tool wrote, for the loaders that read it', () => {
+test('strata explain follows a loader settings file another tool wrote, for the loaders that read it, and names it as the reason', () => {
   const home = homeWithImplicitLayer();
   try {
     const file = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'loader_settings.d', 'vk_loader_settings.json');
+    const manifest = join(home.env['XDG_CONFIG_HOME']!, 'vulkan', 'implicit_layer.d', 'strata_test.json');
     mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers: [{ control: 'unordered_layer_location' }] }] }));
+    // vkconfig 3's shape: the global entry turns the implicit layer off and keeps the rest where they are.
+    const layers = [
+      { control: 'off', name: 'VK_LAYER_STRATA_explain_test', path: manifest, treat_as_implicit_manifest: true },
+      { control: 'unordered_layer_location' },
+    ];
+    writeFileSync(file, JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers }] }));
     const modern = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--loader-version', '1.4.341', '--json'], home.env).stdout));
     assert.equal(modern.settingsFile, file);
-    assert.match(modern.notes.join('\n'), /loader 1\.4\.341 reads the loader settings file .*vk_loader_settings\.json: its "layers" decide/);
+    assert.ok(!modern.chain.some((e) => e.name === 'VK_LAYER_STRATA_explain_test'), 'the file turns it off');
+    const off = modern.excluded.find((e) => e.name === 'VK_LAYER_STRATA_explain_test')!;
+    assert.ok(
+      off.reasons.some((r) => r.code === 'settings/off' && r.message.includes(file)),
+      JSON.stringify(off),
+    );
+    assert.match(
+      modern.notes.join('\n'),
+      /the loader applies the global entry \(settings_array\[0\]\) of .*vk_loader_settings\.json: its layer list decides the chain/,
+    );
+    const text = runStrata(['explain', '--loader-version', '1.4.341'], home.env).stdout;
+    assert.match(text, /vk_loader_settings\.json/, 'the human output names the file');
     const old = LayerChainSchema.parse(JSON.parse(runStrata(['explain', '--loader-version', '1.3.239', '--json'], home.env).stdout));
     assert.equal(old.settingsFile, null, 'loader 1.3.239 reads no settings file');
+    assert.ok(
+      old.chain.some((e) => e.name === 'VK_LAYER_STRATA_explain_test'),
+      'so the implicit layer stays on',
+    );
   } finally {
     home.cleanup();
   }

@@ -8,6 +8,7 @@ import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { APP_ROOT, STRATA_BIN, startAndWaitForUrl } from '../helpers/strata-cli';
 import { FileDiagnosticsSchema } from '../../shared/lint/diagnostic-schema';
 import { DiscoveredManifestSchema } from '../../shared/discovery/manifest-inventory';
+import { SESSION_FORMAT } from '../../shared/sessions/session-records';
 
 /**
  * Issue #15, hostile files: /dev/zero, a FIFO nobody writes to, a symlink to a device in a layer
@@ -30,11 +31,39 @@ const layerJson = (name: string) =>
     },
   });
 const deep = (n: number) => '{"layers":' + '['.repeat(n) + ']'.repeat(n) + '}';
+/** A session header line as the session writer makes it; `copy` is the one field of any shape (the profile applied). */
+const sessionHeader = (id: string, copy: unknown = {}) =>
+  JSON.stringify({
+    kind: 'header',
+    format: SESSION_FORMAT,
+    id,
+    application: { command: '/bin/true', args: [], cwd: '/tmp', resolvedPath: '/bin/true' },
+    profile: { name: 'p', copy },
+    chain: null,
+    chainError: null,
+    environment: { set: {}, unset: [], inherited: {} },
+    loaderDebug: null,
+    validationRouting: { mode: 'off', note: null },
+    timeoutMs: null,
+    startedAt: '2024-01-01T00:00:00.000Z',
+    startWall: 1,
+    strataVersion: '0.1.0',
+    strataPid: 999999,
+    notes: [],
+  });
 
 let home: TempHome;
 let work: string;
 let layerDir: string;
+let sessionsDir: string;
 const hostile: Record<string, string> = {};
+/** Session ids in the sessions folder, and what `sessions list` must say about each file. */
+const hostileSessions: Record<string, RegExp> = {
+  fifo: /fifo\.jsonl is a FIFO \(named pipe\), not a regular file/,
+  zero: /zero\.jsonl is a character device, not a regular file/,
+  huge: /the first line is over 16777216 bytes: not a session header/,
+  'deep-header': /the first line nests JSON deeper than 1000 levels/,
+};
 
 before(() => {
   home = makeTempHome();
@@ -62,6 +91,21 @@ before(() => {
   const profiles = join(home.env['XDG_CONFIG_HOME']!, 'strata', 'profiles');
   mkdirSync(profiles, { recursive: true });
   execFileSync('mkfifo', [join(profiles, 'trap.json')]);
+  // The sessions folder ($XDG_STATE_HOME/strata/sessions): Strata's own, but anything can be put there.
+  // A FIFO once froze `strata serve` whole (a blocking open on its one thread).
+  sessionsDir = join(home.env['XDG_STATE_HOME']!, 'strata', 'sessions');
+  mkdirSync(sessionsDir, { recursive: true });
+  execFileSync('mkfifo', [join(sessionsDir, 'fifo.jsonl')]);
+  symlinkSync('/dev/zero', join(sessionsDir, 'zero.jsonl'));
+  writeFileSync(join(sessionsDir, 'huge.jsonl'), '');
+  truncateSync(join(sessionsDir, 'huge.jsonl'), 1 << 30);
+  // (Spliced in as text: JSON.stringify itself overflows the stack on such a value.)
+  writeFileSync(join(sessionsDir, 'deep-header.jsonl'), `${sessionHeader('deep-header', 'DEEP').replace('"DEEP"', deep(100_000))}\n`);
+  // A good session whose records are hostile: a 64 MiB line without a line break, and one nested 100,000 deep.
+  writeFileSync(
+    join(sessionsDir, 'good.jsonl'),
+    `${sessionHeader('good')}\n${JSON.stringify({ kind: 'line', stream: 'stdout', t: 1, wall: 1, text: 'before' })}\n${'x'.repeat(64 << 20)}\n${deep(100_000)}\n${JSON.stringify({ kind: 'line', stream: 'stdout', t: 2, wall: 2, text: 'after' })}\n`,
+  );
 });
 
 after(() => {
@@ -70,10 +114,10 @@ after(() => {
 });
 
 /** bin/strata under /usr/bin/time: exit status, output, and the peak RSS in KiB. */
-function strata(args: string[]) {
+function strata(args: string[], env: NodeJS.ProcessEnv = home.env) {
   const r = spawnSync('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, STRATA_BIN, ...args], {
     cwd: APP_ROOT,
-    env: home.env,
+    env,
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -160,9 +204,131 @@ for (const [label, args] of fileCommands) {
   });
 }
 
+test("strata drivers negotiate: a hostile file named as a driver manifest is that driver's clear error, before any probe reads it", () => {
+  for (const [what, path] of Object.entries(hostile)) {
+    const r = strata(['drivers', 'negotiate', '--json', path]);
+    assert.equal(r.status, 1, `${what}: ${r.stderr}`);
+    const report = JSON.parse(r.stdout) as { drivers: { ok: boolean; error: { code: string; message: string } | null }[] };
+    assert.equal(report.drivers.length, 1);
+    const error = report.drivers[0]!.error;
+    assert.equal(error?.code, 'driver/manifest-unreadable', `${what}: ${JSON.stringify(error)}`);
+    // Not "the driver crashed the probe" or "hangs while loading": the file is what is wrong, and it says what.
+    assert.match(
+      error.message,
+      what === 'JSON nested 100,000 deep'
+        ? /deeper than 1000 levels/
+        : what === 'a 1 GiB sparse file'
+          ? /is 1073741824 bytes; Strata reads manifests up to/
+          : /is a (character device|FIFO \(named pipe\)), not a regular file/,
+      `${what}: ${error.message}`,
+    );
+  }
+});
+
+test('strata info: a device, FIFO or deeply nested manifest among the implicit layers is left to the probe; Strata itself neither hangs nor crashes', () => {
+  // vkEnumerateInstanceVersion scans the implicit layers (trampoline.c), so `strata info` reads them to decide whether the
+  // loader may answer in process (main/loader-version-in-process.ts). It once read /dev/zero to 3 GB, waited on a FIFO
+  // forever, and ran 1.3.x's cJSON on a deep file in its own process (SIGSEGV). What the real loader then does with the
+  // file, in the probe, is the loader's own (it hangs on the FIFO as an application would): the probe's error says so.
+  for (const [what, make] of [
+    ['a symlink to /dev/zero', (p: string) => symlinkSync('/dev/zero', p)],
+    ['a FIFO', (p: string) => execFileSync('mkfifo', [p])],
+    ['JSON nested 100,000 deep', (p: string) => writeFileSync(p, `{"file_format_version":"1.1.0","layer":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)],
+  ] as const) {
+    const own = makeTempHome();
+    try {
+      const dir = join(own.env['XDG_CONFIG_HOME']!, 'vulkan', 'implicit_layer.d');
+      mkdirSync(dir, { recursive: true });
+      make(join(dir, 'hostile.json'));
+      const r = strata(['info', '--json'], own.env);
+      assert.notEqual(r.status, null, `${what}: strata info was killed by a signal`);
+      assert.doesNotMatch(r.stderr, /Maximum call stack|Invalid string length|bad_alloc/, `${what}: ${r.stderr}`);
+      const info = JSON.parse(r.stdout) as { loader?: unknown };
+      assert.ok(info.loader !== undefined, `${what}: ${r.stdout}`);
+    } finally {
+      own.cleanup();
+    }
+  }
+});
+
+test("strata launch: a 1 GiB layer settings file (vkconfig's, or VK_LAYER_SETTINGS_PATH's) is named in the session, not read", () => {
+  // Validation routing reads the user's settings file to keep it (main/sessions/validation-routing.ts); it once read 1 GiB.
+  const own = makeTempHome();
+  try {
+    const vkconfig = join(own.env['XDG_DATA_HOME']!, 'vulkan', 'settings.d');
+    const mine = join(own.dir, 'settings');
+    for (const dir of [vkconfig, mine]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'vk_layer_settings.txt'), '');
+      truncateSync(join(dir, 'vk_layer_settings.txt'), 1 << 30);
+    }
+    const r = strata(['launch', '--', '/bin/true'], own.env);
+    assert.equal(r.status, 0, r.stderr);
+    rmSync(join(vkconfig, 'vk_layer_settings.txt'));
+    const r2 = strata(['launch', '--', '/bin/true'], { ...own.env, VK_LAYER_SETTINGS_PATH: mine });
+    assert.equal(r2.status, 0, r2.stderr);
+    const list = JSON.parse(strata(['sessions', 'list', '--json'], own.env).stdout) as { sessions: { id: string }[] };
+    const notes = list.sessions.map((s) =>
+      JSON.stringify(
+        (JSON.parse(strata(['sessions', 'show', s.id, '--json'], own.env).stdout) as { header: { validationRouting: unknown; notes: unknown } }).header,
+      ),
+    );
+    for (const file of [join(vkconfig, 'vk_layer_settings.txt'), join(mine, 'vk_layer_settings.txt')])
+      assert.ok(
+        notes.some((n) => n.includes(`${file} is 1073741824 bytes`)),
+        `no session names ${file}: ${notes.join('\n')}`,
+      );
+  } finally {
+    own.cleanup();
+  }
+});
+
 test('profile list with a FIFO among the profiles: answers, naming the FIFO', () => {
   const r = strata(['profile', 'list', '--json']);
   assert.match(r.stdout + r.stderr, /trap\.json is a FIFO \(named pipe\), not a regular file/);
+});
+
+test('the sessions folder: each hostile file is listed as not read, with why; the good session lists, shows and exports', () => {
+  const r = strata(['sessions', 'list', '--json']);
+  const list = JSON.parse(r.stdout) as { sessions: { id: string }[]; unreadable: { file: string; reason: string }[] };
+  assert.deepEqual(
+    list.sessions.map((s) => s.id),
+    ['good'],
+  );
+  for (const [id, reason] of Object.entries(hostileSessions)) {
+    const entry = list.unreadable.find((u) => u.file === join(sessionsDir, `${id}.jsonl`));
+    assert.ok(entry, `${id}.jsonl is not listed as unreadable: ${JSON.stringify(list.unreadable)}`);
+    assert.match(entry.reason, reason);
+  }
+  // The human listing says so too, with exit 1 (files it could not read), like `strata profile list`.
+  const text = strata(['sessions', 'list']);
+  assert.equal(text.status, 1, text.stderr);
+  for (const id of Object.keys(hostileSessions)) assert.match(text.stdout, new RegExp(`${id}\\.jsonl`), text.stdout);
+
+  for (const id of Object.keys(hostileSessions)) {
+    for (const args of [
+      ['sessions', 'show', id],
+      ['sessions', 'export', id, '--format', 'html', '-o', join(work, `${id}.html`)],
+      ['sessions', 'search', '--id', id, '--grep', 'x'],
+    ]) {
+      const bad = strata(args);
+      assert.notEqual(bad.status, 0, `${args.join(' ')}: ${bad.stdout}`);
+      assert.equal(bad.stderr.trim().split('\n').length, 1, `${args.join(' ')}: one line\n${bad.stderr}`);
+      assert.match(bad.stderr, new RegExp(`${id}\\.jsonl`), `${args.join(' ')}: names the file: ${bad.stderr}`);
+      assert.doesNotMatch(bad.stderr, /Invalid string length|Maximum call stack|internal/i, `${args.join(' ')}: ${bad.stderr}`);
+    }
+  }
+  // The over-long line and the deep record count as damaged; the records around them are kept.
+  const shown = strata(['sessions', 'show', 'good', '--lines', '--json']);
+  assert.equal(shown.status, 0, shown.stderr);
+  const open = JSON.parse(shown.stdout) as { records: { text?: string }[] };
+  assert.deepEqual(
+    open.records.map((x) => x.text),
+    ['before', 'after'],
+  );
+  const exported = strata(['sessions', 'export', 'good', '--format', 'html', '-o', join(work, 'good.html')]);
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.match(readFileSync(join(work, 'good.html'), 'utf8'), /after/);
 });
 
 test('the browser host: hostile paths and requests through the channels, then the next request works', async () => {
@@ -199,10 +365,27 @@ test('the browser host: hostile paths and requests through the channels, then th
     const many = await call('chain.explain', { requestedLayers: Array.from({ length: 200_000 }, (_, i) => `VK_LAYER_${i}`) });
     assert.equal(many.status, 400);
     assert.match(many.body.error!.message, /at most 1024 requested layers/);
+    // The same question through a profile once overflowed the stack; 200,000 manifests started a probe each.
+    const names = Array.from({ length: 200_000 }, (_, i) => `VK_LAYER_${i}`);
+    const viaProfile = await call('profiles.explain', { name: 'API dump', requestedLayers: names });
+    assert.equal(viaProfile.status, 400, JSON.stringify(viaProfile.body.error));
+    assert.match(viaProfile.body.error!.message, /at most 1024 requested layers/);
+    const drivers = await call('drivers.negotiate', { manifests: names.map((n) => `/nowhere/${n}.json`) });
+    assert.equal(drivers.status, 400, JSON.stringify(drivers.body.error));
+    assert.match(drivers.body.error!.message, /at most 1024 driver manifests/);
     const discovered = await call('discovery.manifests', {});
     assert.equal(discovered.body.ok, true, JSON.stringify(discovered.body.error));
     const listed = await call('profiles.list', {});
     assert.equal(listed.body.ok, true);
+    // The sessions folder holds a FIFO: the list answers (naming it), so does every call after it.
+    const sessions = await call('sessions.list', {});
+    assert.equal(sessions.body.ok, true, JSON.stringify(sessions.body.error));
+    assert.match(JSON.stringify(sessions.body.value), /fifo\.jsonl is a FIFO/);
+    for (const id of Object.keys(hostileSessions)) {
+      const opened = await call('sessions.open', { id });
+      assert.equal(opened.body.ok, false, id);
+      assert.equal(opened.body.error!.code, 'sessions/unreadable', `${id}: ${JSON.stringify(opened.body.error)}`);
+    }
     assert.equal((await call('app.info', {})).body.ok, true, 'the server still answers');
     const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${run.child.pid}/status`, 'utf8'));
     assert.ok(hwm && Number(hwm[1]) < MEMORY_BOUND_KB, `the server peaked at ${hwm?.[1]} kB`);

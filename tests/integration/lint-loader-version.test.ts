@@ -27,3 +27,41 @@ test('strata lint speaks for the installed loader: invalid JSON fails everything
     home.cleanup();
   }
 });
+
+test('strata lint (no argument) lints the vk_loader_settings.json the installed loader reads, for that loader', { skip: matrixSkip() }, () => {
+  const [old, mid, recent] = loaderMatrix(['1.3.239', '1.4.321', '1.4.341']);
+  const home = makeTempHome();
+  try {
+    const layers = join(home.env['XDG_CONFIG_HOME']!, 'vulkan', 'explicit_layer.d');
+    mkdirSync(layers, { recursive: true });
+    const manifest = join(layers, 'a.json');
+    const layer = { name: 'VK_LAYER_STRATA_a', type: 'GLOBAL', library_path: '/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so' };
+    writeFileSync(
+      manifest,
+      JSON.stringify({ file_format_version: '1.2.0', layer: { ...layer, api_version: '1.3.0', implementation_version: '1', description: 'x' } }),
+    );
+    // Where 1.4.x looks (XDG_DATA_HOME); another tool wrote it: the layer after its own "off" entry.
+    const settings = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'loader_settings.d', 'vk_loader_settings.json');
+    mkdirSync(join(settings, '..'), { recursive: true });
+    const entry = (control: string) => ({ control, name: 'VK_LAYER_STRATA_a', path: manifest });
+    writeFileSync(settings, JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers: [entry('off'), entry('on')] }] }, null, 2));
+    const lint = (libDir: string) => {
+      const r = runStrata(['lint', '--json'], { ...home.env, LD_LIBRARY_PATH: libDir });
+      const results = JSON.parse(r.stdout) as { uri: string; diagnostics: { code: string; message: string }[] }[];
+      return { status: r.status, settings: results.find((x) => x.uri === settings) };
+    };
+    const a = lint(old!.libDir);
+    assert.equal(a.settings, undefined, 'loader 1.3.239 reads no settings file, so plain `strata lint` does not look for one');
+    const b = lint(mid!.libDir);
+    assert.equal(b.status, 1);
+    assert.deepEqual(
+      b.settings?.diagnostics.map((d) => d.code),
+      ['settings/crashes-loader'],
+    );
+    assert.match(b.settings!.diagnostics[0]!.message, /loader 1\.4\.321 crashes in vkCreateInstance/);
+    const c = lint(recent!.libDir);
+    assert.deepEqual(c.settings?.diagnostics, [], 'fixed in 1.4.326');
+  } finally {
+    home.cleanup();
+  }
+});

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import type { ManifestRole } from '../../shared/lint/manifest-lint';
 import { makeTempHome } from '../helpers/temp-home';
-import { BAD_CORPUS_DIR, expectedVerdict, readBadCorpus, type LoaderVerdict } from '../helpers/bad-corpus';
+import { BAD_CORPUS_DIR, expectedVerdict, materializeLibrary, readBadCorpus, type LoaderVerdict } from '../helpers/bad-corpus';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { mapConcurrently } from '../helpers/concurrent-map';
+import { lintFiles } from '../../main/discovery/lint-files-service';
 import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
 
 /**
@@ -45,6 +46,10 @@ interface Observation {
   facts: string;
   /** The loader's most telling log line (VK_LOADER_DEBUG=all). */
   log: string;
+  /** Every line of the loader's log about opening libraries (dlerror's text, "failed to load", "wrong bit-type"). */
+  libraryLog: string;
+  /** For a fixture about its library: what `lint.files` says of the very files the loader read ("code severity", sorted). */
+  lint: string[] | null;
 }
 
 interface ProbeRun {
@@ -85,6 +90,25 @@ function runProbe(args: string[], env: NodeJS.ProcessEnv, timeout: number, libDi
 
 const swapLibrary = (text: string, library: string) => text.replace(/("library_path"\s*:\s*)"[^"]*"/g, `$1"${library}"`);
 
+/**
+ * The manifest as it is put in `folder`: a fixture about its library keeps its "library_path" and
+ * gets the library it names made next to it (tests/helpers/bad-corpus.ts); the others get a real one.
+ */
+function placeManifest(c: Case, folder: string, manifest: string, library: string): void {
+  const e = expected[c.file];
+  if (e?.library) {
+    writeFileSync(manifest, c.text);
+    materializeLibrary(e, c.text, folder);
+  } else writeFileSync(manifest, swapLibrary(c.text, library));
+}
+
+/** The loader's lines about opening a library, from one or more runs' stderr. */
+const libraryLines = (...stderr: string[]) =>
+  stderr
+    .flatMap((e) => e.split('\n'))
+    .filter((l) => /shared object|ELF|file too short|Is a directory|failed to load|wrong bit-type|Failed loading library/.test(l))
+    .join('\n');
+
 /** The loader's log line that best explains the outcome: its first warning or error, else the line
  * that names the file. */
 function telling(stderr: string, file: string): string {
@@ -107,7 +131,20 @@ function componentManifest(name: string): string {
   return JSON.stringify({ file_format_version: '1.1.1', layer }, null, 2);
 }
 
-async function observeLayer(c: Case, libDir?: string): Promise<Observation> {
+type Seen = Omit<Observation, 'libraryLog' | 'lint'>;
+interface Notes {
+  stderr: string[];
+  lint: string[] | null;
+}
+
+/** lint.files on the manifest as placed for the loader (its library beside it), before the loader runs. */
+async function lintPlaced(c: Case, manifest: string, notes: Notes): Promise<void> {
+  if (!expected[c.file]?.library) return;
+  const [result] = await lintFiles({ paths: [manifest] });
+  notes.lint = result!.diagnostics.map((d) => `${String(d.code)} ${d.severity}`).sort();
+}
+
+async function observeLayer(c: Case, libDir: string | undefined, notes: Notes): Promise<Seen> {
   const home = makeTempHome();
   try {
     const folder = c.role === 'implicit-layer' ? join(home.env.XDG_CONFIG_HOME!, 'vulkan', 'implicit_layer.d') : join(home.dir, 'explicit_layer.d');
@@ -121,7 +158,8 @@ async function observeLayer(c: Case, libDir?: string): Promise<Observation> {
       VK_LOADER_DEBUG: 'all',
       ...(c.role === 'implicit-layer' ? {} : { VK_LAYER_PATH: folder }),
     };
-    writeFileSync(join(folder, c.file), swapLibrary(c.text, LAYER_LIBRARY));
+    placeManifest(c, folder, join(folder, c.file), LAYER_LIBRARY);
+    await lintPlaced(c, join(folder, c.file), notes);
     // The layers the loader should list if it takes the file: those it reads (`layers` wins over
     // `layer`); a non-string name is listed as "" if at all.
     const entries = parseManifest(c.text).manifest;
@@ -131,6 +169,7 @@ async function observeLayer(c: Case, libDir?: string): Promise<Observation> {
         if (comp.value !== undefined) writeFileSync(join(folder, `component-${comp.value}.json`), componentManifest(comp.value));
 
     const list = await runProbe(['layers'], env, LIST_TIMEOUT_MS, libDir);
+    notes.stderr.push(list.stderr);
     const log = telling(list.stderr, c.file);
     const facts = list.stdout.trim().split('\n').filter(Boolean).join('; ');
     if (list.signal && !list.timedOut) return { verdict: 'crashes', facts: `killed by ${list.signal}`, log };
@@ -149,6 +188,7 @@ async function observeLayer(c: Case, libDir?: string): Promise<Observation> {
     for (const [i, name] of (names as string[]).entries()) {
       if (name === '') return { verdict: 'unusable', facts: `${facts}; listed with an empty name`, log };
       const create = await runProbe(c.role === 'implicit-layer' ? ['create'] : ['create', name], env, CREATE_TIMEOUT_MS, libDir);
+      notes.stderr.push(create.stderr);
       // The loader logs each layer it puts in the chain; a meta-layer is replaced by its components.
       const components = defined[i]!.component_layers?.value?.map((x) => x.value ?? '');
       const inserted = (components ?? [name]).every((n) => create.stderr.includes(`Insert instance layer "${n}"`));
@@ -168,11 +208,12 @@ async function observeLayer(c: Case, libDir?: string): Promise<Observation> {
   }
 }
 
-async function observeDriver(c: Case, libDir?: string): Promise<Observation> {
+async function observeDriver(c: Case, libDir: string | undefined, notes: Notes): Promise<Seen> {
   const home = makeTempHome();
   try {
     const manifest = join(home.dir, c.file);
-    writeFileSync(manifest, swapLibrary(c.text, DRIVER_LIBRARY));
+    placeManifest(c, home.dir, manifest, DRIVER_LIBRARY);
+    await lintPlaced(c, manifest, notes);
     const env = {
       ...home.env,
       XDG_DATA_DIRS: join(home.dir, 'data-dirs'),
@@ -181,6 +222,7 @@ async function observeDriver(c: Case, libDir?: string): Promise<Observation> {
       VK_LOADER_DEBUG: 'all',
     };
     const run = await runProbe(['create'], env, LIST_TIMEOUT_MS, libDir);
+    notes.stderr.push(run.stderr);
     const log = telling(run.stderr, c.file);
     const facts = run.stdout.trim().split('\n').filter(Boolean).join('; ');
     if (run.signal && !run.timedOut) return { verdict: 'crashes', facts: `killed by ${run.signal}`, log };
@@ -197,7 +239,11 @@ async function observeDriver(c: Case, libDir?: string): Promise<Observation> {
   }
 }
 
-const observe = (c: Case, libDir?: string) => (c.role === 'driver' ? observeDriver(c, libDir) : observeLayer(c, libDir));
+async function observe(c: Case, libDir?: string): Promise<Observation> {
+  const notes: Notes = { stderr: [], lint: null };
+  const seen = await (c.role === 'driver' ? observeDriver(c, libDir, notes) : observeLayer(c, libDir, notes));
+  return { ...seen, libraryLog: libraryLines(...notes.stderr), lint: notes.lint };
+}
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -273,6 +319,39 @@ test('the real loader does with every bad/ fixture what expected.json says', { t
   assert.equal(rows.length, 1, `expected.json's "loader" disagrees with the real loader:\n${table(rows)}`);
 });
 
+/**
+ * The fixtures about their library (expected.json `library`): for each, the loader's own log says what
+ * Strata's diagnostic says (dlerror's text, "failed to load", "wrong bit-type": `loaderLog`), and
+ * lint.files on the very files the loader read gives exactly the expected codes, with an error iff
+ * this loader does not load the layer or driver (or the lower severity expected.json gives and why).
+ */
+function libraryDisagreements(obs: Map<string, Observation>, version: string): string[][] {
+  const rows: string[][] = [];
+  for (const c of corpus) {
+    const e = expected[c.file]!;
+    if (!e.library) continue;
+    const o = obs.get(c.file)!;
+    if (e.loaderLog && !new RegExp(e.loaderLog).test(o.libraryLog))
+      rows.push([c.file, `log /${e.loaderLog}/`, o.libraryLog.replace(/\s+/g, ' ').slice(0, 240) || '(no line about the library)']);
+    const codes = (o.lint ?? []).map((l) => l.split(' ')[0]!);
+    if (JSON.stringify(codes) !== JSON.stringify(e.codes)) rows.push([c.file, `codes ${e.codes.join(', ')}`, (o.lint ?? ['(not linted)']).join(', ')]);
+    const severities = (o.lint ?? []).map((l) => Number(l.split(' ')[1]));
+    const verdict = expectedVerdict(e, version);
+    const want = e.lintSeverity ? (e.lintSeverity === 'warning' ? 2 : 3) : verdict === 'loads' ? null : 1;
+    if (want !== null ? Math.min(...severities) !== want : severities.includes(1))
+      rows.push([c.file, `severity ${want ?? 'below error'} (loader: ${verdict})`, (o.lint ?? []).join(', ')]);
+  }
+  return rows;
+}
+
+test('library_path fixtures: the loader logs what the lint says, and lint.files on the same files agrees with the loader', async () => {
+  const obs = await observeCorpus();
+  const libraryCases = corpus.filter((c) => expected[c.file]!.library);
+  assert.ok(libraryCases.length >= 10, `only ${libraryCases.length} library fixtures`);
+  const rows = libraryDisagreements(obs, '1.3.239');
+  assert.equal(rows.length, 0, `loader 1.3.239 and the library lint disagree:\n${table([['file', 'expected', 'observed'], ...rows])}`);
+});
+
 test('invalid JSON: the loader fails the whole enumeration with exactly VK_ERROR_OUT_OF_HOST_MEMORY (an empty file is skipped)', async () => {
   const obs = await observeCorpus();
   const invalid = corpus.filter((c) => expected[c.file]!.codes.includes('manifest/invalid-json'));
@@ -306,6 +385,8 @@ for (const b of skipMatrix ? [{ version: 'the matrix' } as LoaderBuild] : loader
         if (o.verdict !== want) rows.push([c.file, c.role, want, o.verdict, o.facts, o.log]);
       }
       assert.equal(rows.length, 1, `loader ${b.version}: expected.json disagrees with the real loader:\n${table(rows)}`);
+      const library = libraryDisagreements(obs, b.version);
+      assert.equal(library.length, 0, `loader ${b.version} and the library lint disagree:\n${table([['file', 'expected', 'observed'], ...library])}`);
     },
   );
 }

@@ -14,7 +14,7 @@ import {
   removeConfiguration,
   type ConfigurationLocations,
 } from '../../main/override/configuration-writer';
-import { sweepDeadTemps, type FileOps } from '../../main/override/atomic-file';
+import { sweepDeadTemps, type FileOps } from '../../main/platform/atomic-file';
 import { ProfileStore } from '../../main/profiles/profile-store';
 import { withTempHome, type TempHome } from '../helpers/temp-home';
 

@@ -11,7 +11,7 @@ import { lintManifest, roleFromPath } from '../../shared/lint/manifest-lint';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { StrataRequestError } from '../../shared/errors/strata-error';
 import { applyOverride, overrideLocation, readOverrideStatus, removeOverride, sha256, type OverrideLocation } from '../../main/override/override-writer';
-import type { FileOps } from '../../main/override/atomic-file';
+import type { FileOps } from '../../main/platform/atomic-file';
 import { withTempHome, type TempHome } from '../helpers/temp-home';
 import { APP_ROOT, runStrata } from '../helpers/strata-cli';
 import { seededRandom } from '../helpers/seeded-random';

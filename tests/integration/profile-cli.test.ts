@@ -172,3 +172,23 @@ test('list exits 1 and names the file when a profile file is broken, and leaves 
   assert.match(r.stdout, /layers\[0\]\.state: .*broken\.json, field layers\[0\]\.state/);
   assert.equal(readFileSync(broken, 'utf8'), '{"schemaVersion": 2, "name": "Broken", "layers": [{"name": "X", "state": "yes"}]}');
 });
+
+test('explain --profile predicts the chain `profile apply` then gives: the override is placed where it will be written (one what-if pipeline)', () => {
+  const own = makeTempHome();
+  const run = (...args: string[]) => runStrata(args, own.env);
+  const chainOf = (r: ReturnType<typeof run>) => {
+    assert.equal(r.status, 0, r.stderr);
+    return (JSON.parse(r.stdout) as { chain: { name: string }[] }).chain.map((e) => e.name);
+  };
+  try {
+    assert.equal(run('profile', 'create', 'Sync checks', '--from', 'Validation — synchronization').status, 0);
+    // Strata's override file goes in $XDG_DATA_HOME, before the system's implicit layers (/usr/share: device_select).
+    const predicted = chainOf(run('explain', '--profile', 'Sync checks', '--json'));
+    assert.equal(run('profile', 'apply', 'Sync checks').status, 0);
+    const installed = chainOf(run('explain', '--json'));
+    assert.deepEqual(predicted, installed, 'the what-if chain is the installed one');
+    assert.ok(installed.includes('VK_LAYER_KHRONOS_validation'));
+  } finally {
+    own.cleanup();
+  }
+});

@@ -18,7 +18,7 @@ import {
   type ConfigurationLocations,
 } from '../../main/override/configuration-writer';
 import { sha256 } from '../../main/override/override-writer';
-import type { FileOps } from '../../main/override/atomic-file';
+import type { FileOps } from '../../main/platform/atomic-file';
 import { withTempHome, type TempHome } from '../helpers/temp-home';
 
 /**

@@ -9,6 +9,7 @@ import {
   type ChainReasonCode,
   type LayerChain,
 } from '../../shared/loader/chain';
+import { readLoaderSettings } from '../../shared/loader/loader-settings-file';
 
 // shared/loader/chain.ts on small hand-written inputs, one rule at a time. The real loader checks
 // the same model on generated trees in tests/integration/chain-vs-loader.test.ts.
@@ -47,6 +48,10 @@ interface Case {
   requested?: string[];
   api?: string;
   version?: string | null;
+  /** A vk_loader_settings.json's text; its layer entries name manifests of this case (or others) by path. */
+  settings?: unknown;
+  /** Manifests only the settings file names. */
+  settingsOnly?: ChainManifest[];
 }
 
 /** Every reason code any test saw, to check that each code of the schema has a test. */
@@ -59,10 +64,20 @@ function explain(c: Case): LayerChain {
     env: c.env ?? {},
     app: { path: APP, requestedLayers: c.requested ?? [], apiVersion: c.api },
     loaderVersion: c.version === undefined ? '1.3.239' : c.version,
+    settings: c.settings === undefined ? null : settingsInput(c),
   });
   LayerChainSchema.parse(chain);
   for (const e of [...chain.chain, ...chain.excluded, ...chain.metaLayers]) for (const r of e.reasons) seen.add(r.code);
   return chain;
+}
+
+const SETTINGS_FILE = '/home/u/.local/share/vulkan/loader_settings.d/vk_loader_settings.json';
+function settingsInput(c: Case) {
+  const version = c.version === undefined ? '1.3.239' : c.version;
+  const read = readLoaderSettings(JSON.stringify(c.settings), APP, version);
+  const all = [...(c.implicit ?? []), ...(c.explicit ?? []), ...(c.settingsOnly ?? [])];
+  const manifests = new Map(all.map((m) => [m.path, m] as const));
+  return { path: SETTINGS_FILE, read, manifests };
 }
 
 const names = (c: LayerChain) => c.chain.map((e) => e.name);
@@ -408,6 +423,89 @@ test('parsed manifests are reused between calls, but an array or a manifest chan
   const m = explicitSet[1]!;
   m.text = m.text!.replace('"name":"Y"', '"name":"Z"');
   assertChain(explain({ explicit: explicitSet, requested: ['X', 'Z'] }), ['X', 'Z']);
+});
+
+// ---- vk_loader_settings.json (settings-chain.ts; the matrix proves it on 1.4.309–1.4.359) ----
+
+const entry = (m: ChainManifest, control: string, extra: Record<string, unknown> = {}) => ({
+  control,
+  name: JSON.parse(m.text!).layer.name as string,
+  path: m.path,
+  treat_as_implicit_manifest: m.kind === 'implicit_layer',
+  ...extra,
+});
+const settingsFile = (...layers: unknown[]) => ({ file_format_version: '1.0.0', settings_array: [{ layers }] });
+
+test('settings file: its layers in its order, "on" whatever else says, "off" refused to the application, the others at the unordered location', () => {
+  const a = implicit('A');
+  const b = explicit('B');
+  const c = explicit('C');
+  const d = implicit('D', { enable_environment: { ENABLE_D: '1' } });
+  const chain = explain({
+    implicit: [a, d],
+    explicit: [b, c],
+    requested: ['C'],
+    version: '1.4.359',
+    settings: settingsFile(entry(b, 'on'), { control: 'unordered_layer_location' }, entry(a, 'auto'), entry(d, 'auto')),
+  });
+  assertChain(chain, ['B', 'C', 'A']);
+  assert.match(reasonsOf(chain, 'B').join('\n'), /settings\/on: turned on by .*vk_loader_settings\.json \(the global entry \(settings_array\[0\]\)\)/);
+  assert.match(reasonsOf(chain, 'C').join('\n'), /settings\/order: placed at the unordered_layer_location/);
+  assert.match(reasonsOf(chain, 'A').join('\n'), /settings\/superseded/, 'the discovered A is replaced by the listed one');
+  assert.match(reasonsOf(chain, 'D').join('\n'), /implicit\/not-enabled[\s\S]*settings\/auto/);
+  assert.equal(chain.settingsFile, SETTINGS_FILE);
+
+  const off = explain({
+    explicit: [b, c],
+    requested: ['B'],
+    version: '1.4.359',
+    settings: settingsFile(entry(b, 'off'), { control: 'unordered_layer_location' }),
+  });
+  assert.equal(off.result, 'VK_ERROR_LAYER_NOT_PRESENT');
+  assert.match(reasonsOf(off, 'B').join('\n'), /settings\/off: requested by the application, but .* turns it off/);
+});
+
+test('settings file: without an unordered location only its layers count; a wrong name or a missing manifest is left out', () => {
+  const a = implicit('A');
+  const b = explicit('B');
+  const other = explicit('OTHER');
+  const chain = explain({
+    implicit: [a],
+    explicit: [b],
+    version: '1.4.359',
+    settings: settingsFile(entry(b, 'on'), { ...entry(other, 'on'), name: 'NOT_OTHER' }, { control: 'on', name: 'GONE', path: '/nowhere/gone.json' }),
+    settingsOnly: [other],
+  });
+  assertChain(chain, ['B']);
+  assert.match(reasonsOf(chain, 'A').join('\n'), /settings\/not-listed/);
+  assert.match(reasonsOf(chain, 'OTHER').join('\n'), /settings\/name-mismatch/);
+  assert.match(reasonsOf(chain, 'GONE').join('\n'), /settings\/manifest-unusable: .*no file there/);
+  assert.equal(chain.result, 'VK_SUCCESS');
+});
+
+test('settings file versions: the last matching entry before 1.4.303; no "layers" empties the chain 1.4.309–1.4.335; a layer after its own "off" entry crashes before 1.4.326', () => {
+  const b = explicit('B');
+  const c = explicit('C');
+  const twoEntries = {
+    file_format_version: '1.0.0',
+    settings_array: [
+      { app_keys: [APP], layers: [entry(b, 'on')] },
+      { app_keys: [APP], layers: [entry(c, 'on')] },
+    ],
+  };
+  assertChain(explain({ explicit: [b, c], version: '1.3.275', settings: twoEntries }), ['C']);
+  assertChain(explain({ explicit: [b, c], version: '1.4.309', settings: twoEntries }), ['B']);
+
+  const noLayers = { file_format_version: '1.0.0', settings: { stderr_log: ['error'] } };
+  const i = { explicit: [b], requested: ['B'], settings: noLayers };
+  assert.equal(explain({ ...i, version: '1.3.275' }).result, 'VK_SUCCESS', 'ignored: "layers" is required');
+  assert.equal(explain({ ...i, version: '1.4.321' }).result, 'VK_ERROR_LAYER_NOT_PRESENT', 'active with no layers at all');
+  assertChain(explain({ ...i, version: '1.4.341' }), ['B']);
+
+  const offThenOn = settingsFile(entry(b, 'off'), entry(b, 'on'));
+  assert.equal(explain({ explicit: [b], version: '1.4.321', settings: offThenOn }).result, 'LOADER_CRASH');
+  assert.match(explain({ explicit: [b], version: '1.4.321', settings: offThenOn }).notes.join('\n'), /crashes \(or hangs\)/);
+  assert.equal(explain({ explicit: [b], version: '1.4.341', settings: offThenOn }).result, 'VK_SUCCESS');
 });
 
 // Codes in the schema that the model does not produce (kept for stable JSON consumers).

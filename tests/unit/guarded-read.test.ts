@@ -1,11 +1,20 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, readSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GuardedReadError, parseJsonGuarded, READ_LIMITS, readGuarded, readGuardedSync, type ReadKind } from '../../main/platform/guarded-read';
+import {
+  GuardedReadError,
+  openRegularFile,
+  openRegularFileSync,
+  parseJsonGuarded,
+  READ_LIMITS,
+  readGuarded,
+  readGuardedSync,
+  type ReadKind,
+} from '../../main/platform/guarded-read';
 import { excessiveNesting, JSON_NESTING_LIMIT } from '../../shared/json/json-nesting';
 
 let dir: string;
@@ -29,6 +38,27 @@ after(() => {
   socketServer.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The streaming readers' open (session files): the same refusals, no size cap; the whole file read back through the descriptor. */
+async function readThroughOpen(path: string): Promise<Buffer> {
+  const { handle, size } = await openRegularFile(path);
+  try {
+    const { buffer } = await handle.read(Buffer.alloc(size), 0, size, 0);
+    return buffer;
+  } finally {
+    await handle.close();
+  }
+}
+function readThroughOpenSync(path: string): Buffer {
+  const { fd, size } = openRegularFileSync(path);
+  try {
+    const buffer = Buffer.alloc(size);
+    readSync(fd, buffer, 0, size, 0);
+    return buffer;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 const readers: [string, (path: string, kind: ReadKind) => Buffer | Promise<Buffer>][] = [
   ['sync', readGuardedSync],
@@ -76,6 +106,33 @@ for (const [label, read] of readers) {
 
   test(`${label}: a missing file is the open's own error`, async () => {
     await assert.rejects(async () => read(p('missing.json'), 'profile'), { code: 'ENOENT' });
+  });
+}
+
+for (const [label, read] of [
+  ['open, sync', readThroughOpenSync],
+  ['open, async', readThroughOpen],
+] as const) {
+  test(`${label}: a regular file opens (any size, with its size); a device, a FIFO, a socket and a folder are refused at once; a missing file is the open's own error`, async () => {
+    assert.equal((await read(p('ok.json'))).toString(), '{"a":[1,2]}');
+    assert.equal(await openRegularFile(p('sparse.spv')).then(async ({ handle, size }) => (await handle.close(), size)), 1 << 30);
+    for (const [path, message] of [
+      ['/dev/zero', /\/dev\/zero is a character device, not a regular file/],
+      [p('zero.json'), /zero\.json is a character device/],
+      [p('fifo.json'), /fifo\.json is a FIFO \(named pipe\), not a regular file/],
+      [p('socket.json'), /socket\.json is a socket/],
+      [dir, /is a folder, not a regular file/],
+    ] as const) {
+      await assert.rejects(
+        async () => read(path),
+        (e: unknown) => e instanceof GuardedReadError && e.reason === 'not-a-file' && message.test(e.message),
+        path,
+      );
+    }
+    await assert.rejects(
+      async () => read(p('missing.json')),
+      (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT',
+    );
   });
 }
 

@@ -152,3 +152,10 @@ test('picker names and driver boxes come from discovery, in its order, without r
   assert.equal(chainSentence(['A', 'B'], 2, false), 'Application → A → B → Vulkan loader → 2 drivers');
   assert.match(chainSentence([], 0, true), /VK_ERROR_LAYER_NOT_PRESENT$/);
 });
+
+test('reasons from a loader settings file say so in their tag; a crash reads as the loader crashing', () => {
+  assert.equal(reasonTag('settings/off'), 'settings file: off');
+  assert.equal(reasonTag('settings/not-listed'), 'settings file: not listed');
+  assert.match(chainSentence([], 1, true, 'LOADER_CRASH'), /the loader crashes or hangs in vkCreateInstance$/);
+  assert.match(chainSentence([], 1, true, 'VK_ERROR_INITIALIZATION_FAILED'), /vkCreateInstance fails with VK_ERROR_INITIALIZATION_FAILED$/);
+});

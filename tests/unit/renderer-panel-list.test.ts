@@ -5,7 +5,7 @@ import { DEFAULT_PANEL, PANELS, isPanelId, panelById, panelForDigit, panelFromNa
 test('the sidebar lists the planned panels in order, About last', () => {
   assert.deepEqual(
     PANELS.map((p) => p.label),
-    ['Layers', 'Chain', 'Drivers & Devices', 'Profiles', 'Applications', 'Sessions', 'Shaders', 'Problems', 'About'],
+    ['Layers', 'Chain', 'Drivers & Devices', 'Profiles', 'Applications', 'Settings', 'Sessions', 'Shaders', 'Problems', 'Diagnostics', 'About'],
   );
 });
 
@@ -14,15 +14,22 @@ test('ids are unique, and every panel says in one sentence what it is for', () =
   for (const p of PANELS) assert.ok(p.summary.length > 0, p.id);
 });
 
-test('Alt+digit numbers follow sidebar order and fit in 1…9', () => {
+test('Alt+digit numbers follow sidebar order: 1…9, then 0 for the tenth; none past it', () => {
   assert.equal(panelForDigit(1), 'layers');
   assert.equal(panelForDigit(2), 'chain');
   assert.equal(panelForDigit(3), 'drivers');
-  assert.equal(panelForDigit(9), 'about');
+  assert.equal(panelForDigit(6), 'settings');
+  assert.equal(panelForDigit(9), 'problems');
+  assert.equal(panelForDigit(0), 'diagnostics');
+  assert.equal(shortcutDigit('diagnostics'), 0);
+  assert.equal(shortcutDigit('about'), null);
   assert.equal(panelForDigit(10), null);
-  assert.equal(panelForDigit(0), null);
+  assert.equal(panelForDigit(-1), null);
   assert.equal(panelForDigit(1.5), null);
-  for (const p of PANELS) assert.equal(panelForDigit(shortcutDigit(p.id)), p.id);
+  for (const p of PANELS) {
+    const digit = shortcutDigit(p.id);
+    if (digit !== null) assert.equal(panelForDigit(digit), p.id);
+  }
 });
 
 test('panelById and isPanelId agree with the list', () => {
@@ -30,7 +37,7 @@ test('panelById and isPanelId agree with the list', () => {
     assert.ok(isPanelId(p.id));
     assert.equal(panelById(p.id), p);
   }
-  assert.equal(isPanelId('settings'), false);
+  assert.equal(isPanelId('preferences'), false);
   assert.ok(isPanelId(DEFAULT_PANEL));
 });
 
@@ -42,7 +49,8 @@ test('ui.navigate names: ids and labels in any case; anything else is refused', 
     ['Drivers & Devices', 'drivers'],
     ['drivers', 'drivers'],
     ['Chain', 'chain'],
-    ['settings', null],
+    ['Settings', 'settings'],
+    ['preferences', null],
     ['', null],
     ['__proto__', null],
   ];

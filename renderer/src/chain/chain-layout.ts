@@ -244,12 +244,18 @@ export function baseName(path: string): string {
 export function reasonTag(code: string, message = ''): string {
   if (/vkCreateInstance fails/.test(message) && !code.endsWith('/not-found')) return 'instance fails';
   const tail = code.includes('/') ? code.slice(code.indexOf('/') + 1) : code;
-  return tail.replace(/-/g, ' ');
+  // The settings file's reasons say so: "on" alone would not tell who turned the layer on.
+  return `${code.startsWith('settings/') ? 'settings file: ' : ''}${tail.replace(/-/g, ' ')}`;
 }
 
 /** The diagram's accessible name: the chain read from the application to the drivers. */
-export function chainSentence(layers: readonly string[], driverCount: number, failed: boolean): string {
+export function chainSentence(layers: readonly string[], driverCount: number, failed: boolean, result = 'VK_ERROR_LAYER_NOT_PRESENT'): string {
   const steps = ['Application', ...layers, 'Vulkan loader'];
-  const end = failed ? 'vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT' : driverCount === 1 ? '1 driver' : `${driverCount} drivers`;
+  const end = failed ? failureText(result) : driverCount === 1 ? '1 driver' : `${driverCount} drivers`;
   return `${steps.join(' → ')} → ${end}`;
+}
+
+/** What a failed prediction means, in words (LOADER_CRASH is this loader's own crash or hang, not a VkResult). */
+export function failureText(result: string): string {
+  return result === 'LOADER_CRASH' ? 'the loader crashes or hangs in vkCreateInstance' : `vkCreateInstance fails with ${result}`;
 }

@@ -1,6 +1,6 @@
 import { forwardRef } from 'react';
 import type { LayerChain } from '../../../shared/loader/chain';
-import { chainSentence, fitText, layoutChain, reasonSummary, type DeviceLabel, type DiagramNode, type DriverLabel } from '../chain/chain-layout';
+import { chainSentence, failureText, fitText, layoutChain, reasonSummary, type DeviceLabel, type DiagramNode, type DriverLabel } from '../chain/chain-layout';
 
 const BADGE_W = 68;
 
@@ -58,6 +58,7 @@ export const ChainDiagram = forwardRef<
     chain.chain.map((l) => l.name),
     drivers.length,
     failed,
+    chain.result,
   )}${!failed && devices.length ? ` → ${devices.length === 1 ? '1 physical device' : `${devices.length} physical devices`}` : ''}`;
   return (
     <svg
@@ -101,7 +102,7 @@ export const ChainDiagram = forwardRef<
                 title="Vulkan loader"
                 subtitle={
                   failed
-                    ? 'VK_ERROR_LAYER_NOT_PRESENT: no instance is created'
+                    ? `${failureText(chain.result)}: no instance is created`
                     : `rules of loader ${chain.rulesVersion} · ${chain.chain.length === 1 ? '1 layer' : `${chain.chain.length} layers`} above`
                 }
               />

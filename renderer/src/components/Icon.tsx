@@ -43,6 +43,11 @@ const PANEL_PATHS: Readonly<Record<PanelId, ReactNode>> = {
       <path d="M3 9h18M6.5 6.5h.01M9 6.5h.01" />
     </>
   ),
+  settings: (
+    <>
+      <path d="M4 21v-7M4 10V3M12 21v-9M12 8V3M20 21v-5M20 12V3M1.5 14h5M9.5 8h5M17.5 16h5" />
+    </>
+  ),
   sessions: (
     <>
       <rect x="3" y="4" width="18" height="16" rx="2" />
@@ -59,6 +64,11 @@ const PANEL_PATHS: Readonly<Record<PanelId, ReactNode>> = {
     <>
       <path d="M10.3 3.9 2.4 18a2 2 0 0 0 1.7 3h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z" />
       <path d="M12 9.5v4.5M12 17.5h.01" />
+    </>
+  ),
+  diagnostics: (
+    <>
+      <path d="M2.5 12h4l2.5-6.5 4.5 13 2.5-6.5h5.5" />
     </>
   ),
   about: (

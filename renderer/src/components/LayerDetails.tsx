@@ -10,6 +10,7 @@ import { messageText, severityName, splitFix, positionLabel } from '../problems/
 import { problemKey } from '../problems/problem-groups';
 import { useNavigation } from '../stores/navigation-store';
 import { useProblemsView } from '../stores/problems-view-store';
+import { useSettingsView } from '../stores/settings-view-store';
 import { PathText } from './PathText';
 import { LayerLibraryCard } from './LayerLibraryCard';
 import { ArrowRightIcon, SeverityIcon } from './ViewIcons';
@@ -103,9 +104,22 @@ function EditorSections({ entry, editable, onMove }: { entry: EditorRow; editabl
       <OrderControl entry={entry} editable={editable} onMove={onMove} />
       {manifest?.text && (
         <section className="details-section" aria-labelledby="details-settings">
-          <h3 className="details-section-title" id="details-settings">
-            Settings
-          </h3>
+          <div className="details-section-head">
+            <h3 className="details-section-title" id="details-settings">
+              Settings
+            </h3>
+            <button
+              type="button"
+              className="button button-small"
+              data-testid="open-settings-view"
+              onClick={() => {
+                useSettingsView.getState().select(name);
+                useNavigation.getState().open('settings');
+              }}
+            >
+              Open in Settings
+            </button>
+          </div>
           <LayerSettingsEditor
             layerName={name}
             manifestPath={manifest.path}

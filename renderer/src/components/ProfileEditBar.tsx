@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { formatStrataError } from '../../../shared/errors/strata-error';
 import { sameProfileName } from '../../../shared/profiles/profile-file-name';
 import type { Profile } from '../../../shared/profiles/profile-schema';
+import { settingChanges, settingValueText } from '../configurator/setting-changes';
 import { profileDiff, profileFromDraft } from '../profiles/profile-edit';
 import { selectSourceEdited, useDraft } from '../stores/draft-store';
 import { useLayersView } from '../stores/layers-view-store';
@@ -51,6 +52,8 @@ export function ProfileEditBar() {
   if (!edited || !draft) return null;
   const next = profileFromDraft(edited.profile, draft);
   const diff = profileDiff(edited.profile, next);
+  // The settings Save changes, one line each, as Apply's summary lists them.
+  const settingsChanged = settingChanges(edited.profile.settings, next.settings);
   const duplicate = async () => {
     const name = copyName.trim();
     if (!name) return;
@@ -147,6 +150,15 @@ export function ProfileEditBar() {
             </>
           }
         >
+          {settingsChanged.length > 0 && (
+            <ul className="apply-changes" data-testid="profile-setting-changes">
+              {settingsChanged.map((c) => (
+                <li key={`${c.layer}:${c.key}`} data-testid="profile-setting-change">
+                  <code>{c.layer}</code> setting <code>{c.key}</code>: {settingValueText(c.from)} → <strong>{settingValueText(c.to)}</strong>
+                </li>
+              ))}
+            </ul>
+          )}
           <DiffText diff={diff} label={`The profile file of “${edited.name}”`} testId="profile-diff" />
         </Dialog>
       )}

@@ -1,14 +1,39 @@
-import { useLayoutEffect, useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { compileQuery } from '../../../shared/sessions/session-query';
 import type { CaptureRecord, LineSource, MessageRecord, Severity } from '../../../shared/sessions/session-records';
 import { foldRepeatedLoaderLines, recordTag, recordText, SEVERITY_LABELS, SOURCE_LABELS, timeLabel } from '../sessions/session-labels';
-import { virtualWindow } from '../virtual/virtual-window';
+import { rowOffsets, wrappedLineCount, wrappedWindow } from '../virtual/wrapped-rows';
 import { useScrollViewport } from '../virtual/use-scroll-viewport';
 import { ALL_SEVERITIES, ALL_SOURCES, useSessions } from '../stores/sessions-store';
 import { SearchIcon } from './ViewIcons';
 
-/** Must match .log-row's height in sessions.css: the window math counts rows of this height. */
-const ROW_HEIGHT = 20;
+/** Must match .log-rows' line height in sessions.css: a row is this many pixels per wrapped line. */
+const LINE_HEIGHT = 20;
+/** The row's fixed columns before and after its text (time 9ch, source 10ch, severity 7ch, repeats 7ch) in characters, and its padding and gaps in pixels (sessions.css .log-row). */
+const FIXED_CHARS = 33;
+const FIXED_PX = 20 + 4 * 10;
+
+/**
+ * The text column's width in characters, from the scroller's width and the log font's character
+ * width (a hidden 100-character probe), kept current as the window resizes.
+ */
+function useTextColumns(scroller: RefObject<HTMLDivElement | null>, probe: RefObject<HTMLSpanElement | null>): number {
+  const [columns, setColumns] = useState(120);
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (!box) return;
+    const measure = () => {
+      const ch = (probe.current?.getBoundingClientRect().width ?? 0) / 100;
+      if (ch <= 0 || box.clientWidth <= 0) return;
+      setColumns(Math.max(8, Math.floor((box.clientWidth - FIXED_PX) / ch) - FIXED_CHARS));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [scroller, probe]);
+  return columns;
+}
 
 /**
  * A session's records as a virtualized list: only the rows in view are in the DOM, so a run of any
@@ -27,6 +52,18 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
   const [selected, setSelected] = useState<number | null>(null);
   const [fold, setFold] = useState(true);
   const { scroller, view, sync } = useScrollViewport(400);
+  const probe = useRef<HTMLSpanElement>(null);
+  const columns = useTextColumns(scroller, probe);
+  // Heights measured on screen, by record (an estimate can be off for wide characters); cleared when the column width changes.
+  // Estimates are kept too, so a live batch costs only its own rows' arithmetic.
+  const measured = useRef<{ columns: number; heights: Map<number, number>; estimates: Map<number, number> }>({
+    columns,
+    heights: new Map(),
+    estimates: new Map(),
+  });
+  const [measuredVersion, setMeasuredVersion] = useState(0);
+  if (measured.current.columns !== columns) measured.current = { columns, heights: new Map(), estimates: new Map() };
+  const rowsBox = useRef<HTMLDivElement>(null);
 
   const shown = useMemo(() => {
     const match = compileQuery({
@@ -50,7 +87,43 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
     sync();
   }, [shown.length, follow]);
 
-  const win = virtualWindow({ scrollTop: view.scrollTop, viewportHeight: view.height, rowHeight: ROW_HEIGHT, rowCount: shown.length });
+  const offsets = useMemo(() => {
+    const { heights, estimates } = measured.current;
+    // Rows trimmed from a long live run leave their entries behind: start over rather than grow without bound.
+    if (estimates.size > 2 * shown.length + 10_000) {
+      estimates.clear();
+      heights.clear();
+    }
+    const heightOf = (record: CaptureRecord) => {
+      const known = heights.get(record.seq) ?? estimates.get(record.seq);
+      if (known !== undefined) return known;
+      const estimate = LINE_HEIGHT * wrappedLineCount(recordText(record), columns);
+      estimates.set(record.seq, estimate);
+      return estimate;
+    };
+    return rowOffsets(shown.map(({ record }) => heightOf(record)));
+    // measuredVersion: a new measurement changes the heights held in the ref.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shown, columns, measuredVersion]);
+  const win = wrappedWindow(offsets, view.scrollTop, view.height);
+
+  // Rows on screen whose real height differs from the estimate: remember it, and lay the list out again.
+  useLayoutEffect(() => {
+    const box = rowsBox.current;
+    if (!box) return;
+    let changed = false;
+    for (const el of box.children) {
+      const i = Number((el as HTMLElement).dataset['index']);
+      const h = (el as HTMLElement).offsetHeight;
+      const row = shown[i];
+      if (!row || h <= 0) continue;
+      if (Math.abs(offsets[i + 1]! - offsets[i]! - h) > 0.5) {
+        measured.current.heights.set(row.record.seq, h);
+        changed = true;
+      }
+    }
+    if (changed) setMeasuredVersion((v) => v + 1);
+  }, [shown, offsets, win.start, win.end]);
   const rows = [];
   for (let i = win.start; i < win.end; i++) {
     const { record: r, repeats } = shown[i]!;
@@ -61,20 +134,21 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
         key={r.seq}
         className={`log-row log-${tag.source}${tag.severity ? ` log-${tag.severity}` : ''}${r.kind === 'message' ? ' log-message' : ''}${selected === r.seq ? ' is-selected' : ''}`}
         data-seq={r.seq}
+        data-index={i}
         data-testid={r.kind === 'message' ? 'log-message' : 'log-line'}
         onClick={() => setSelected(r.seq)}
       >
         <span className="log-time">{timeLabel(r.t)}</span>
         <span className="log-source">{r.kind === 'message' ? 'Message' : tag.source === 'app' ? r.stream : SOURCE_LABELS[tag.source]}</span>
         <span className="log-severity">{tag.severity ? SEVERITY_LABELS[tag.severity] : ''}</span>
-        <span className="log-text" title={text}>
-          {text}
+        <span className="log-text">{text}</span>
+        <span className="log-repeat-cell">
+          {repeats > 1 && (
+            <span className="log-repeats" data-testid="log-repeats" title={`The loader said this ${repeats} times; shown once`}>
+              ×{repeats}
+            </span>
+          )}
         </span>
-        {repeats > 1 && (
-          <span className="log-repeats" data-testid="log-repeats" title={`The loader said this ${repeats} times; shown once`}>
-            ×{repeats}
-          </span>
-        )}
       </div>,
     );
   }
@@ -177,14 +251,17 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
           const box = e.currentTarget;
           sync();
           // Scrolling up leaves the tail; scrolling back to the bottom follows it again.
-          const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < ROW_HEIGHT;
+          const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < LINE_HEIGHT;
           if (atBottom !== follow && (pausedAt === null || !atBottom)) setFollow(atBottom);
         }}
       >
         <div className="log-canvas" style={{ height: win.totalHeight }}>
-          <div className="log-rows" style={{ transform: `translateY(${win.offset}px)` }}>
+          <div className="log-rows" ref={rowsBox} style={{ transform: `translateY(${win.offset}px)` }}>
             {rows}
           </div>
+          <span className="log-measure" ref={probe} aria-hidden="true">
+            {'0'.repeat(100)}
+          </span>
         </div>
       </div>
       {selectedRecord && <RecordDetails record={selectedRecord} onClose={() => setSelected(null)} />}

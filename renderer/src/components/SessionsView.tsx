@@ -1,9 +1,9 @@
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 import type { SessionOpen } from '../../../shared/sessions/session-ipc';
 import { commandLabel, countsLabel, durationLabel, exitLabel, exitTone, STATUS_LABELS } from '../sessions/session-labels';
+import { liveCounts, overrideWarningsNote } from '../sessions/session-notes';
 import { useSessions, type SessionsTab } from '../stores/sessions-store';
 import { Badge, Card } from './Card';
-import { DiagnoseTab } from './DiagnoseTab';
 import { LaunchForm } from './LaunchForm';
 import { LoadingLine } from './LoadingLine';
 import { RequestErrorMessage } from './RequestErrorMessage';
@@ -18,7 +18,6 @@ import '../styles/sessions.css';
 const TABS: readonly { id: SessionsTab; label: string }[] = [
   { id: 'launch', label: 'Launch' },
   { id: 'history', label: 'History' },
-  { id: 'diagnose', label: 'Diagnose' },
 ];
 
 /**
@@ -52,13 +51,15 @@ export function SessionsView() {
           ))}
         </div>
       </fieldset>
-      {tab === 'launch' ? <LaunchTab /> : tab === 'history' ? <HistoryTab /> : <DiagnoseTab />}
+      {tab === 'launch' ? <LaunchTab /> : <HistoryTab />}
     </div>
   );
 }
 
 function LaunchTab() {
   const live = useSessions((s) => s.live);
+  const counts = useMemo(() => (live ? liveCounts(live.log.records, live.footer?.counts).label : ''), [live]);
+  const note = useMemo(() => (live ? overrideWarningsNote(live.summary, live.log.records) : null), [live]);
   return (
     <>
       <Card id="launcher" title="Launcher">
@@ -72,11 +73,19 @@ function LaunchTab() {
           aside={
             <span className="session-card-status" data-testid="live-status" data-session={live.summary.id} data-ended={live.footer ? 'true' : 'false'}>
               <code>{commandLabel(live.summary)}</code>{' '}
-              {live.footer ? <Badge tone={exitTone(live.footer.exit)}>{exitLabel(live.footer.exit)}</Badge> : <Badge tone="accent">running</Badge>}
+              {live.footer ? <Badge tone={exitTone(live.footer.exit)}>{exitLabel(live.footer.exit)}</Badge> : <Badge tone="accent">running</Badge>}{' '}
+              <span className="session-card-counts" data-testid="live-counts">
+                {counts}
+              </span>
               {live.log.dropped > 0 && <span className="muted"> · {live.log.dropped.toLocaleString('en-US')} lines only in the session file</span>}
             </span>
           }
         >
+          {note && (
+            <p className="session-note" data-testid="live-override-note">
+              {note}
+            </p>
+          )}
           <SessionLog records={live.log.records} live={!live.footer} testId="live-log" />
         </Card>
       )}
@@ -129,6 +138,7 @@ function HistoryTab() {
 
 function OpenedSession({ session }: { session: SessionOpen }) {
   const { header, footer, counts, summary } = session;
+  const note = useMemo(() => overrideWarningsNote(summary, session.records), [summary, session.records]);
   return (
     <div data-testid="opened-session">
       <dl className="facts session-facts">
@@ -160,6 +170,11 @@ function OpenedSession({ session }: { session: SessionOpen }) {
             <li key={n}>{n}</li>
           ))}
         </ul>
+      )}
+      {note && (
+        <p className="session-note" data-testid="opened-override-note">
+          {note}
+        </p>
       )}
       {session.total > session.records.length && (
         <p className="muted">

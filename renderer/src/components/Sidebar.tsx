@@ -73,7 +73,7 @@ export function Sidebar() {
                         className="nav-item"
                         tabIndex={index === focusIndex ? 0 : -1}
                         aria-current={current ? 'page' : undefined}
-                        aria-keyshortcuts={`Alt+${digit}`}
+                        aria-keyshortcuts={digit === null ? undefined : `Alt+${digit}`}
                         data-panel={panel.id}
                         onClick={() => open(panel.id)}
                         onFocus={() => setFocusIndex(index)}
@@ -83,9 +83,11 @@ export function Sidebar() {
                         <span className="nav-label">{panel.label}</span>
                         {panel.id === 'problems' && <ProblemsNavBadge />}
                         {panel.id === 'layers' && <DraftNavBadge />}
-                        <kbd className="nav-shortcut" aria-hidden="true">
-                          Alt+{digit}
-                        </kbd>
+                        {digit !== null && (
+                          <kbd className="nav-shortcut" aria-hidden="true">
+                            Alt+{digit}
+                          </kbd>
+                        )}
                       </button>
                     </li>
                   );

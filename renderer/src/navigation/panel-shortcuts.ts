@@ -10,11 +10,11 @@ export interface ShortcutKey {
 }
 
 /**
- * Alt+1 … Alt+9 open the panels in sidebar order. Matched on `code`, not `key`: on macOS and
+ * Alt+1 … Alt+9 and Alt+0 open the panels in sidebar order. Matched on `code`, not `key`: on macOS and
  * some layouts Alt+digit types another character ("¡"), but the physical key is the same.
  */
 export function panelForShortcut(event: ShortcutKey): PanelId | null {
   if (!event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return null;
-  const m = /^(?:Digit|Numpad)([1-9])$/.exec(event.code);
+  const m = /^(?:Digit|Numpad)([0-9])$/.exec(event.code);
   return m ? panelForDigit(Number(m[1])) : null;
 }

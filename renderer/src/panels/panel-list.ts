@@ -2,7 +2,7 @@
  * The panels of the app, in sidebar order. Pure data (no React) so the sidebar, the Alt+digit
  * shortcuts and `ui.navigate` requests all read one list, and it can be unit-tested.
  */
-export type PanelId = 'layers' | 'chain' | 'drivers' | 'profiles' | 'applications' | 'sessions' | 'shaders' | 'problems' | 'about';
+export type PanelId = 'layers' | 'chain' | 'drivers' | 'profiles' | 'applications' | 'settings' | 'sessions' | 'shaders' | 'problems' | 'diagnostics' | 'about';
 
 export type PanelGroup = 'configure' | 'inspect' | 'app';
 
@@ -46,6 +46,12 @@ export const PANELS: readonly PanelDescription[] = [
     summary: 'Programs that get their own configuration instead of the global one.',
   },
   {
+    id: 'settings',
+    label: 'Settings',
+    group: 'configure',
+    summary: 'The layer settings of the configuration you are editing: every setting a layer describes, and the exact text Strata writes.',
+  },
+  {
     id: 'sessions',
     label: 'Sessions',
     group: 'inspect',
@@ -62,6 +68,12 @@ export const PANELS: readonly PanelDescription[] = [
     label: 'Problems',
     group: 'inspect',
     summary: 'Everything wrong with the current Vulkan setup, in one list.',
+  },
+  {
+    id: 'diagnostics',
+    label: 'Diagnostics',
+    group: 'inspect',
+    summary: 'Run the loader for an application or the system, read what it says, and export one bundle for a bug report.',
   },
   {
     id: 'about',
@@ -87,14 +99,16 @@ export function panelIndex(id: PanelId): number {
   return PANELS.findIndex((p) => p.id === id);
 }
 
-/** Alt+1 … Alt+9 follow sidebar order; digits past the list mean nothing. */
+/** Alt+1 … Alt+9, then Alt+0 for the tenth, follow sidebar order (as a keyboard's number row does); digits past the list mean nothing. */
 export function panelForDigit(digit: number): PanelId | null {
-  if (!Number.isInteger(digit) || digit < 1) return null;
-  return PANELS[digit - 1]?.id ?? null;
+  if (!Number.isInteger(digit) || digit < 0 || digit > 9) return null;
+  return PANELS[digit === 0 ? 9 : digit - 1]?.id ?? null;
 }
 
-export function shortcutDigit(id: PanelId): number {
-  return panelIndex(id) + 1;
+/** The digit of a panel's Alt shortcut (0 for the tenth), or null past the tenth. */
+export function shortcutDigit(id: PanelId): number | null {
+  const index = panelIndex(id);
+  return index < 9 ? index + 1 : index === 9 ? 0 : null;
 }
 
 /**

@@ -16,9 +16,11 @@ const loaders: Record<Exclude<PanelId, 'layers' | 'chain'>, () => Promise<Compon
   drivers: () => import('../components/DriversDevicesView').then((m) => m.DriversDevicesView),
   profiles: () => import('../components/ProfilesView').then((m) => m.ProfilesView),
   applications: () => import('../components/ApplicationsView').then((m) => m.ApplicationsView),
+  settings: () => import('../components/SettingsView').then((m) => m.SettingsView),
   sessions: () => import('../components/SessionsView').then((m) => m.SessionsView),
   shaders: () => import('../components/ShadersView').then((m) => m.ShadersView),
   problems: () => import('../components/ProblemsView').then((m) => m.ProblemsView),
+  diagnostics: () => import('../components/DiagnosticsView').then((m) => m.DiagnosticsView),
   about: () => import('../components/AboutView').then((m) => m.AboutView),
 };
 

@@ -32,9 +32,11 @@ export interface LayerSettingsEditorProps {
   onChange: (key: string, value: SettingValue | undefined) => void;
   /** The platform whose settings to show and write; Strata's first-class platform by default. */
   platform?: Platform;
+  /** The Settings view: the tree scrolls in its own column, and what is written stays beside it. */
+  wide?: boolean;
 }
 
-export function LayerSettingsEditor({ layerName, manifestPath, manifestText, values, onChange, platform = 'LINUX' }: LayerSettingsEditorProps) {
+export function LayerSettingsEditor({ layerName, manifestPath, manifestText, values, onChange, platform = 'LINUX', wide = false }: LayerSettingsEditorProps) {
   const idBase = `settings${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const [query, setQuery] = useState('');
   const description = useMemo(() => layerSettingsFromManifest(manifestText, layerName) ?? undescribedLayer(layerName), [manifestText, layerName]);
@@ -42,13 +44,21 @@ export function LayerSettingsEditor({ layerName, manifestPath, manifestText, val
   const input = { description, values };
   const problems = description.diagnostics;
 
+  const className = `settings-editor${wide ? ' is-wide' : ''}`;
+  const side = (
+    <div className="settings-side">
+      <SettingsPreview input={input} platform={platform} idBase={idBase} />
+      <SettingsExportButtons input={input} platform={platform} idBase={idBase} />
+    </div>
+  );
   if (!description.described)
     return (
-      <section className="settings-editor" aria-label={`Settings of ${layerName}`}>
-        <FreeFormSettings layerName={layerName} values={values} onChange={onChange} idBase={idBase} />
-        {problems.length > 0 && <DescriptionProblems problems={problems} manifestPath={manifestPath} />}
-        <SettingsPreview input={input} platform={platform} idBase={idBase} />
-        <SettingsExportButtons input={input} platform={platform} idBase={idBase} />
+      <section className={className} aria-label={`Settings of ${layerName}`}>
+        <div className="settings-main">
+          <FreeFormSettings layerName={layerName} values={values} onChange={onChange} idBase={idBase} />
+          {problems.length > 0 && <DescriptionProblems problems={problems} manifestPath={manifestPath} />}
+        </div>
+        {side}
       </section>
     );
 
@@ -64,68 +74,69 @@ export function LayerSettingsEditor({ layerName, manifestPath, manifestText, val
   const presets = description.presets.filter((p) => p.platforms.includes(platform));
 
   return (
-    <section className="settings-editor" aria-label={`Settings of ${layerName}`}>
-      <div className="settings-toolbar">
-        <label className="visually-hidden" htmlFor={`${idBase}-search`}>
-          Search the settings of {layerName}
-        </label>
-        <input
-          id={`${idBase}-search`}
-          className="setting-input settings-search"
-          type="search"
-          placeholder="Search settings"
-          value={query}
-          aria-describedby={`${idBase}-count`}
-          onChange={(e) => setQuery(e.currentTarget.value)}
-        />
-        {presets.length > 0 && (
-          <>
-            <label className="visually-hidden" htmlFor={`${idBase}-preset`}>
-              Apply a preset of {layerName}
-            </label>
-            <select
-              id={`${idBase}-preset`}
-              className="settings-preset"
-              value=""
-              onChange={(e) => {
-                applyPreset(e.currentTarget.value);
-              }}
-            >
-              <option value="">Apply a preset…</option>
-              {presets.map((p) => (
-                <option key={p.label} value={p.label} title={p.description}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
-          </>
-        )}
-      </div>
-      <p className="settings-count muted" id={`${idBase}-count`} aria-live="polite">
-        {query.trim() ? `${model.rows.filter((r) => r.match).length} of ${model.total} settings match` : `${model.total} settings`}
-        {model.changed > 0 && ` · ${model.changed} changed`}
-        {model.otherPlatforms > 0 && ` · ${model.otherPlatforms} settings for other platforms than ${platformName(platform)} are not shown`}
-      </p>
-      {model.rows.length === 0 ? (
-        <p className="muted">No setting matches “{query}”.</p>
-      ) : (
-        <div className="settings-list">
-          {model.rows.map((row) =>
-            row.state.setting.type === 'GROUP' ? (
-              <h4 key={row.state.setting.key} className="settings-group" style={{ marginInlineStart: `${row.depth * 14}px` }}>
-                {row.state.setting.label}
-              </h4>
-            ) : (
-              <div key={row.state.setting.key} className="settings-row" style={{ marginInlineStart: `${row.depth * 14}px` }}>
-                <SettingField state={row.state} idBase={idBase} platform={platform} onChange={onChange} />
-              </div>
-            ),
+    <section className={className} aria-label={`Settings of ${layerName}`}>
+      <div className="settings-main">
+        <div className="settings-toolbar">
+          <label className="visually-hidden" htmlFor={`${idBase}-search`}>
+            Search the settings of {layerName}
+          </label>
+          <input
+            id={`${idBase}-search`}
+            className="setting-input settings-search"
+            type="search"
+            placeholder="Search settings"
+            value={query}
+            aria-describedby={`${idBase}-count`}
+            onChange={(e) => setQuery(e.currentTarget.value)}
+          />
+          {presets.length > 0 && (
+            <>
+              <label className="visually-hidden" htmlFor={`${idBase}-preset`}>
+                Apply a preset of {layerName}
+              </label>
+              <select
+                id={`${idBase}-preset`}
+                className="settings-preset"
+                value=""
+                onChange={(e) => {
+                  applyPreset(e.currentTarget.value);
+                }}
+              >
+                <option value="">Apply a preset…</option>
+                {presets.map((p) => (
+                  <option key={p.label} value={p.label} title={p.description}>
+                    {p.label}
+                  </option>
+                ))}
+              </select>
+            </>
           )}
         </div>
-      )}
-      {problems.length > 0 && <DescriptionProblems problems={problems} manifestPath={manifestPath} />}
-      <SettingsPreview input={input} platform={platform} idBase={idBase} />
-      <SettingsExportButtons input={input} platform={platform} idBase={idBase} />
+        <p className="settings-count muted" id={`${idBase}-count`} aria-live="polite">
+          {query.trim() ? `${model.rows.filter((r) => r.match).length} of ${model.total} settings match` : `${model.total} settings`}
+          {model.changed > 0 && ` · ${model.changed} changed`}
+          {model.otherPlatforms > 0 && ` · ${model.otherPlatforms} settings for other platforms than ${platformName(platform)} are not shown`}
+        </p>
+        {model.rows.length === 0 ? (
+          <p className="muted">No setting matches “{query}”.</p>
+        ) : (
+          <div className="settings-list" data-testid="settings-list">
+            {model.rows.map((row) =>
+              row.state.setting.type === 'GROUP' ? (
+                <h4 key={row.state.setting.key} className="settings-group" style={{ marginInlineStart: `${row.depth * 14}px` }}>
+                  {row.state.setting.label}
+                </h4>
+              ) : (
+                <div key={row.state.setting.key} className="settings-row" style={{ marginInlineStart: `${row.depth * 14}px` }}>
+                  <SettingField state={row.state} idBase={idBase} platform={platform} onChange={onChange} />
+                </div>
+              ),
+            )}
+          </div>
+        )}
+        {problems.length > 0 && <DescriptionProblems problems={problems} manifestPath={manifestPath} />}
+      </div>
+      {side}
     </section>
   );
 }

@@ -13,7 +13,7 @@ import { hasStrataApi, strataApi } from '../strata-bridge';
  * The Sessions panel: the Launcher form, the live log of the launch in progress (fed by the
  * `session.*` events), the history of sessions, one opened session, and a comparison of two.
  */
-export type SessionsTab = 'launch' | 'history' | 'diagnose';
+export type SessionsTab = 'launch' | 'history';
 export type { LaunchForm } from '../sessions/launch-request';
 
 export interface LogFilters {

@@ -4,7 +4,8 @@ import { strataError, StrataRequestError } from '../../shared/errors/strata-erro
 import { readIfExists, realFileOps, tempNameFor, type FileOps } from './atomic-file';
 
 /**
- * One Strata at a time changes the override: a lock file created with link(2), which fails with
+ * One Strata at a time changes a set of Strata's files (the override and its settings file, the
+ * per-application files, the profiles, the bindings): a lock file created with link(2), which fails with
  * EEXIST when the lock exists, so the lock appears atomically *with* its content (pid + nonce). A
  * lock whose pid is gone (a Strata killed mid-apply) is stale and is broken; a live one is waited
  * for, up to `timeoutMs`, then reported with a fix.

@@ -2,9 +2,9 @@ import * as nodeFs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
-import { GuardedReadError, readGuardedSync } from '../platform/guarded-read';
+import { GuardedReadError, readGuardedSync } from './guarded-read';
 
-/** The file system calls the override writer makes; tests swap single ones in to inject ENOSPC and friends. */
+/** The file system calls Strata's writers make (owned-files/, the profile and session stores); tests swap single ones in to inject ENOSPC and friends. */
 export type FileOps = Pick<
   typeof nodeFs,
   | 'openSync'

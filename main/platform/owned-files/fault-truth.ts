@@ -1,7 +1,8 @@
-import { StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
-import { fileError, readIfExists, realFileOps, unlinkDurable, writeFileAtomic, type FileOps } from './atomic-file';
-import { GuardedReadError } from '../platform/guarded-read';
-import { createHash } from 'node:crypto';
+import { StrataRequestError, type StrataError } from '../../../shared/errors/strata-error';
+import { fileError, readIfExists, realFileOps, unlinkDurable, writeFileAtomic, type FileOps } from '../atomic-file';
+import { GuardedReadError } from '../guarded-read';
+import type { OwnedLocation } from './owned-location';
+import { labelOf, sha256 as sha } from './owned-record';
 
 /**
  * What a failed write says must match the disk. A change that spans files (the settings file, then
@@ -11,13 +12,8 @@ import { createHash } from 'node:crypto';
  * safety as a write: the record vouches for both texts while the file is restored), and the message
  * names exactly the files that are changed, if any are left so.
  */
-/** The paths of an OverrideLocation (override-writer.ts) this module needs. */
-export interface OwnedFile {
-  file: string;
-  recordFile: string;
-  originalFile: string;
-  label?: string;
-}
+/** The paths of an owned file (owned-location.ts) this module needs. */
+export type OwnedFile = Pick<OwnedLocation, 'file' | 'recordFile' | 'originalFile' | 'label' | 'surrenderCommand'>;
 
 export interface Snapshot {
   loc: OwnedFile;
@@ -26,9 +22,7 @@ export interface Snapshot {
   original: Buffer | null;
 }
 
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const same = (a: Buffer | null, b: Buffer | null) => (a === null ? b === null : b !== null && a.equals(b));
-const labelOf = (loc: OwnedFile) => loc.label ?? 'override';
 
 /** The disk as it is, whatever `ops` a test injects; null for a file that cannot be read at all. */
 function readTruth(path: string): Buffer | null | 'unreadable' {
@@ -47,7 +41,7 @@ export function snapshot(loc: OwnedFile, ops: FileOps): Snapshot {
 export function rollBack(s: Snapshot, ops: FileOps): void {
   const { loc } = s;
   // First the record vouches for the text being restored too (pendingSha256), so a crash from here on
-  // leaves a file the record accepts, as during a write (override-writer.ts).
+  // leaves a file the record accepts, as during a write (owned-file.ts).
   const current = readIfExists(loc.recordFile, ops);
   if (current) {
     const record = JSON.parse(current.toString('utf8')) as Record<string, unknown>;
@@ -107,7 +101,7 @@ function tell(e: unknown, action: string, folder: string, snapshots: readonly Sn
     const label = labelOf(x.s.loc);
     const name = label.endsWith('file') ? `the ${label}` : `the ${label} file`;
     if (x.changed)
-      return `${name} ${x.s.loc.file} WAS changed${x.rollbackError ? ` (putting it back failed too: ${x.rollbackError})` : ''}; Strata's record vouches for it, so \`strata override remove\` still restores the state before Strata`;
+      return `${name} ${x.s.loc.file} WAS changed${x.rollbackError ? ` (putting it back failed too: ${x.rollbackError})` : ''}; Strata's record vouches for it, so ${x.s.loc.surrenderCommand ?? '`strata override remove`'} still restores the state before Strata`;
     return x.rolledBack ? `${name} was already written and has been put back as it was` : `${name} is as it was`;
   });
   const truth = parts.join('; ');

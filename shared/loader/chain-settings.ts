@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { DiscoveredManifestSchema } from '../discovery/manifest-inventory';
+import type { ChainManifest, ChainSettingsInput } from './chain-schema';
+import { readLoaderSettings } from './loader-settings-file';
+
+/**
+ * The loader settings file as main found it (settings-file-locations.ts), with every manifest its
+ * layer entries name, for the chain model to read for any application: `strata explain`, the
+ * profile what-if and the Layers editor's live chain all pass this through `chainSettingsFor`.
+ */
+export const ChainSettingsSourceSchema = z.object({
+  path: z.string(),
+  /** The file's text; null when it could not be read (`why` says why). */
+  text: z.string().nullable(),
+  why: z.string().optional(),
+  /** The manifests the file's layer entries name (by path; one that could not be read has a problem or no text). */
+  manifests: z.array(DiscoveredManifestSchema.pick({ path: true, kind: true, origin: true, text: true, problem: true })),
+});
+export type ChainSettingsSource = z.infer<typeof ChainSettingsSourceSchema>;
+
+/** How many manifests a settings file may name before the rest are left unread (hostile files). */
+export const SETTINGS_MANIFEST_LIMIT = 256;
+
+/** The file as this loader reads it for the application at `appPath`. */
+export function chainSettingsFor(source: ChainSettingsSource, appPath: string | null, loaderVersion: string | null): ChainSettingsInput {
+  const manifests = new Map<string, ChainManifest | null>(source.manifests.map((m) => [m.path, m]));
+  if (source.text === null) return { path: source.path, read: { active: false, why: source.why ?? 'it cannot be read' }, manifests };
+  return { path: source.path, read: readLoaderSettings(source.text, appPath, loaderVersion), manifests };
+}
+
+/** Every manifest path the file's layer entries name, in any entry, once each (at most SETTINGS_MANIFEST_LIMIT). */
+export function settingsManifestPaths(text: string): string[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  const root = json as { settings?: unknown; settings_array?: unknown } | null;
+  const objects = Array.isArray(root?.settings_array) ? root.settings_array : root?.settings !== undefined ? [root.settings] : [];
+  for (const o of objects) {
+    const layers = (o as { layers?: unknown } | null)?.layers;
+    if (!Array.isArray(layers)) continue;
+    for (const l of layers) {
+      const p = (l as { path?: unknown } | null)?.path;
+      if (typeof p === 'string' && out.size < SETTINGS_MANIFEST_LIMIT) out.add(p);
+    }
+  }
+  return [...out];
+}

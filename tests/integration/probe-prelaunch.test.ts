@@ -1,0 +1,173 @@
+/**
+ * The probe started early (main/probe-prelaunch.ts, `strata loader` / `strata devices`) and the
+ * probe's own start (issue #19): real probe processes throughout. A probe started before its
+ * client exists answers as one started on demand; one that dies before the client listens is
+ * reported as a crash; one nobody took is stopped. The probe's Node starts without
+ * NODE_EXTRA_CA_CERTS, answers requests in order and finishes those still waiting for their module
+ * when its stdin closes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BridgeClient } from '../../main/bridge-client';
+import { findAppRoot, probeCommand } from '../../main/app-paths';
+import { prelaunchProbe } from '../../main/probe-prelaunch';
+import { childProcessLauncher, probeNodeEnv, type ProbeExit, type ProbeLauncher, type ProbeProcess } from '../../main/probe-transport';
+import { makeTempHome, type TempHome } from '../helpers/temp-home';
+
+const root = findAppRoot();
+
+/** The child-process launcher, keeping every process it starts. */
+function countingLauncher(): ProbeLauncher & { started: ProbeProcess[] } {
+  const started: ProbeProcess[] = [];
+  return {
+    kind: childProcessLauncher.kind,
+    started,
+    launch(spec) {
+      const child = childProcessLauncher.launch(spec);
+      started.push(child);
+      return child;
+    },
+  };
+}
+
+const exitOf = (child: ProbeProcess) => new Promise<ProbeExit>((resolve) => child.onExit(resolve));
+
+function withHome(fn: (home: TempHome) => Promise<void>) {
+  return async () => {
+    const home = makeTempHome();
+    try {
+      await fn(home);
+    } finally {
+      home.cleanup();
+    }
+  };
+}
+
+test(
+  'a probe started before its client answers loader.info as one started on demand, and is the only probe started',
+  withHome(async (home) => {
+    const probe = probeCommand(root);
+    const base = countingLauncher();
+    const early = prelaunchProbe(base, { file: probe.file, execArgv: probe.execArgv, cwd: root, env: home.env });
+    const client = new BridgeClient({ probe, cwd: root, env: home.env, launcher: early.launcher, timeoutMs: 20_000 });
+    const plain = new BridgeClient({ probe, cwd: root, env: home.env, timeoutMs: 20_000 });
+    try {
+      const [got, want] = await Promise.all([client.request('loader.info'), plain.request('loader.info')]);
+      assert.ok(got.ok && want.ok, JSON.stringify({ got, want }));
+      assert.deepEqual(got.value, want.value);
+      assert.equal(base.started.length, 1, 'the client used the probe started early');
+      // Another environment is another probe: the early one is not handed to it.
+      const other = new BridgeClient({ probe, cwd: root, env: { ...home.env }, launcher: early.launcher, timeoutMs: 20_000 });
+      try {
+        assert.ok((await other.request('ping')).ok);
+        assert.equal(base.started.length, 2);
+      } finally {
+        other.dispose();
+      }
+    } finally {
+      client.dispose();
+      plain.dispose();
+      early.dispose();
+    }
+  }),
+);
+
+test(
+  'a probe that dies before its client listens is reported as a crash with its exit code, not as a timeout',
+  withHome(async (home) => {
+    const dies = join(home.dir, 'dies.mjs');
+    writeFileSync(dies, "process.stderr.write('fake driver: failed at start\\n'); process.exit(7);\n");
+    const base = countingLauncher();
+    const spec = { file: dies, execArgv: [], cwd: root, env: home.env };
+    const early = prelaunchProbe(base, spec);
+    await exitOf(base.started[0]!); // Dead before any client exists.
+    const client = new BridgeClient({ probe: { file: dies, execArgv: [] }, cwd: root, env: home.env, launcher: early.launcher, timeoutMs: 20_000 });
+    try {
+      const r = await client.request('ping');
+      assert.equal(!r.ok && r.error.code, 'bridge/crashed', JSON.stringify(r));
+      assert.match(!r.ok ? r.error.message : '', /exited with code 7: fake driver: failed at start/);
+    } finally {
+      client.dispose();
+      early.dispose();
+    }
+  }),
+);
+
+test(
+  'a probe started early that no client took is stopped by dispose; one a client took is left to the client',
+  withHome(async (home) => {
+    const waits = join(home.dir, 'waits.mjs');
+    writeFileSync(waits, 'setInterval(() => {}, 1000);\n');
+    const base = countingLauncher();
+    const spec = { file: waits, execArgv: [], cwd: root, env: home.env };
+    const unused = prelaunchProbe(base, spec);
+    const exit = exitOf(base.started[0]!);
+    unused.dispose();
+    assert.equal((await exit).signal, 'SIGKILL');
+
+    const taken = prelaunchProbe(base, spec);
+    const child = taken.launcher.launch(spec);
+    child.stderr.resume(); // as a client reads it
+    let exited = false;
+    child.onExit(() => (exited = true));
+    taken.dispose();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(exited, false, 'dispose stopped a probe its client holds');
+    const stopped = exitOf(child);
+    child.kill();
+    await stopped;
+  }),
+);
+
+test('the probe starts without NODE_EXTRA_CA_CERTS and with everything else the loader is to see', async () => {
+  const env = { PATH: '/usr/bin:/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', VK_LOADER_DEBUG: 'error' };
+  assert.deepEqual(probeNodeEnv(env), { PATH: '/usr/bin:/bin', VK_LOADER_DEBUG: 'error' });
+  assert.equal(env.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt', 'the caller’s environment is left as it was');
+
+  const home = makeTempHome({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', STRATA_TEST_MARK: 'kept' });
+  const echo = join(home.dir, 'echo-env.mjs');
+  writeFileSync(
+    echo,
+    "import { createInterface } from 'node:readline';\n" +
+      "createInterface({ input: process.stdin }).on('line', (l) => process.stdout.write(JSON.stringify({ id: JSON.parse(l).id, ok: true, value: { ca: process.env.NODE_EXTRA_CA_CERTS ?? null, mark: process.env.STRATA_TEST_MARK ?? null } }) + '\\n'));\n",
+  );
+  const client = new BridgeClient({ probe: { file: echo, execArgv: [] }, cwd: root, env: home.env, launcher: childProcessLauncher, timeoutMs: 20_000 });
+  try {
+    const r = await client.request('env');
+    assert.deepEqual(r.ok && r.value, { ca: null, mark: 'kept' });
+  } finally {
+    client.dispose();
+    home.cleanup();
+  }
+});
+
+test(
+  'the real probe answers in order, and answers a request that waits for its module even when its stdin has closed',
+  withHome(async (home) => {
+    const probe = probeCommand(root);
+    const input = [
+      '{"id":1,"method":"devices"}',
+      '{"id":2,"method":"ping","params":{"prepare":"layers.inspect"}}',
+      '{"id":3,"method":"loader.version"}',
+      '',
+    ].join('\n');
+    const r = spawnSync(process.execPath, [...probe.execArgv, probe.file], { cwd: root, env: home.env, input, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const replies = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; ok: boolean; value?: { devices?: unknown[] } });
+    assert.deepEqual(
+      replies.map((m) => [m.id, m.ok]),
+      [
+        [1, true],
+        [2, true],
+        [3, true],
+      ],
+    );
+    assert.ok(Array.isArray(replies[0]!.value?.devices) && replies[0]!.value.devices.length > 0, 'lavapipe is a device here');
+  }),
+);
