@@ -91,18 +91,18 @@ export function computeSettingsChain(input: SettingsChainInput): SettingsChain {
           );
       } else {
         // The second removal of an emptied list does nothing (loader_remove_layer_in_list checks bounds).
-        fileItems.pop();
-        fileItems.pop();
-        excluded.push({
-          name: nameOf(prev) || 'unordered_layer_location',
-          manifest: prev.kind === 'layer' ? prev.layer.manifest : prev.kind === 'off' ? prev.manifest : null,
-          reasons: [
-            {
-              code: 'settings/name-mismatch',
-              message: `removed by loader ${version} with the entry before it, because the manifest of the next entry (${c.name}) gives no layer (fixed in 1.3.302)`,
-            },
-          ],
-        });
+        for (const gone of [fileItems.pop(), fileItems.pop()])
+          if (gone)
+            excluded.push({
+              name: nameOf(gone) || 'unordered_layer_location',
+              manifest: gone.kind === 'layer' ? gone.layer.manifest : gone.kind === 'off' ? gone.manifest : null,
+              reasons: [
+                {
+                  code: 'settings/name-mismatch',
+                  message: `removed by loader ${version} because a later entry (${c.name}) names a manifest that gives no layer: that loader then removes the last two entries of its list (fixed in 1.3.302)`,
+                },
+              ],
+            });
       }
       continue;
     }
