@@ -1,4 +1,3 @@
-import { settingsFileSearch } from '../../shared/loader/settings-file-locations';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
@@ -19,6 +18,7 @@ import { bindingsByProfile, type ApplicationsFile } from '../../shared/profiles/
 import { LOADER_FEATURES, loaderAtLeast } from '../../shared/profiles/loader-features';
 import { loaderSettingsPath } from '../../shared/profiles/loader-settings';
 import { explainChain } from '../chain/chain-service';
+import { foundSettingsFile } from '../chain/settings-file-found';
 import { discoveryManifests } from '../discovery/discovery-service';
 import { overrideRemove, overrideStatus } from '../override/override-service';
 import { appFileOwnership, appOverrideLocation } from '../profiles/app-override-writer';
@@ -126,7 +126,7 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
   const existing = loaderSettingsCandidates(o.env, home).filter((c) => existsSync(c.path));
   // The file this loader reads: the first that exists in its own search order (proven per version:
   // tests/integration/settings-file-search-vs-loader.test.ts).
-  const read = loaderVersion ? (settingsFileSearch({ env: { ...o.env, HOME: home }, loaderVersion }).find((p) => existsSync(p)) ?? null) : null;
+  const read = loaderVersion ? foundSettingsFile({ ...o.env, HOME: home }, loaderVersion) : null;
   for (const c of existing) {
     // Read through the guarded reader (owned-file.ts): a FIFO or device named like a settings file must not
     // block or flood the status; unreadable, it is listed all the same, as another tool's.

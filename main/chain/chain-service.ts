@@ -13,10 +13,9 @@ import { discoveryManifests, discoveryUser, type DiscoveryContext } from '../dis
 import { LOADER_VARIABLES } from '../../shared/loader/environment-variables';
 import { platformFromNodeName } from '../../shared/loader/search-paths';
 import type { LoaderVersionAnswer, LoaderVersionLookup } from './loader-version';
-import { existsSync } from 'node:fs';
 import { readTextGuardedSync } from '../platform/guarded-read';
 import { chainSettingsFor, settingsManifestPaths, type ChainSettingsSource } from '../../shared/loader/chain-settings';
-import { settingsFileSearch } from '../../shared/loader/settings-file-locations';
+import { foundSettingsFile } from './settings-file-found';
 import { RULES_VERSION } from '../../shared/loader/loader-rules';
 import { compareChainsAcrossVersions, explainRequestFor, type ChainCompareRequest, type ChainComparison } from '../../shared/loader/chain-compare';
 
@@ -115,7 +114,7 @@ export function readChainSettingsSource(
   discovered: readonly ChainManifest[],
   elevated = false,
 ): ChainSettingsSource | null {
-  const path = settingsFileSearch({ env, loaderVersion: loaderVersion ?? RULES_VERSION, elevated }).find((p) => existsSync(p));
+  const path = foundSettingsFile(env, loaderVersion, elevated);
   if (!path) return null;
   let text: string;
   try {

@@ -1,5 +1,4 @@
 import { readdir, stat } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { lintManifest, roleFromPath, type ManifestRole } from '../../shared/lint/manifest-lint';
@@ -13,8 +12,8 @@ import { GuardedReadError, readTextGuarded } from '../platform/guarded-read';
 import { libraryLookup } from './library-check';
 import { lintLoaderSettings } from '../../shared/lint/loader-settings-lint';
 import { settingsManifestPaths } from '../../shared/loader/chain-settings';
-import { SETTINGS_FILE_NAME, settingsFileSearch } from '../../shared/loader/settings-file-locations';
-import { RULES_VERSION } from '../../shared/loader/loader-rules';
+import { SETTINGS_FILE_NAME } from '../../shared/loader/settings-file-locations';
+import { foundSettingsFile } from '../chain/settings-file-found';
 
 /** The folders the loader's search paths end in ("Linux Layer Discovery": `<dir>/vulkan/icd.d` …). */
 const LOADER_FOLDERS = ['implicit_layer.d', 'explicit_layer.d', 'icd.d'];
@@ -81,7 +80,7 @@ export async function lintFiles(
   const files = await expand(request.paths, cwd);
   // With settingsFile, the loader settings file the installed loader reads (when there is one) is linted too.
   if (request.settingsFile) {
-    const found = settingsFileSearch({ env, loaderVersion: loaderVersion ?? RULES_VERSION }).find((p) => existsSync(p));
+    const found = foundSettingsFile(env, loaderVersion);
     if (found && !files.some((f) => f.uri === found)) files.push({ uri: found, named: false });
   }
   const settings = files.filter((f) => basename(f.uri) === SETTINGS_FILE_NAME);

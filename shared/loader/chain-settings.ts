@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DiscoveredManifestSchema } from '../discovery/manifest-inventory';
 import type { ChainManifest, ChainSettingsInput } from './chain-schema';
-import { readLoaderSettings } from './loader-settings-file';
+import { readLoaderSettings, settingsObjects } from './loader-settings-file';
 
 /**
  * The loader settings file as main found it (settings-file-locations.ts), with every manifest its
@@ -37,8 +37,7 @@ export function settingsManifestPaths(text: string): string[] {
     return [];
   }
   const out = new Set<string>();
-  const root = json as { settings?: unknown; settings_array?: unknown } | null;
-  const objects = Array.isArray(root?.settings_array) ? root.settings_array : root?.settings !== undefined ? [root.settings] : [];
+  const objects = typeof json === 'object' && json !== null && !Array.isArray(json) ? (settingsObjects(json as Record<string, unknown>) ?? []) : [];
   for (const o of objects) {
     const layers = (o as { layers?: unknown } | null)?.layers;
     if (!Array.isArray(layers)) continue;

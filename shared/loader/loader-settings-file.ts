@@ -58,6 +58,13 @@ function layerConfig(v: unknown, i: number): SettingsLayerConfig | string {
   return { control, name: v['name'], path: v['path'], treatAsImplicit: v['treat_as_implicit_manifest'] === true };
 }
 
+/** The settings objects as the loader iterates them: "settings_array" (a non-array: none), else the single "settings"; null: neither. */
+export function settingsObjects(json: Record<string, unknown>): unknown[] | null {
+  const array = json['settings_array'];
+  const single = json['settings'];
+  return array !== undefined ? (Array.isArray(array) ? array : []) : single !== undefined ? [single] : null;
+}
+
 export function readLoaderSettings(text: string, exePath: string | null, loaderVersion: string | null): LoaderSettingsRead {
   if (!loaderHas(loaderVersion, 'settings-file')) return { active: false, why: 'this loader does not read a settings file' };
   if (excessiveNesting(text) !== null) return { active: false, why: 'it nests deeper than the loader parses' };
@@ -69,10 +76,8 @@ export function readLoaderSettings(text: string, exePath: string | null, loaderV
   }
   if (!isObject(json)) return { active: false, why: 'its top level is not an object' };
   if (typeof json['file_format_version'] !== 'string') return { active: false, why: 'it has no "file_format_version" string' };
-  const array = json['settings_array'];
-  const single = json['settings'];
-  const objects: unknown[] | null = array !== undefined ? (Array.isArray(array) ? array : []) : single !== undefined ? [single] : null;
-  const where = array !== undefined ? (i: number) => `settings_array[${i}]` : () => 'settings';
+  const objects = settingsObjects(json);
+  const where = json['settings_array'] !== undefined ? (i: number) => `settings_array[${i}]` : () => 'settings';
   if (!objects) return { active: false, why: 'it has neither "settings" nor "settings_array"' };
 
   // The first entry whose app_keys name the executable (1.4.303+; before, the last such entry), else the first without app_keys.

@@ -12,9 +12,9 @@ import { OVERRIDE_LAYER_NAME } from '../override/override-names';
  * The loader settings file, vk_loader_settings.json, for loaders that read it (1.3.251+; Debian's
  * 1.3.239 does not): one settings object per group of applications (app_keys) plus an optional
  * global one, each with its layer configurations in order, where "unordered_layer_location" is
- * vkconfig's application layers position: every layer the file does not name goes there. Read
- * from the loader's settings.c at each tag; the shape is modelled and unit-tested, not proven
- * against a real loader here.
+ * vkconfig's application layers position: every layer the file does not name goes there. How each
+ * loader reads it is shared/loader/settings-chain.ts, proven against the six real loaders by
+ * tests/integration/chain-vs-loader.test.ts; what Strata writes here by profile-bindings-matrix.
  *
  *   { "file_format_version": "1.0.0",
  *     "settings_array": [ { "app_keys": ["/usr/bin/app"], "stderr_log": ["error"],

@@ -1,6 +1,6 @@
 import { createRouter, type Handlers } from '../../main/router';
 import type { AppInfo } from '../../shared/app/app-info';
-import { activityCountingHandlers, profileCountingHandlers } from './profile-counting-handlers';
+import { activityCountingHandlers, EMPTY_CHAIN, profileCountingHandlers } from './profile-counting-handlers';
 
 export const FAKE_APP_INFO: AppInfo = {
   name: 'Strata',
@@ -45,16 +45,7 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     },
     'chain.explain': () => {
       calls.push('chain.explain');
-      return {
-        loaderVersion: '1.3.239',
-        rulesVersion: '1.3.239',
-        rules: [],
-        result: 'VK_SUCCESS' as const,
-        chain: [],
-        metaLayers: [],
-        excluded: [],
-        notes: [],
-      };
+      return EMPTY_CHAIN;
     },
     'chain.compare': () => {
       calls.push('chain.compare');

@@ -7,6 +7,18 @@ const STORED = { name: 'Fake', file: '/tmp/strata-profiles/Fake.json', profile: 
 const SYNC = { mechanism: 'override-app-keys' as const, loaderVersion: '1.3.239', files: [], removed: [], checks: [], notes: [] };
 
 /** The profiles.* part of tests/helpers/counting-handlers.ts: each call is recorded in `calls`. */
+/** A valid chain.explain answer with nothing in it (the counting handlers check routing, not the model). */
+export const EMPTY_CHAIN = {
+  loaderVersion: '1.3.239',
+  rulesVersion: '1.3.239',
+  rules: [],
+  result: 'VK_SUCCESS' as const,
+  chain: [],
+  metaLayers: [],
+  excluded: [],
+  notes: [],
+};
+
 export function profileCountingHandlers(calls: string[]): Pick<Handlers, ProfileChannel> {
   const record =
     <T>(channel: ProfileChannel, value: T) =>
@@ -47,16 +59,7 @@ export function profileCountingHandlers(calls: string[]): Pick<Handlers, Profile
     'profiles.overrideExport': record('profiles.overrideExport', { fileName: 'VkLayer_override.json', text: '{}\n', notes: [] }),
     'profiles.launchEnvironment': record('profiles.launchEnvironment', { loaderVersion: '1.3.239', env: {}, notes: [] }),
     'profiles.explain': record('profiles.explain', {
-      chain: {
-        loaderVersion: '1.3.239',
-        rulesVersion: '1.3.239',
-        rules: [],
-        result: 'VK_SUCCESS' as const,
-        chain: [],
-        metaLayers: [],
-        excluded: [],
-        notes: [],
-      },
+      chain: EMPTY_CHAIN,
       drivers: [],
       notes: [],
     }),

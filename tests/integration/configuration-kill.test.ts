@@ -39,10 +39,11 @@ function buildWorker(dir: string): string {
   const entry = join(dir, 'worker.ts');
   writeFileSync(
     entry,
-    `import { homedir } from 'node:os';
-import { applyConfiguration, configurationLocations } from ${JSON.stringify(join(APP_ROOT, 'main', 'override', 'configuration-writer'))};
+    `import { applyConfiguration, configurationLocations } from ${JSON.stringify(join(APP_ROOT, 'main', 'override', 'configuration-writer'))};
 const configs = JSON.parse(process.argv[2]);
-const locs = configurationLocations(false, process.env, process.env.HOME || homedir());
+// The test's temporary HOME, never the real one: no HOME is an error, not a fallback.
+if (!process.env.HOME) throw new Error('the worker needs the test HOME');
+const locs = configurationLocations(false, process.env, process.env.HOME);
 process.stdout.write('ready\\n');
 process.stdin.once('data', () => {
   for (let i = 0; ; i++) applyConfiguration(locs, configs[i % configs.length], process.env);
