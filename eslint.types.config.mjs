@@ -1,7 +1,7 @@
 // @ts-check
 // `npm run lint:types`: eslint.config.mjs plus typescript-eslint's type-aware rules
 // (recommendedTypeChecked: no-floating-promises, no-misused-promises, no-unsafe-*, await-thenable, …),
-// with type information from the three projects `npm run typecheck` checks. Slower than `npm run
+// with type information from the projects `npm run typecheck` checks. Slower than `npm run
 // lint` (it builds the TypeScript programs), so it is not part of `npm test`.
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
@@ -14,7 +14,7 @@ export default defineConfig(
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        project: ['./tsconfig.shared.json', './tsconfig.node.json', './tsconfig.web.json'],
+        project: ['./tsconfig.shared.json', './tsconfig.node.json', './tsconfig.web.json', './tsconfig.render.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -73,7 +73,7 @@ export const bridgeEnumerateBench: Bench = {
       // origins: false: the same work as the C program. Finding each device's manifest (the default)
       // enumerates once more per driver manifest; its cost is reported on its own below.
       const callDevices = async (origins = false) => {
-        const r = await context.router.call('devices', { origins }, { host: 'cli' });
+        const r = await context.router.call('devices.list', { origins }, { host: 'cli' });
         if (!r.ok) throw new Error(`devices: ${r.error.code}: ${r.error.message}`);
         return DevicesReportSchema.parse(r.value);
       };

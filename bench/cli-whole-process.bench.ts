@@ -14,9 +14,9 @@ import { buildTree, PROBE_C } from './discovery-10k.bench';
  * (A B A B …) in the same run; the ratio is the median of the pairs' ratios.
  *
  * - version, help: `strata --version` / `strata --help` against a bare `node -e 0`;
- * - info, loader: `strata info --json` / `strata loader --json` against `vulkaninfo --summary`;
+ * - info, loader: `strata info --json` / `strata loader show --json` against `vulkaninfo --summary`;
  * - explain: `strata explain --json` against a C program's real vkCreateInstance (bench/native/create-instance-timing.c);
- * - layersList10k: `strata layers list --json` on discovery-10k's 10,000-manifest tree against a C
+ * - layersList10k: `strata layer list --json` on discovery-10k's 10,000-manifest tree against a C
  *   program's count + fill vkEnumerateInstanceLayerProperties, with both peak RSS (GNU time).
  * The CLI's output goes to a pipe and is thrown away, as the reference's is.
  *
@@ -76,7 +76,7 @@ export const cliWholeProcessBench: Bench = {
       const help = pairedProcesses(cli('--help'), { command: node, args: ['-e', '0'], env: home.env }, runs);
       const vulkaninfo = { command: 'vulkaninfo', args: ['--summary'], env: home.env };
       const info = pairedProcesses(cli('info', '--json'), vulkaninfo, runs);
-      const loader = pairedProcesses(cli('loader', '--json'), vulkaninfo, runs);
+      const loader = pairedProcesses(cli('loader', 'show', '--json'), vulkaninfo, runs);
 
       const createInstance = join(home.dir, 'create-instance-timing');
       execFileSync('gcc', ['-O2', '-o', createInstance, join(root, 'bench', 'native', 'create-instance-timing.c'), '-lvulkan'], { stdio: 'pipe' });
@@ -95,10 +95,10 @@ export const cliWholeProcessBench: Bench = {
       const probe = join(home.dir, 'enumerate-layers');
       writeFileSync(probeSource, PROBE_C);
       execFileSync('gcc', ['-O2', probeSource, '-o', probe, '-lvulkan'], { stdio: 'pipe' });
-      const check = runProcess(node, [strata, 'layers', 'list', '--json'], tree.env);
-      if (check.status !== 0) throw new Error(`strata layers list --json exited ${check.status} on the 10k tree`);
+      const check = runProcess(node, [strata, 'layer', 'list', '--json'], tree.env);
+      if (check.status !== 0) throw new Error(`strata layer list --json exited ${check.status} on the 10k tree`);
       const layersList10k = pairedProcesses(
-        { command: node, args: [strata, 'layers', 'list', '--json'], env: tree.env },
+        { command: node, args: [strata, 'layer', 'list', '--json'], env: tree.env },
         { command: probe, args: ['1'], env: tree.env },
         5,
       );

@@ -12,7 +12,7 @@ import { makeTempHome, type TempHome } from '../tests/helpers/temp-home';
  * - `million`: 1,000,000 layers in one file (~150 MB). Over the manifest cap (shared/files/read-limits.ts),
  *   so Strata refuses it from fstat alone, with that file's diagnostic: it once took 3.85 GB.
  * - `underCap`: as many layers as fit in the cap (16 MiB, ~100,000 layers), which Strata reads:
- *   `layers list`, `lint` and `explain` (the chain over every layer), the most one manifest can cost.
+ *   `layer list`, `lint` and `explain` (the chain over every layer), the most one manifest can cost.
  *
  * The reference is the same command on the same machine with an empty layer folder (what Strata
  * costs anyway), so `ratio` is the million-layer run's peak RSS over that baseline (1.0: the file
@@ -60,7 +60,7 @@ export const hugeManifestRssBench: Bench = {
       const root = findAppRoot();
       const strata = join(root, 'bin', 'strata');
       const run = (args: string[], path: string) => peakRss(process.execPath, [strata, ...args], { ...home.env, VK_LAYER_PATH: path });
-      const list = (path: string) => run(['layers', 'list', '--json'], path);
+      const list = (path: string) => run(['layer', 'list', '--json'], path);
       const empty = writeManifest(home, 'empty', 0);
       list(empty.path); // warm-up: page cache, compiled code
       const baseline = list(empty.path);

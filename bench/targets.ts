@@ -35,7 +35,7 @@ export const TARGETS: readonly TargetRow[] = [
     target: 1.3,
   },
   {
-    what: 'strata layers list --json, 10k manifests',
+    what: 'strata layer list --json, 10k manifests',
     bench: 'cli-whole-process',
     path: 'layersList10k.ratio',
     strataMs: 'layersList10k.strataMs',
@@ -98,7 +98,7 @@ export const TARGETS: readonly TargetRow[] = [
     target: 2.0,
   },
   {
-    what: 'strata loader --json',
+    what: 'strata loader show --json',
     bench: 'cli-whole-process',
     path: 'loader.ratio',
     strataMs: 'loader.strataMs',
@@ -148,7 +148,7 @@ export const TARGETS: readonly TargetRow[] = [
     bench: 'ui-1k-layers',
     path: 'switchToUnopenedViewMs.max',
     strataMs: 'switchToUnopenedViewMs.median',
-    reference: 'ms, the slowest of 7 panels (Strata column: median)',
+    reference: 'ms, the slowest of 9 panels (Strata column: median)',
     target: 100,
   },
 ];

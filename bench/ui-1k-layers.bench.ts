@@ -113,7 +113,7 @@ async function timeEdit(page: Page, kind: 'reorder' | 'state', i: number): Promi
 }
 
 /** Panels the first-render page has not opened, in sidebar order (the Chain view is in the first bundle with Layers). */
-const SWITCH_TO = ['drivers', 'profiles', 'applications', 'sessions', 'shaders', 'problems', 'about'];
+const SWITCH_TO = ['drivers', 'profiles', 'applications', 'settings', 'sessions', 'shaders', 'problems', 'diagnostics', 'about'];
 
 /** Click a sidebar item; the time to the frame after its panel's view (not the loading placeholder) is in the DOM. */
 async function timeSwitch(page: Page, panel: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { strataError, type StrataError } from '../shared/errors/strata-error';
 import type { IpcResult } from '../shared/ipc/result';
-import { PROBE_STAGE_PREFIX } from '../shared/vulkan/driver-negotiation';
+import { PROBE_STAGE_PREFIX } from '../shared/vulkan/probe-stage-prefix';
 import { defaultProbeLauncher, encodeProbeRequest, parseProbeReply, type ProbeExit, type ProbeLauncher, type ProbeProcess } from './probe-transport';
 
 export interface BridgeClientOptions {

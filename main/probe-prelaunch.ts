@@ -8,8 +8,8 @@ export interface PrelaunchedProbe {
 }
 
 /**
- * Starts the probe now, for a command that will certainly ask it something (`strata loader`,
- * `strata devices`): its Node starts while this process is still loading the router, the schemas
+ * Starts the probe now, for a command that will certainly ask it something (`strata loader show`,
+ * `strata device list`): its Node starts while this process is still loading the router, the schemas
  * and the service (issue #19: the probe's start was waited for after all of them). The returned
  * launcher hands that probe to the first launch with the same file, flags, folder and environment
  * (the default BridgeClient's); any other launch starts a probe of its own through `base`.

@@ -62,11 +62,15 @@ export function createRouter(handlers: Handlers): Router {
         const handler = handlers[channel] as (req: unknown, ctx: CallContext) => unknown;
         value = await handler(request.data, context);
       } catch (e) {
-        // A service that failed with an error value (e.g. the probe crashed) keeps its code and fix.
+        // A service raises what the user can act on with serviceError() (e.g. the probe crashed): it keeps
+        // its code, where and fix. Anything else thrown is a bug in Strata, and says so.
         if (e instanceof StrataRequestError) return { ok: false, error: e.error };
         return {
           ok: false,
-          error: strataError('internal', `${channel} failed: ${e instanceof Error ? e.message : String(e)}`, { where: channel }),
+          error: strataError('internal', `${channel} failed: ${e instanceof Error ? e.message : String(e)}`, {
+            where: channel,
+            fix: 'this is a bug in Strata; please report it with the output of `strata info --json`',
+          }),
         };
       }
       // Checking our own answers keeps the contract honest: a handler that drifts from it fails loudly

@@ -22,15 +22,7 @@ import {
   type DriverNegotiation,
 } from '../shared/vulkan/driver-negotiation';
 
-const VK_SUCCESS = 0;
-const VK_ERROR_INCOMPATIBLE_DRIVER = -9;
-const RESULT_NAMES: Record<number, string> = {
-  0: 'VK_SUCCESS',
-  [-1]: 'VK_ERROR_OUT_OF_HOST_MEMORY',
-  [-3]: 'VK_ERROR_INITIALIZATION_FAILED',
-  [-9]: 'VK_ERROR_INCOMPATIBLE_DRIVER',
-};
-const resultName = (r: number) => RESULT_NAMES[r] ?? `VkResult ${r}`;
+import { VK_ERROR_INCOMPATIBLE_DRIVER, VK_SUCCESS, vkResultName as resultName } from '../shared/vulkan/vk-result';
 
 interface Manifest {
   libraryPath: string;
@@ -45,7 +37,7 @@ function readManifest(path: string): Manifest | StrataError {
     const code = (e as NodeJS.ErrnoException).code;
     return strataError('driver/manifest-unreadable', `Driver manifest ${path} cannot be read (${code ?? String(e)})`, {
       where: path,
-      fix: code === 'ENOENT' ? 'check the path; list installed drivers with `strata drivers negotiate`' : 'check the file permissions',
+      fix: code === 'ENOENT' ? 'check the path; list installed drivers with `strata driver negotiate`' : 'check the file permissions',
     });
   }
   let json: unknown;

@@ -23,14 +23,7 @@ import {
   type LayerNegotiation,
 } from '../shared/vulkan/layer-inspection';
 
-const VK_SUCCESS = 0;
-const RESULT_NAMES: Record<number, string> = {
-  0: 'VK_SUCCESS',
-  [-1]: 'VK_ERROR_OUT_OF_HOST_MEMORY',
-  [-3]: 'VK_ERROR_INITIALIZATION_FAILED',
-  [-9]: 'VK_ERROR_INCOMPATIBLE_DRIVER',
-};
-const resultName = (r: number) => RESULT_NAMES[r] ?? `VkResult ${r}`;
+import { VK_SUCCESS, vkResultName as resultName } from '../shared/vulkan/vk-result';
 
 function isJob(value: unknown): value is LayerInspectJob {
   const j = value as Partial<LayerInspectJob> | null;

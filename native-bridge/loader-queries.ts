@@ -1,7 +1,7 @@
 /**
  * The loader's own answers, no instance needed: its version, its instance layers (each with its
  * extensions) and its instance extensions (loader.info). Apart from vulkan-queries.ts (devices) so
- * that a probe asked only this loads neither the device tables nor zod (issue #19: `strata loader`
+ * that a probe asked only this loads neither the device tables nor zod (issue #19: `strata loader show`
  * is one probe start). Runs only inside the probe process: vkEnumerateInstanceExtensionProperties
  * loads every driver (loader 1.3.239 to 1.4.x, loader_icd_scan), which is why this is not in main.
  */
@@ -11,25 +11,15 @@ import { LAYOUT, readFixedString } from './vulkan-layouts';
 import { decodeApiVersion } from '../shared/vulkan/versions';
 import type { ExtensionProperties, LayerProperties, LoaderInfo } from '../shared/vulkan/loader-info';
 
-const VK_SUCCESS = 0;
-const VK_INCOMPLETE = 5;
-
-const VK_RESULT_NAMES: Record<number, string> = {
-  [-1]: 'VK_ERROR_OUT_OF_HOST_MEMORY',
-  [-2]: 'VK_ERROR_OUT_OF_DEVICE_MEMORY',
-  [-3]: 'VK_ERROR_INITIALIZATION_FAILED',
-  [-6]: 'VK_ERROR_LAYER_NOT_PRESENT',
-  [-7]: 'VK_ERROR_EXTENSION_NOT_PRESENT',
-  [-9]: 'VK_ERROR_INCOMPATIBLE_DRIVER',
-};
+import { VK_INCOMPLETE, VK_SUCCESS, vkResultName } from '../shared/vulkan/vk-result';
 
 /** A failed Vulkan call; the probe turns `code`/`fix` into the error value main receives. */
 export class VkError extends Error {
   readonly code: string;
   readonly fix: string | undefined;
   constructor(call: string, result: number) {
-    const name = VK_RESULT_NAMES[result] ?? `VkResult ${result}`;
-    super(`${call} returned ${name}${VK_RESULT_NAMES[result] ? ` (${result})` : ''}`);
+    const name = vkResultName(result);
+    super(`${call} returned ${name}${name.startsWith('VkResult ') ? '' : ` (${result})`}`);
     this.code = `vulkan/${name
       .replace(/^VK_(ERROR_)?/, '')
       .toLowerCase()

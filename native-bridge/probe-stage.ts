@@ -1,4 +1,4 @@
-import { PROBE_STAGE_PREFIX } from '../shared/vulkan/driver-negotiation';
+import { PROBE_STAGE_PREFIX } from '../shared/vulkan/probe-stage-prefix';
 
 /**
  * Written (synchronously: stderr is a pipe) before each call into a driver or layer library, so

@@ -17,7 +17,7 @@ export const PROBE_PROTOCOL_VERSION = 1;
 type Handler = (params: unknown) => unknown;
 /**
  * The loader's own answers are loaded with the probe; devices, negotiation and layer inspection
- * (with the device tables and zod they bring) when first asked, so that `strata loader` pays for
+ * (with the device tables and zod they bring) when first asked, so that `strata loader show` pays for
  * none of them (issue #19); scripts/build.mjs makes each a chunk of its own.
  */
 const lazy = {

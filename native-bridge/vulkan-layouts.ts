@@ -8,13 +8,6 @@
  * `limits`, but the block must be the full 824 bytes (limits 504 + sparse properties 20 + padding)
  * because the driver writes all of it.
  */
-export const VK_MAX_EXTENSION_NAME_SIZE = 256;
-export const VK_MAX_DESCRIPTION_SIZE = 256;
-export const VK_MAX_PHYSICAL_DEVICE_NAME_SIZE = 256;
-export const VK_MAX_DRIVER_NAME_SIZE = 256;
-export const VK_MAX_DRIVER_INFO_SIZE = 256;
-export const VK_UUID_SIZE = 16;
-
 export const S_TYPE = {
   APPLICATION_INFO: 0,
   INSTANCE_CREATE_INFO: 1,
@@ -67,7 +60,7 @@ export function readFixedString(bytes: Buffer, offset: number, max: number): str
 
 /**
  * vk_layer.h's loader–layer structs (LoaderLayerInterface, "Layer Version Negotiation"), kept apart
- * from LAYOUT because they live in vk_layer.h, not vulkan_core.h; tests/integration/layer-inspect.test.ts
+ * from LAYOUT because they live in vk_layer.h, not vulkan_core.h; tests/integration/layer-inspect-service.test.ts
  * measures them against the installed header.
  */
 export const LAYER_NEGOTIATE_INTERFACE_STRUCT = 1;

@@ -224,11 +224,6 @@ export function deleteRegistryValue(key: string, name: string): boolean {
   return done ?? false;
 }
 
-/** The Win32 error code of a failed registry call (5: access denied), or null. */
-export function registryErrorCode(e: unknown): number | null {
-  return e instanceof RegistryError ? e.code : null;
-}
-
 /**
  * The file a module loaded in this process came from (GetModuleHandleW + GetModuleFileNameW), or null
  * when no module of that name is loaded: which vulkan-1.dll answered — under Wine, the real loader

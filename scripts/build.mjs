@@ -4,9 +4,10 @@
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { fileURLToPath } from 'node:url';
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { writeBundleCache } from '../bin/code-cache.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quiet = process.argv.includes('--quiet');
@@ -89,6 +90,34 @@ function writeHelpPages() {
   else if (!quiet) console.error(`strata: help pages not written (${(r.stderr || r.error?.message || '').trim().split('\n').pop()}); --help runs the CLI`);
 }
 
+/**
+ * Escapes what is not ASCII in a bundle (esbuild's output has it in comments only: its strings are
+ * escaped already), so the CLI reads it as Latin-1 into a one-byte string: decoding 1.8 MB of UTF-8
+ * cost ~5 ms of every start (bin/code-cache.mjs). An escape is the same character in a string, a
+ * template or a regular expression, and harmless in a comment.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  const escaped = text.replace(/[^\x00-\x7f]/gu, (c) => {
+    const code = c.codePointAt(0);
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  if (escaped !== text) writeFileSync(file, escaped);
+}
+
+/**
+ * out/main/cli.cjs.cache: the CLI bundle's top level compiled by V8, so even a first run skips the
+ * pre-parse of the whole bundle (bin/code-cache.mjs). Without it the CLI only starts slower.
+ */
+function writeCliCodeCache() {
+  try {
+    asciiOnly(join(root, 'out', 'main', 'cli.cjs'));
+    writeBundleCache(join(root, 'out', 'main', 'cli.cjs'));
+  } catch (e) {
+    if (!quiet) console.error(`strata: the CLI's code cache was not written (${e.message}); the CLI starts without it`);
+  }
+}
+
 function pruneChunks(result, dir = join(root, 'out', 'main', 'chunks')) {
   const produced = new Set(Object.keys(result.metafile.outputs).map((f) => join(root, f)));
   for (const entry of existsSync(dir) ? readdirSync(dir) : []) {
@@ -133,13 +162,31 @@ export async function buildAll() {
       chunkNames: 'main/chunks/[name]-[hash]',
       outExtension: { '.js': '.mjs' },
     }).then(pruneChunks),
+    // What bin/strata runs: the same CLI as one CommonJS file, every package but koffi inside, so
+    // V8 can take it from a code cache (bin/code-cache.mjs; issue #19: ES modules cannot be given
+    // cached data on Node 20). The dynamic import()s above become lazily run module bodies here, so
+    // a command still runs only its own modules; the ESM build above stays the layout that
+    // tests/integration/cli-startup.test.ts checks and scripts/help-pages.mjs reads.
+    esbuild({
+      ...node,
+      format: 'cjs',
+      plugins: [zodWithoutLocales],
+      external: ['koffi', 'electron'],
+      // Packages' ES builds (jsonc-parser's UMD build requires its files by computed paths).
+      mainFields: ['module', 'main'],
+      define: { ...node.define, 'import.meta.url': '__strata_import_meta_url' },
+      banner: { js: 'var __strata_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
+      entryPoints: { 'main/cli': 'main/cli/cli.ts' },
+      outdir: 'out',
+      outExtension: { '.js': '.cjs' },
+    }).then(writeCliCodeCache),
     esbuild({
       ...node,
       entryPoints: { 'main/electron': 'main/electron/electron-main.ts' },
       outdir: 'out',
       outExtension: { '.js': '.mjs' },
     }),
-    // The probe is split too: asked the loader's own answers (`strata loader`), it loads neither zod
+    // The probe is split too: asked the loader's own answers (`strata loader show`), it loads neither zod
     // nor the device, negotiation and inspection code, chunks it imports when first asked those
     // (issue #19). Its chunks are kept and pruned like the CLI's, for a probe started before a build.
     esbuild({

@@ -11,7 +11,7 @@ const cliFile = process.argv[2];
 if (!cliFile) throw new Error('usage: help-pages.mjs out/main/cli.mjs');
 const { buildProgram, main } = await import(pathToFileURL(cliFile).href);
 
-/** Every command path, root first: [], ['info'], ['layers'], ['layers', 'list'], … */
+/** Every command path, root first: [], ['info'], ['layer'], ['layer', 'list'], … */
 function paths(command, prefix = []) {
   return [prefix, ...command.commands.flatMap((c) => paths(c, [...prefix, c.name()]))];
 }

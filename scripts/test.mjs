@@ -30,9 +30,12 @@ function lintAndFormatCheck() {
   // Warnings (react-hooks/exhaustive-deps) are shown and do not fail the run; errors do.
   const lint = runTool('eslint .', 'eslint/bin/eslint.js', ['.']);
   const format = runTool('prettier --check .', 'prettier/bin/prettier.cjs', ['--check', '--log-level', 'warn', '.']);
+  // Exports, types, files and dependencies nothing uses (knip.jsonc): about 8 s of CPU on this tree.
+  const unused = runTool('knip', 'knip/bin/knip.js', ['--no-progress']);
   if (!lint) console.error('strata: ESLint found problems (above, file:line rule). Fix them; `npm run lint -- --fix` fixes the mechanical ones.');
   if (!format) console.error('strata: these files are not formatted as Prettier formats them. Fix: `npx prettier --write .` (or `npm run format`).');
-  return lint && format;
+  if (!unused) console.error('strata: knip found code nothing uses (above). Fix: remove it, or stop exporting what only its own module uses.');
+  return lint && format && unused;
 }
 
 if (LINT_IN_TEST) {

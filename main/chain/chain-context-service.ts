@@ -5,6 +5,8 @@ import { discoveryManifests } from '../discovery/discovery-service';
 import { overrideLocation } from '../override/override-writer';
 import { describeLoader } from './loader-version';
 import { readChainSettingsSource } from './chain-service';
+import { loaderSettingsRegistry } from './settings-file-found';
+import { windowsProcessElevated } from '../discovery/windows-registry';
 
 /**
  * chain.context: what the renderer needs to run the chain model on its own draft (shared/configurator/
@@ -13,14 +15,20 @@ import { readChainSettingsSource } from './chain-service';
  */
 export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: BridgeClient }): Promise<ChainContext> {
   const [inventory, loader] = await Promise.all([discoveryManifests({ env: options.env }), describeLoader(options.bridge, process.platform)]);
-  const loc = overrideLocation('user', options.env, options.env['HOME'] || homedir());
+  const windows = process.platform === 'win32';
+  // Windows: the override is a file in Strata's own folder (registered in HKCU), not in an XDG folder.
+  const loc = windows
+    ? (await import('../override/windows-override')).windowsOverrideLocation('user', options.env)
+    : overrideLocation('user', options.env, options.env['HOME'] || homedir());
   const loaderVersion = loader.found ? loader.version : null;
+  const registry = windows ? await loaderSettingsRegistry(loaderVersion) : null;
   const discovered = [...inventory.manifests.implicit_layer, ...inventory.manifests.explicit_layer];
   return {
     env: chainEnvironment(options.env, chainVariableNames(inventory)),
     loaderVersion,
     overrideFile: loc.file,
     overrideDir: loc.dir,
-    settings: process.platform === 'win32' ? null : readChainSettingsSource(options.env, loaderVersion, discovered),
+    settings:
+      windows && !registry ? null : readChainSettingsSource(options.env, loaderVersion, discovered, (await windowsProcessElevated()) === true, registry),
   };
 }

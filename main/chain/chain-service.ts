@@ -9,13 +9,14 @@ import {
   type LayerChain,
 } from '../../shared/loader/chain';
 import type { Environment } from '../../shared/loader/xdg-directories';
-import { discoveryManifests, discoveryUser, type DiscoveryContext } from '../discovery/discovery-service';
+import { discoveryUser, layerManifestsAsFound, type DiscoveryContext } from '../discovery/discovery-service';
+import { systemRegistryReader } from '../discovery/windows-registry';
 import { LOADER_VARIABLES } from '../../shared/loader/environment-variables';
 import { platformFromNodeName } from '../../shared/loader/search-paths';
 import type { LoaderVersionAnswer, LoaderVersionLookup } from './loader-version';
 import { readTextGuardedSync } from '../platform/guarded-read';
 import { chainSettingsFor, settingsManifestPaths, type ChainSettingsSource } from '../../shared/loader/chain-settings';
-import { foundSettingsFile } from './settings-file-found';
+import { foundSettingsFile, loaderSettingsRegistry, type LoaderSettingsRegistry } from './settings-file-found';
 import { RULES_VERSION } from '../../shared/loader/loader-rules';
 import { compareChainsAcrossVersions, explainRequestFor, type ChainCompareRequest, type ChainComparison } from '../../shared/loader/chain-compare';
 
@@ -33,7 +34,7 @@ export interface ExplainChainRequest {
 export async function explainChain(ctx: DiscoveryContext, req: ExplainChainRequest): Promise<LayerChain> {
   const loader = await (req.loader ?? { version: null, why: 'no loader version was given' });
   // The version decides which search variables the loader reads (VK_IMPLICIT_LAYER_PATH: 1.3.296+).
-  const first = await discoveryManifests({ ...ctx, loaderVersion: loader.version });
+  const first = await layerManifestsAsFound({ ...ctx, loaderVersion: loader.version });
   // An elevated application's loader (setuid; on Windows a high-integrity token, as every process
   // under Wine) reads the layer filters with loader_secure_getenv, which answers NULL: the model
   // must not see them either (tests/integration/windows-chain-vs-loader.test.ts).
@@ -41,19 +42,20 @@ export async function explainChain(ctx: DiscoveryContext, req: ExplainChainReque
   const ignored = user.elevated ? LOADER_VARIABLES.filter((v) => v.ignoredWhenElevated && ctx.env[v.name] !== undefined).map((v) => v.name) : [];
   const env: Environment = { ...ctx.env, ...Object.fromEntries(ignored.map((name) => [name, undefined])) };
   const windows = (ctx.platform ?? platformFromNodeName(process.platform)).os === 'windows';
-  const overridePaths = overridePathsFor(first.manifests.implicit_layer, env, req.app.path, loader.version);
-  let explicit = first.manifests.explicit_layer;
+  const overridePaths = overridePathsFor(first.implicit_layer, env, req.app.path, loader.version);
+  let explicit = first.explicit_layer;
   if (overridePaths) {
     // The override layer's paths replace the explicit search, elevated or not (they are no variable),
     // and on Windows the registry is not read then either (loader_get_data_files: override_active).
     const overrideEnv: Environment = { ...env, VK_LAYER_PATH: overridePaths.join(windows ? ';' : ':'), VK_ADD_LAYER_PATH: undefined };
-    explicit = (await discoveryManifests({ ...ctx, env: overrideEnv, user: { ...user, elevated: false }, loaderVersion: loader.version })).manifests
-      .explicit_layer;
+    explicit = (await layerManifestsAsFound({ ...ctx, env: overrideEnv, user: { ...user, elevated: false }, loaderVersion: loader.version })).explicit_layer;
   }
-  // On Windows the loader finds its settings file through the registry, which Strata does not model yet.
-  const settings = windows ? null : readChainSettings(ctx.env, req.app.path, loader.version, [...first.manifests.implicit_layer, ...explicit], user.elevated);
+  // On Windows the loader finds its settings file through the registry (LoaderSettings), read here as it reads it.
+  const registry = windows ? await loaderSettingsRegistry(loader.version, ctx.registry !== undefined ? ctx.registry : systemRegistryReader()) : null;
+  const settings =
+    windows && !registry ? null : readChainSettings(ctx.env, req.app.path, loader.version, [...first.implicit_layer, ...explicit], user.elevated, registry);
   const chain = computeLayerChain({
-    implicit: first.manifests.implicit_layer,
+    implicit: first.implicit_layer,
     explicit,
     env,
     app: req.app,
@@ -113,8 +115,9 @@ export function readChainSettingsSource(
   loaderVersion: string | null,
   discovered: readonly ChainManifest[],
   elevated = false,
+  registry: LoaderSettingsRegistry | null = null,
 ): ChainSettingsSource | null {
-  const path = foundSettingsFile(env, loaderVersion, elevated);
+  const path = foundSettingsFile(env, loaderVersion, elevated, registry);
   if (!path) return null;
   let text: string;
   try {
@@ -147,7 +150,8 @@ export function readChainSettings(
   loaderVersion: string | null,
   discovered: readonly ChainManifest[],
   elevated = false,
+  registry: LoaderSettingsRegistry | null = null,
 ): ChainSettingsInput | null {
-  const source = readChainSettingsSource(env, loaderVersion, discovered, elevated);
+  const source = readChainSettingsSource(env, loaderVersion, discovered, elevated, registry);
   return source && chainSettingsFor(source, appPath, loaderVersion ?? RULES_VERSION);
 }

@@ -4,7 +4,7 @@ import type { ChainComparison } from '../../shared/loader/chain-compare';
 import { strataError } from '../../shared/errors/strata-error';
 import { callChannel, CliFailure } from './cli-channel';
 import { envOption, envOverrides, envRequest, unsetOption, type EnvOverrides } from './env-option';
-import { EXIT, printJson } from './cli-output';
+import { EXIT, jsonOption, parseLoaderVersion, printJson } from './cli-output';
 
 interface ExplainOptions {
   app?: string;
@@ -16,13 +16,6 @@ interface ExplainOptions {
   loader?: string;
   loaderVersion?: string;
   compare?: string[];
-}
-
-const VERSION_TEXT = /^\d{1,3}\.\d{1,3}\.\d{1,4}$/;
-
-function parseLoaderVersion(v: string): string {
-  if (!VERSION_TEXT.test(v)) throw new InvalidArgumentError('expected a loader version such as 1.4.309');
-  return v;
 }
 
 function parseVersionList(v: string): string[] {
@@ -105,7 +98,7 @@ export function addExplainCommand(program: Command) {
       'model the chain for each loader version (comma-separated, e.g. 1.3.275,1.4.341) and show where they differ and which loader rule makes the difference',
       parseVersionList,
     )
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (o: ExplainOptions & { profile?: string }) => {
       const exclusive = [o.profile && '--profile', o.loader && '--loader', o.loaderVersion && '--loader-version', o.compare && '--compare'].filter(Boolean);
       if (exclusive.length > 1)

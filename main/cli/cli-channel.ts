@@ -1,20 +1,12 @@
-import type { StrataError } from '../../shared/errors/strata-error';
 import type { ChannelName, RequestOf, ResponseOf } from '../../shared/ipc/contract';
-import { EXIT } from './cli-output';
+import { CliFailure, EXIT } from './cli-output';
 import { findAppRoot, probeCommand } from '../app-paths';
 
-/** Ends a command with a one-line error and an exit code (printed by main() in cli.ts). */
-export class CliFailure extends Error {
-  constructor(
-    readonly error: StrataError,
-    readonly exitCode: number,
-  ) {
-    super(error.message);
-  }
-}
+/** The failure that ends a command (cli-output.ts); here too, beside the call whose error values it carries. */
+export { CliFailure };
 
 /** Channels answered by the default probe whenever their request names no environment of its own. */
-const PROBE_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['loader.info', 'devices']);
+const PROBE_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['loader.info', 'devices.list']);
 
 function asksDefaultProbe(channel: ChannelName, request: unknown): boolean {
   if (!PROBE_CHANNELS.has(channel)) return false;
@@ -25,7 +17,7 @@ function asksDefaultProbe(channel: ChannelName, request: unknown): boolean {
 /** One channel through the router, as the CLI host; an error value ends the command with exit 1. */
 export async function callChannel<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
   const root = findAppRoot();
-  // `strata loader` / `strata devices`: the probe's Node starts now, alongside loading what follows
+  // `strata loader show` / `strata device list`: the probe's Node starts now, alongside loading what follows
   // (main/probe-prelaunch.ts), instead of after it (issue #19).
   const early = asksDefaultProbe(channel, request)
     ? await Promise.all([import('../probe-prelaunch'), import('../probe-transport')]).then(([{ prelaunchProbe }, { defaultProbeLauncher }]) => {

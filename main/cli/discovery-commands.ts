@@ -1,14 +1,7 @@
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { DiscoveredManifest, ManifestInventory } from '../../shared/discovery/manifest-inventory';
 import type { FileDiagnostics } from '../../shared/lint/diagnostic-schema';
-import { formatTable } from './cli-output';
-
-const SEVERITY: Record<number, string> = {
-  [DiagnosticSeverity.Error]: 'error',
-  [DiagnosticSeverity.Warning]: 'warning',
-  [DiagnosticSeverity.Information]: 'info',
-  [DiagnosticSeverity.Hint]: 'hint',
-};
+import { formatTable, severityName } from './cli-output';
 
 function problemsCell(m: DiscoveredManifest): string {
   const errors = m.diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).length;
@@ -21,7 +14,7 @@ function problemsCell(m: DiscoveredManifest): string {
 
 export type LayerFilter = 'all' | 'implicit' | 'explicit';
 
-/** `strata layers list`: one row per layer, in the loader's order, implicit before explicit. */
+/** `strata layer list`: one row per layer, in the loader's order, implicit before explicit. */
 export function formatLayers(inv: ManifestInventory, filter: LayerFilter = 'all'): string {
   const kinds =
     filter === 'implicit'
@@ -45,11 +38,11 @@ export function formatLayers(inv: ManifestInventory, filter: LayerFilter = 'all'
           m.path,
         ]);
     }
-  if (rows.length === 0) return 'No layer manifests found. Run `strata paths` to see where the loader looks.';
+  if (rows.length === 0) return 'No layer manifests found. Run `strata path list` to see where the loader looks.';
   return formatTable(['NAME', 'TYPE', 'API', 'VERSION', 'ORIGIN', 'PROBLEMS', 'MANIFEST'], rows);
 }
 
-/** `strata drivers list`: one row per driver manifest, in the loader's order. */
+/** `strata driver list`: one row per driver manifest, in the loader's order. */
 export function formatDrivers(inv: ManifestInventory): string {
   const rows = inv.manifests.driver.map((m) => [
     m.driver?.libraryPath ?? '—',
@@ -59,8 +52,10 @@ export function formatDrivers(inv: ManifestInventory): string {
     problemsCell(m),
     m.path,
   ]);
-  if (rows.length === 0) return 'No driver manifests found. Run `strata paths` to see where the loader looks.';
-  return formatTable(['LIBRARY', 'API', 'PORTABILITY', 'ORIGIN', 'PROBLEMS', 'MANIFEST'], rows);
+  // What vk_loader_settings.json does to the list (additional_drivers and the rest: shared/loader/settings-drivers.ts).
+  const notes = (inv.driverNotes ?? []).map((n) => `note: ${n}`);
+  if (rows.length === 0) return ['No driver manifests found. Run `strata path list` to see where the loader looks.', ...notes].join('\n');
+  return [formatTable(['LIBRARY', 'API', 'PORTABILITY', 'ORIGIN', 'PROBLEMS', 'MANIFEST'], rows), ...notes].join('\n');
 }
 
 /** Compiler-style lines (`path:line:col: error [code] message`, 1-based) and a count. */
@@ -73,9 +68,7 @@ export function formatLint(results: readonly FileDiagnostics[]): string {
       if (d.severity === DiagnosticSeverity.Error) errors++;
       if (d.severity === DiagnosticSeverity.Warning) warnings++;
       const message = typeof d.message === 'string' ? d.message : d.message.value;
-      lines.push(
-        `${r.uri}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? DiagnosticSeverity.Error]} [${String(d.code)}] ${message}`,
-      );
+      lines.push(`${r.uri}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${severityName(d.severity)} [${String(d.code)}] ${message}`);
     }
   lines.push(
     `${results.length} file${results.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.`,

@@ -4,7 +4,7 @@ import { formatDriverNegotiation, probeRequest } from './vulkan-commands';
 import type { ProbeEnvironment } from '../../shared/vulkan/loader-info';
 
 /**
- * `strata drivers negotiate [--json] [--timeout <ms>] [--env K=V …] [MANIFEST...]`: exit 1 when any
+ * `strata driver negotiate [--json] [--timeout <ms>] [--env K=V …] [MANIFEST...]`: exit 1 when any
  * driver failed (or the request itself did), as every read command exits 1 on findings. With --env,
  * both the manifest list (VK_DRIVER_FILES …) and each driver's probe use that environment.
  */

@@ -3,7 +3,7 @@ import { formatStrataError } from '../../shared/errors/strata-error';
 import type { LayerInspection, LayersInspectReport } from '../../shared/vulkan/layer-inspection';
 import { libraryViaText } from '../../shared/vulkan/library-search';
 
-/** The human form of `strata layers inspect` (loaded with the command: library-search.ts brings zod). */
+/** The human form of `strata layer inspect` (loaded with the command: library-search.ts brings zod). */
 
 const ROLE_SHORT: Readonly<Record<string, string>> = {
   negotiate: 'negotiate',
@@ -34,10 +34,10 @@ function interfaceCell(l: LayerInspection): string {
   return l.negotiation ? String(l.interfaceVersion) : `${l.interfaceVersion} (no negotiation)`;
 }
 
-/** `strata layers inspect`: one row per layer, then every error and warning with its fix. */
+/** `strata layer inspect`: one row per layer, then every error and warning with its fix. */
 export function formatLayersInspection(report: LayersInspectReport): string {
   const lines: string[] = [];
-  if (report.layers.length === 0) lines.push('No layers to inspect. Run `strata layers list` to see what the loader finds.');
+  if (report.layers.length === 0) lines.push('No layers to inspect. Run `strata layer list` to see what the loader finds.');
   else {
     lines.push(
       `Loader–layer interface version offered: ${report.offeredInterfaceVersion}`,
@@ -60,7 +60,7 @@ export function formatLayersInspection(report: LayersInspectReport): string {
   const errors = report.layers.filter((l) => l.error);
   if (errors.length || report.notFound.length) {
     lines.push('', 'Problems:');
-    for (const name of report.notFound) lines.push(`  No discovered layer manifest defines ${name}. Fix: check the name with \`strata layers list\``);
+    for (const name of report.notFound) lines.push(`  No discovered layer manifest defines ${name}. Fix: check the name with \`strata layer list\``);
     for (const l of errors) lines.push(`  ${formatStrataError(l.error!)}`);
   }
   const warnings = report.layers.flatMap((l) => l.warnings);

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { GuardedReadError, parseJsonGuarded, readTextGuardedSync } from '../platform/guarded-read';
 import type { Command } from 'commander';
 import { strataError } from '../../shared/errors/strata-error';
@@ -6,7 +5,7 @@ import type { OverrideConfig } from '../../shared/override/override-config';
 import { forcesLayers, OVERRIDE_DISABLE_VARIABLE } from '../../shared/override/override-names';
 import type { OverrideApplyResult, OverrideOwnership, OverrideRemoveResult, OverrideStatus, SettingsFileResult } from '../../shared/override/override-status';
 import { callChannel, CliFailure } from './cli-channel';
-import { EXIT, formatPairs, printJson } from './cli-output';
+import { EXIT, formatPairs, jsonOption, outputOption, printJson, writeOutputFile } from './cli-output';
 
 export const CONFIG_HELP = `
 The configuration file (--config) is JSON:
@@ -234,7 +233,7 @@ export function addOverrideCommands(program: Command): void {
     .requiredOption('--config <file>', 'the configuration, JSON (format below)')
     .option('--force', 'replace a file Strata did not write, or one changed since it did (a backup is kept)')
     .option(...system)
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .addHelpText('after', CONFIG_HELP)
     .action(async (opts: ScopeOptions & { config: string; force?: boolean }) => {
       const config = await readConfig(opts.config);
@@ -258,7 +257,7 @@ export function addOverrideCommands(program: Command): void {
     .description('surrender: restore the state before Strata (the earlier override file, or none)')
     .option('--force', 'remove even when the file was changed since Strata wrote it (a copy is kept)')
     .option(...system)
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (opts: ScopeOptions & { force?: boolean }) => {
       const r = await callChannel('override.remove', { ...(opts.force ? { force: true } : {}), ...(opts.system ? { system: true } : {}) });
       if (opts.json) printJson(r);
@@ -269,7 +268,7 @@ export function addOverrideCommands(program: Command): void {
     .command('status')
     .description('where the override is, whose it is, what it forces on and off, and what changed since Strata wrote it')
     .option(...system)
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (opts: ScopeOptions) => {
       const s = await callChannel('override.status', opts.system ? { system: true } : {});
       if (opts.json) printJson(s);
@@ -281,7 +280,7 @@ export function addOverrideCommands(program: Command): void {
     .description('the VkLayer_override.json of a configuration or a profile, without installing it')
     .option('--config <file>', 'the configuration, JSON (format below)')
     .option('--profile <name>', 'a profile or preset instead of --config (`strata profile list`)')
-    .option('-o, --output <file>', 'write it to this file instead of printing it')
+    .option(...outputOption())
     .addHelpText('after', CONFIG_HELP)
     .action(async (opts: { config?: string; profile?: string; output?: string }) => {
       if (!opts.config === !opts.profile)
@@ -300,17 +299,7 @@ export function addOverrideCommands(program: Command): void {
         process.stdout.write(r.text);
         return;
       }
-      try {
-        writeFileSync(opts.output, r.text);
-      } catch (e) {
-        throw new CliFailure(
-          strataError('override/export-failed', `Cannot write the override: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
-            where: opts.output,
-            fix: 'choose a writable path for -o',
-          }),
-          EXIT.problems,
-        );
-      }
+      await writeOutputFile(opts.output, r.text);
       process.stdout.write(
         `Wrote ${opts.output} (not installed; \`${opts.profile ? `strata profile apply ${JSON.stringify(opts.profile)}` : `strata override apply --config ${opts.config}`}\` installs it).\n`,
       );

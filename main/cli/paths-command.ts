@@ -12,7 +12,7 @@ function existsMark(l: LocationStatus): string {
   return l.exists ? 'yes' : 'no';
 }
 
-/** `strata paths`: one table per kind — order, exists, path, origin (with the dropped duplicates). */
+/** `strata path list`: one table per kind — order, exists, path, origin (with the dropped duplicates). */
 export function formatDiscoveryPaths(paths: DiscoveryPaths): string {
   const out: string[] = [];
   if (paths.elevated)

@@ -1,12 +1,11 @@
 import { envOption, envRequest, unsetOption, type EnvOverrides } from './env-option';
-import { writeFileSync } from 'node:fs';
 import { GuardedReadError, readTextGuardedSync } from '../platform/guarded-read';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { formatStrataError, strataError } from '../../shared/errors/strata-error';
 import type { BindingsSyncResult, ProfilesList } from '../../shared/profiles/profile-channels';
 import type { Profile } from '../../shared/profiles/profile-schema';
 import { callChannel, CliFailure } from './cli-channel';
-import { EXIT, formatPairs, formatTable, printJson } from './cli-output';
+import { EXIT, formatPairs, formatTable, jsonOption, outputOption, parseLoaderVersion, printJson, writeOutputFile } from './cli-output';
 
 /**
  * `strata profile …`: named configurations (vkconfig's "configurations"), the built-in presets,
@@ -102,28 +101,7 @@ function readFile(file: string, what: string): string {
   }
 }
 
-function writeOut(file: string, text: string) {
-  try {
-    writeFileSync(file, text);
-  } catch (e) {
-    throw new CliFailure(
-      strataError('profile/export-failed', `Cannot write the file: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
-        where: file,
-        fix: 'choose a writable path for -o',
-      }),
-      EXIT.problems,
-    );
-  }
-}
-
-const loaderVersionOption = [
-  '--loader-version <x.y.z>',
-  'model this loader version instead of asking the installed loader',
-  (v: string) => {
-    if (!/^\d+\.\d+\.\d+$/.test(v)) throw new InvalidArgumentError('expected MAJOR.MINOR.PATCH, e.g. 1.3.239');
-    return v;
-  },
-] as const;
+const loaderVersionOption = ['--loader-version <x.y.z>', 'model this loader version instead of asking the installed loader', parseLoaderVersion] as const;
 
 const out = (json: boolean | undefined, value: unknown, human: () => string) => {
   if (json) printJson(value);
@@ -141,7 +119,7 @@ export function addProfileCommands(program: Command): void {
     .description(
       'your profiles, the built-in presets (with what is missing here), files that do not read, bound applications (exit 1 when a file does not read)',
     )
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (o: { json?: boolean }) => {
       const r = await callChannel('profiles.list', {});
       out(o.json, r, () => formatProfilesList(r));
@@ -152,7 +130,7 @@ export function addProfileCommands(program: Command): void {
     .command('show')
     .description('one profile or preset')
     .argument('<name>', 'a profile name, or a preset name or id')
-    .option('--json', 'print the profile as stored (JSON)')
+    .option(...jsonOption('the profile as stored'))
     .action(async (name: string, o: { json?: boolean }) => {
       const r = await callChannel('profiles.export', { name });
       const p = JSON.parse(r.text) as Profile;
@@ -165,7 +143,7 @@ export function addProfileCommands(program: Command): void {
     .argument('<name>', 'its name (unique, without regard to case)')
     .option('--from <preset-or-profile>', 'start from this preset (name or id) or profile')
     .option('--description <text>', 'what it is for')
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (name: string, o: { from?: string; description?: string; json?: boolean }) => {
       const r = await callChannel('profiles.create', {
         name,
@@ -180,7 +158,7 @@ export function addProfileCommands(program: Command): void {
     .description('copy a profile or preset under a new name')
     .argument('<from>')
     .argument('<to>')
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (from: string, to: string, o: { json?: boolean }) => {
       const r = await callChannel('profiles.copy', { from, to });
       out(o.json, r, () => `Copied "${from}" to "${r.name}" (${r.file}).`);
@@ -191,7 +169,7 @@ export function addProfileCommands(program: Command): void {
     .description('rename a profile; applications bound to it stay bound')
     .argument('<from>')
     .argument('<to>')
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (from: string, to: string, o: { json?: boolean }) => {
       const r = await callChannel('profiles.rename', { from, to });
       out(o.json, r, () => `Renamed "${from}" to "${r.name}" (${r.file}).`);
@@ -202,7 +180,7 @@ export function addProfileCommands(program: Command): void {
     .description('delete a profile (refused while applications are bound to it, unless --force)')
     .argument('<name>')
     .option('--force', 'unbind its applications and delete it')
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (name: string, o: { force?: boolean; json?: boolean }) => {
       const r = await callChannel('profiles.delete', { name, ...(o.force ? { force: true } : {}) });
       out(o.json, r, () => [`Deleted "${r.deleted.name}" (${r.deleted.file}).`, ...(r.unbound.length ? [`Unbound: ${r.unbound.join(', ')}`] : [])].join('\n'));
@@ -214,7 +192,7 @@ export function addProfileCommands(program: Command): void {
     .argument('<name>')
     .option('--force', 'replace an override file Strata did not write, or one changed since')
     .option('--system', 'the system-wide override (root only)')
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (name: string, o: { force?: boolean; system?: boolean; json?: boolean }) => {
       const r = await callChannel('profiles.apply', { name, ...(o.force ? { force: true } : {}), ...(o.system ? { system: true } : {}) });
       out(o.json, r, () =>
@@ -232,11 +210,11 @@ export function addProfileCommands(program: Command): void {
     .command('export')
     .description('a profile or preset as a file to move to another machine')
     .argument('<name>')
-    .option('-o, --output <file>', 'write it to this file instead of printing it')
+    .option(...outputOption())
     .action(async (name: string, o: { output?: string }) => {
       const r = await callChannel('profiles.export', { name });
       if (!o.output) return void process.stdout.write(r.text);
-      writeOut(o.output, r.text);
+      await writeOutputFile(o.output, r.text);
       process.stdout.write(`Wrote ${o.output}.\n`);
     });
 
@@ -246,7 +224,7 @@ export function addProfileCommands(program: Command): void {
     .argument('<file>')
     .option('--name <name>', 'store it under this name')
     .option('--replace', 'replace a profile of the same name')
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (file: string, o: { name?: string; replace?: boolean; json?: boolean }) => {
       const text = readFile(file, 'profile');
       const r = await callChannel('profiles.import', { text, source: file, ...(o.name ? { name: o.name } : {}), ...(o.replace ? { replace: true } : {}) });
@@ -264,7 +242,7 @@ export function addProfileCommands(program: Command): void {
     .description('the environment a launch from Strata gets for a profile, for the installed loader, and what that loader cannot express')
     .argument('<name>')
     .option(...loaderVersionOption)
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (name: string, o: { loaderVersion?: string; json?: boolean }) => {
       const r = await callChannel('profiles.launchEnvironment', { name, ...(o.loaderVersion ? { loaderVersion: o.loaderVersion } : {}) });
       out(o.json, r, () =>
@@ -285,7 +263,7 @@ export function addProfileCommands(program: Command): void {
     .option(...unsetOption('launches from Strata'))
     .option('--force', 'replace a per-application override file Strata did not write')
     .option(...loaderVersionOption)
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(
       async (
         appPath: string,
@@ -313,7 +291,7 @@ export function addProfileCommands(program: Command): void {
     .description('forget an application and its binding; the per-application override layers are rewritten')
     .argument('<app-path>')
     .option(...loaderVersionOption)
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (appPath: string, o: { loaderVersion?: string; json?: boolean }) => {
       const r = await callChannel('profiles.unbind', { appPath, ...(o.loaderVersion ? { loaderVersion: o.loaderVersion } : {}) });
       out(o.json, r, () => [`Unbound ${appPath}.`, formatSync(r.sync)].join('\n'));

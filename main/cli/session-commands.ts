@@ -1,5 +1,4 @@
 import { envOption, envOverrides, unsetOption } from './env-option';
-import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
 import type { SessionDiff } from '../../shared/sessions/session-diff';
@@ -7,10 +6,11 @@ import type { LaunchStartRequest, SessionOpen, SessionSummary } from '../../shar
 import type { SessionQuery } from '../../shared/sessions/session-query';
 import type { CaptureRecord, MessageRecord, SessionCounts, SessionExit } from '../../shared/sessions/session-records';
 import { LINE_SOURCES, LOADER_DEBUG_WORDS, SEVERITIES } from '../../shared/sessions/record-words';
+import { countsLabel } from '../../shared/sessions/session-counts-label';
 import { findAppRoot } from '../app-paths';
 import type { RunningSession } from '../sessions/session-service';
 import { callChannel, CliFailure } from './cli-channel';
-import { EXIT, formatPairs, formatTable, printError, printJson } from './cli-output';
+import { EXIT, formatPairs, formatTable, jsonOption, outputOption, printError, printJson, writeOutputFile } from './cli-output';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -92,6 +92,7 @@ export function formatSessionShow(open: SessionOpen, showLines: boolean): string
     ['validation', header.validationRouting.mode + (header.validationRouting.note ? ` (${header.validationRouting.note})` : '')],
     ['lines', `${counts.lines.stdout} stdout, ${counts.lines.stderr} stderr, ${counts.lines.validation} validation`],
     ['messages', `${counts.messages.error} errors, ${counts.messages.warning} warnings, ${counts.messages.info} info, ${counts.messages.verbose} verbose`],
+    ['loader', `${counts.loader.error} errors, ${counts.loader.warning} warnings`],
   ];
   if (open.torn) rows.push(['note', 'the last line was cut short by a crash and is left out']);
   const out = [formatPairs(rows)];
@@ -185,7 +186,7 @@ function addQueryOptions(cmd: Command): Command {
     .option('--source <list>', `only lines from: ${LINE_SOURCES.join(', ')}`, parseList(LINE_SOURCES, '--source'));
 }
 
-/** "latest" names the newest session, so `strata sessions show latest` follows `strata launch`. */
+/** "latest" names the newest session, so `strata session show latest` follows `strata launch`. */
 async function resolveId(id: string): Promise<string> {
   if (id !== 'latest') return id;
   const list = await callChannel('sessions.list', {});
@@ -276,7 +277,7 @@ async function launchAction(command: string, args: string[], o: LaunchOptions): 
   }
   process.stderr.write(
     `strata: session ${session.id} saved (${session.file}): ${c.lines.stdout + c.lines.stderr + c.lines.validation} lines, ` +
-      `${c.messages.error} validation errors, ${c.messages.warning} warnings; ${exitText(footer.exit)}\n`,
+      `${countsLabel(c)}; ${exitText(footer.exit)}\n`,
   );
   process.exitCode = exitStatus(footer.exit);
 }
@@ -299,11 +300,11 @@ export function addSessionCommands(program: Command): void {
     .option('-q, --quiet', "do not echo the application's output (it is still saved)")
     .action(launchAction);
 
-  const sessions = program.command('sessions').description('recorded launches: list, show, search, export, diff, remove');
+  const sessions = program.command('session').description('recorded launches: list, show, search, export, diff, delete');
   sessions
     .command('list')
     .description('every session, newest first: status, exit, validation errors and warnings')
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (o: { json?: boolean }) => {
       const list = await callChannel('sessions.list', {});
       if (o.json) printJson(list);
@@ -321,7 +322,7 @@ export function addSessionCommands(program: Command): void {
   )
     .option('--lines', 'print the captured output lines as well')
     .option('--limit <n>', 'at most this many records', (v) => Number(v))
-    .option('--json', 'print machine-readable JSON: header, footer, counts, records')
+    .option(...jsonOption('header, footer, counts, records'))
     .action(async (id: string, o: QueryOptions & { json?: boolean; lines?: boolean; limit?: number }) => {
       const query = queryOf(o);
       const open = await callChannel('sessions.open', {
@@ -336,12 +337,12 @@ export function addSessionCommands(program: Command): void {
 
   addQueryOptions(sessions.command('search').description('records matching the filters in every session (or those given with --id)'))
     .option('--id <id>', 'search only this session (repeatable)', collect)
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (o: QueryOptions & { id?: string[]; json?: boolean }) => {
       const query = queryOf(o);
       if (Object.keys(query).length === 0)
         throw new CliFailure(
-          strataError('usage', 'Nothing to search for', { where: 'strata sessions search', fix: 'give --grep, --vuid, --severity or --source' }),
+          strataError('usage', 'Nothing to search for', { where: 'strata session search', fix: 'give --grep, --vuid, --severity or --source' }),
           EXIT.usage,
         );
       const result = await callChannel('sessions.search', { query, ...(o.id ? { ids: o.id } : {}) });
@@ -367,11 +368,11 @@ export function addSessionCommands(program: Command): void {
       },
       'json',
     )
-    .option('-o, --output <file>', 'write here instead of stdout')
+    .option(...outputOption())
     .action(async (id: string, o: { format: 'json' | 'html'; output?: string }) => {
       const result = await callChannel('sessions.export', { id: await resolveId(id), format: o.format });
       if (o.output) {
-        writeFileSync(o.output, result.text);
+        await writeOutputFile(o.output, result.text);
         process.stderr.write(`strata: wrote ${o.output}\n`);
       } else process.stdout.write(result.text);
     });
@@ -381,7 +382,7 @@ export function addSessionCommands(program: Command): void {
     .description('compare two sessions: predicted chains, messages that appeared or disappeared by VUID, counts by severity (exit 1 when they differ)')
     .argument('<a>', 'the earlier session id')
     .argument('<b>', 'the later session id, or "latest"')
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (a: string, b: string, o: { json?: boolean }) => {
       const d = await callChannel('sessions.diff', { a: await resolveId(a), b: await resolveId(b) });
       if (o.json) printJson(d);
@@ -390,14 +391,14 @@ export function addSessionCommands(program: Command): void {
     });
 
   sessions
-    .command('rm')
-    .description('delete sessions')
+    .command('delete')
+    .description('delete sessions (not while they are running)')
     .argument('<ids...>', 'session ids')
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (ids: string[], o: { json?: boolean }) => {
       const results = [];
       for (const id of ids) results.push(await callChannel('sessions.delete', { id }));
       if (o.json) printJson(results);
-      else for (const r of results) process.stdout.write(`removed ${r.id}\n`);
+      else for (const r of results) process.stdout.write(`deleted ${r.id}\n`);
     });
 }

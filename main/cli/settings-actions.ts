@@ -8,9 +8,8 @@ import { withSettingValue } from '../../shared/settings/effective-settings';
 import { availableOn, platformName, platformOf } from '../../shared/settings/setting-platforms';
 import { exportLayerSettings, formatSettingValue, settingPrefix } from '../../shared/settings/settings-output';
 import { parseProfileText } from '../../shared/profiles/profile-document';
-import { writeFileAtomic } from '../platform/atomic-file';
 import { callChannel, CliFailure } from './cli-channel';
-import { EXIT, formatTable, printJson } from './cli-output';
+import { EXIT, formatTable, printJson, severityName, writeOutputFile } from './cli-output';
 import { PLATFORM_TOKENS, type ExportOptions } from './settings-command';
 
 /**
@@ -50,7 +49,7 @@ export async function describeLayer(layerName: string): Promise<DescribedLayer> 
   throw usage(
     `No layer named ${layerName} was found where the Vulkan loader looks`,
     '--layer',
-    near ? `did you mean ${near}? (\`strata layers list\` shows every layer found)` : '`strata layers list` shows every layer found',
+    near ? `did you mean ${near}? (\`strata layer list\` shows every layer found)` : '`strata layer list` shows every layer found',
   );
 }
 
@@ -163,7 +162,7 @@ export function formatSettingsShow(layer: DescribedLayer, platform: Platform): s
     out.push('', '  Problems in the settings description:');
     for (const x of d.diagnostics)
       out.push(
-        `    ${layer.manifestPath}:${x.range.start.line + 1}:${x.range.start.character + 1}: ${x.severity === DiagnosticSeverity.Error ? 'error' : 'warning'}: ${typeof x.message === 'string' ? x.message : x.message.value} [${String(x.code)}]`,
+        `    ${layer.manifestPath}:${x.range.start.line + 1}:${x.range.start.character + 1}: ${severityName(x.severity)}: ${typeof x.message === 'string' ? x.message : x.message.value} [${String(x.code)}]`,
       );
   }
   return out.join('\n');
@@ -198,17 +197,7 @@ export async function settingsExportAction(opts: ExportOptions, source: Settings
     if (opts.output) process.stderr.write(`strata: dry run: ${opts.output} was not written (${Buffer.byteLength(exported.text)} bytes would be).\n`);
     return;
   }
-  try {
-    writeFileAtomic(opts.output, exported.text);
-  } catch (e) {
-    throw new CliFailure(
-      strataError('settings/export-failed', `Cannot write the export: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
-        where: opts.output,
-        fix: 'choose a writable path for -o',
-      }),
-      EXIT.problems,
-    );
-  }
+  await writeOutputFile(opts.output, exported.text);
   process.stdout.write(`Wrote ${opts.output} (${opts.format}, the settings of ${description.layerName}).\n`);
 }
 

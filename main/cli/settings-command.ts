@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { jsonOption, outputOption } from './cli-output';
 import type { Platform } from '../../shared/settings/setting-types';
 import type { ExportFormat } from '../../shared/settings/settings-output';
 
@@ -41,7 +42,7 @@ export function addSettingsCommands(program: Command): Command {
     .description("a layer's settings: key, type, default, range or choices, environment variable, dependence (exit 1 when its description has errors)")
     .requiredOption('--layer <name>', 'the layer, e.g. VK_LAYER_KHRONOS_validation')
     .addOption(platformOption())
-    .option('--json', 'print machine-readable JSON')
+    .option(...jsonOption())
     .action(async (opts: { layer: string; json?: boolean; platform?: string }) => (await actions()).settingsShowAction(opts));
 
   settings
@@ -51,7 +52,7 @@ export function addSettingsCommands(program: Command): Command {
     )
     .requiredOption('--layer <name>', 'the layer, e.g. VK_LAYER_KHRONOS_validation')
     .addOption(new Option('--format <format>', 'what to write').choices([...EXPORT_FORMAT_CHOICES]).makeOptionMandatory())
-    .option('-o, --output <file>', 'write to this file (atomically) instead of printing')
+    .option(...outputOption())
     .option('--dry-run', 'print what would be written, write nothing')
     .option('--profile <name>', "start from this profile's or preset's values for the layer instead of the defaults")
     .option('--set <key=value>', 'change a setting (repeatable; lists comma-separated; over --profile)', collect, [] as string[])

@@ -1,19 +1,17 @@
 import { callChannel } from './cli-channel';
-import { EXIT, formatTable, printJson } from './cli-output';
+import { EXIT, formatTable, printJson, severityName } from './cli-output';
 import type { ShaderDisassembly } from '../../shared/shader/shader-disassembly';
 import type { ShaderInspection } from '../../shared/shader/shader-inspection';
 import type { BlockMember } from '../../shared/shader/spirv-reflect';
 import { formatVbcDiagnostics, formatVbcInspection } from './vbc-command';
 
-const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
-
 /** One line per diagnostic, for stderr: "FILE: word N: error: message [code]". */
 export function formatSpirvDiagnostics(result: Pick<ShaderDisassembly, 'path' | 'diagnostics'>): string {
-  return result.diagnostics.map((d) => `${result.path}: word ${d.range.start.character}: ${SEVERITY[d.severity ?? 1]}: ${d.message} [${d.code}]\n`).join('');
+  return result.diagnostics.map((d) => `${result.path}: word ${d.range.start.character}: ${severityName(d.severity)}: ${d.message} [${d.code}]\n`).join('');
 }
 
 /**
- * `strata shader dis FILE [--raw-id] [--json]`: the text on stdout (identical to `spirv-dis`, or with
+ * `strata shader disassemble FILE [--raw-id] [--json]`: the text on stdout (identical to `spirv-dis`, or with
  * `--raw-id` to `spirv-dis --raw-id`; a VBC file: each stage's), diagnostics on stderr; exit 1 when
  * the file has errors.
  */

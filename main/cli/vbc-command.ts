@@ -2,15 +2,14 @@ import { StrataRequestError } from '../../shared/errors/strata-error';
 import type { ShaderInspection } from '../../shared/shader/shader-inspection';
 import { BINDING_TABLES, VBC_STAGES, baseTypeName, texelRankName, texelTypeName, type VbcStage } from '../../shared/shader/vbc-enums';
 import { CliFailure } from './cli-channel';
-import { EXIT, formatTable, printJson } from './cli-output';
+import { EXIT, formatTable, printJson, severityName } from './cli-output';
 
-const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
 const stageNames = (mask: number) => VBC_STAGES.filter((_, i) => mask & (1 << i)).join('+') || '-';
 const dims = (d: [number, number], arraySize: number) => `${d[0]}×${d[1]}${arraySize !== 1 ? `[${arraySize}]` : ''}`;
 
 /** One line per diagnostic: "FILE: byte N: error: message [code]" (a stage's SPIR-V diagnostics too, in bytes of the file). */
 export function formatVbcDiagnostics(x: Pick<ShaderInspection, 'path' | 'diagnostics'>): string {
-  return x.diagnostics.map((d) => `${x.path}: byte ${d.range.start.character}: ${SEVERITY[d.severity ?? 1]}: ${d.message} [${d.code}]\n`).join('');
+  return x.diagnostics.map((d) => `${x.path}: byte ${d.range.start.character}: ${severityName(d.severity)}: ${d.message} [${d.code}]\n`).join('');
 }
 
 /** The human form of `strata shader inspect FILE.vbc`: header, sections, the file's reflection, then each stage. */
@@ -138,7 +137,7 @@ export async function shaderPackAction(opts: PackOptions): Promise<void> {
   }
   if (opts.json) printJson(result);
   else {
-    process.stderr.write(result.diagnostics.map((d) => `${SEVERITY[d.severity ?? 1]}: ${d.message} [${d.code}]\n`).join(''));
+    process.stderr.write(result.diagnostics.map((d) => `${severityName(d.severity)}: ${d.message} [${d.code}]\n`).join(''));
     if (result.output) process.stdout.write(`${result.output}: ${result.byteLength} bytes (${Object.keys(stages).join(', ')})\n`);
   }
   if (!result.ok) process.exitCode = EXIT.problems;

@@ -116,7 +116,7 @@ const ENTRY_POINT_SHORT: Readonly<Record<string, string>> = {
   vkGetInstanceProcAddr: 'vkGIPA',
 };
 
-/** `strata drivers negotiate`: one row per driver, then each failure on its own line with its fix. */
+/** `strata driver negotiate`: one row per driver, then each failure on its own line with its fix. */
 export function formatDriverNegotiation(report: DriversNegotiateReport): string {
   if (report.drivers.length === 0) return `No driver manifests found (${report.source}).`;
   const lines = [

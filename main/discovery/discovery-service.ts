@@ -10,16 +10,22 @@ import {
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { locationExists, scanManifests } from './manifest-scanner';
 import { registryManifests, systemRegistryReader, windowsProcessElevated, type RegistryReader } from './windows-registry';
-import { buildInventory, type ManifestInventory } from '../../shared/discovery/manifest-inventory';
+import { buildInventory, type ManifestInventory, type ScannedManifest } from '../../shared/discovery/manifest-inventory';
 import { currentUser } from './current-user';
 import { libraryLookup } from './library-check';
+import { loaderHas } from '../../shared/loader/loader-rules';
+import { readLoaderSettings } from '../../shared/loader/loader-settings-file';
+import { DRIVER_SEARCH_VARIABLES, driverListWithSettings } from '../../shared/loader/settings-drivers';
+import type { SearchLocation, SearchPaths } from '../../shared/loader/search-paths';
+import { foundSettingsFile } from '../chain/settings-file-found';
+import { readTextGuardedSync } from '../platform/guarded-read';
 
 export interface DiscoveryContext {
   env: Environment;
   platform?: PlatformDescription;
   user?: SearchUser;
   cwd?: string;
-  /** Answer as an elevated application would see it (`strata paths --elevated`), whatever this process is. */
+  /** Answer as an elevated application would see it (`strata path list --elevated`), whatever this process is. */
   elevated?: boolean;
   /** Windows registry; default: `reg query` on win32, none elsewhere. */
   registry?: RegistryReader | null;
@@ -27,6 +33,51 @@ export interface DiscoveryContext {
   loaderVersion?: string | null;
   /** Resolve and open each manifest's "library_path" as the loader would, and lint it (default true; library-check.ts). */
   libraries?: boolean;
+  /** The application whose vk_loader_settings.json entry applies (app_keys); absent: the file's global entry. */
+  appPath?: string | null;
+}
+
+/**
+ * The driver search with what vk_loader_settings.json adds (loaders 1.4.323+: additional_drivers,
+ * additional_drivers_use_exclusively; shared/loader/settings-drivers.ts): the file's drivers are
+ * listed as 'settings' locations whose origin names the file. Linux and macOS only (on Windows the
+ * loader finds the file through the registry, which is not modeled yet). Proven on the matrix by
+ * tests/integration/settings-drivers-vs-loader.test.ts.
+ */
+export function driverSearchWithSettings(
+  ctx: DiscoveryContext,
+  platform: PlatformDescription,
+  user: SearchUser,
+  paths: SearchPaths,
+): { paths: SearchPaths; notes: string[] } {
+  const version = ctx.loaderVersion ?? null;
+  if (platform.os === 'windows' || !loaderHas(version, 'settings-drivers')) return { paths, notes: [] };
+  const file = foundSettingsFile(ctx.env, version, user.elevated);
+  if (!file) return { paths, notes: [] };
+  let text: string;
+  try {
+    text = readTextGuardedSync(file, 'settings');
+  } catch {
+    return { paths, notes: [] };
+  }
+  const read = readLoaderSettings(text, ctx.appPath ?? null, version);
+  if (!read.active) return { paths, notes: [] };
+  // device_configurations: the loader reads none of the driver variables (read_data_files_in_search_paths).
+  const searched = read.drivers?.devicesActive
+    ? computeSearchPaths({
+        platform,
+        env: { ...ctx.env, ...Object.fromEntries(DRIVER_SEARCH_VARIABLES.map((v) => [v, undefined])) },
+        user,
+        loaderVersion: version,
+      }).driver
+    : paths.driver;
+  const list = driverListWithSettings(searched, read.drivers, file);
+  const driver = list.entries.map((e): SearchLocation =>
+    e.from === 'search'
+      ? e.item
+      : { path: e.driver.path, origin: `additional_drivers[${e.driver.index}] of ${file}`, source: 'settings', entry: 'file', alsoFrom: [] },
+  );
+  return { paths: { ...paths, driver }, notes: list.notes };
 }
 
 /**
@@ -53,7 +104,12 @@ export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPa
   const user = await discoveryUser(ctx);
   const cwd = ctx.cwd ?? process.cwd();
   const registry = registryOf(ctx, platform);
-  const paths = computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null });
+  const { paths } = driverSearchWithSettings(
+    ctx,
+    platform,
+    user,
+    computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null }),
+  );
   const exists = async (loc: (typeof paths)[ManifestKind][number]) =>
     loc.entry === 'registry-key'
       ? registry
@@ -73,7 +129,8 @@ export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPa
 export async function discoveryManifests(ctx: DiscoveryContext): Promise<ManifestInventory> {
   const platform = ctx.platform ?? platformFromNodeName(process.platform);
   const user = await discoveryUser(ctx);
-  const scan = await scanManifests(computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null }), {
+  const search = driverSearchWithSettings(ctx, platform, user, computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null }));
+  const scan = await scanManifests(search.paths, {
     cwd: ctx.cwd ?? process.cwd(),
     registry: registryOf(ctx, platform),
     separator: platform.os === 'windows' ? '\\' : '/',
@@ -85,5 +142,23 @@ export async function discoveryManifests(ctx: DiscoveryContext): Promise<Manifes
     ctx.libraries === false
       ? null
       : libraryLookup(ctx.env, ctx.cwd ?? process.cwd(), platform.os === 'windows' ? 'windows' : platform.os === 'linux' ? 'linux' : 'other', user.elevated);
-  return buildInventory(locations, scan.manifests, ctx.loaderVersion ?? null, libraries);
+  const inventory = buildInventory(locations, scan.manifests, ctx.loaderVersion ?? null, libraries);
+  return search.notes.length ? { ...inventory, driverNotes: search.notes } : inventory;
+}
+
+/**
+ * The layer manifests the loader would read, in its order, as found (path, origin, the text or why
+ * there is none): what the chain model needs, which parses each text itself (chain-layers.ts).
+ * `strata explain` paid for discovery's parse, lint and library resolution (an `ldconfig -p`
+ * process), none of which it shows (issue #19). The same scan as `discoveryManifests`, so the same files.
+ */
+export async function layerManifestsAsFound(ctx: DiscoveryContext): Promise<Record<'implicit_layer' | 'explicit_layer', ScannedManifest[]>> {
+  const platform = ctx.platform ?? platformFromNodeName(process.platform);
+  const user = await discoveryUser(ctx);
+  const paths = computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null });
+  const scan = await scanManifests(
+    { ...paths, driver: [] },
+    { cwd: ctx.cwd ?? process.cwd(), registry: registryOf(ctx, platform), separator: platform.os === 'windows' ? '\\' : '/' },
+  );
+  return { implicit_layer: scan.manifests.implicit_layer, explicit_layer: scan.manifests.explicit_layer };
 }

@@ -5,7 +5,7 @@ import { lintManifest, roleFromPath, type ManifestRole } from '../../shared/lint
 import { lintManifestSet } from '../../shared/lint/manifest-set-lint';
 import type { FileDiagnostics } from '../../shared/lint/diagnostic-schema';
 import type { ParsedManifest } from '../../shared/manifest/manifest-model';
-import { StrataRequestError, strataError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import { diagnosticCodes } from '../../shared/lint/diagnostic-codes';
 import { strataDiagnostic } from '../../shared/lint/strata-diagnostic';
 import { GuardedReadError, readTextGuarded } from '../platform/guarded-read';
@@ -42,15 +42,17 @@ async function expand(paths: readonly string[], cwd: string): Promise<{ uri: str
   for (const p of paths) {
     const full = resolve(cwd, p);
     const st = await stat(full).catch(() => null);
-    if (!st) throw new StrataRequestError(strataError('lint/no-such-file', `No such file or folder: ${p}`, { where: full, fix: 'check the path' }));
+    if (!st) throw serviceError('lint/no-such-file', `No such file or folder: ${p}`, { where: full, fix: 'check the path' });
     if (st.isDirectory()) {
       const found = await manifestsIn(full);
       if (found.length === 0) {
-        throw new StrataRequestError(
-          strataError('lint/no-manifests', `No *.json manifest in ${p}, nor in a vulkan/, implicit_layer.d/, explicit_layer.d/ or icd.d/ folder below it`, {
+        throw serviceError(
+          'lint/no-manifests',
+          `No *.json manifest in ${p}, nor in a vulkan/, implicit_layer.d/, explicit_layer.d/ or icd.d/ folder below it`,
+          {
             where: full,
             fix: 'name a manifest, or a folder of them such as /usr/share/vulkan/icd.d',
-          }),
+          },
         );
       }
       out.push(...found.map((uri) => ({ uri, named: false })));
@@ -95,10 +97,7 @@ export async function lintFiles(
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
         const message = e instanceof GuardedReadError ? e.message : `Cannot read ${uri}: ${err.code ?? err.message}`;
-        if (named)
-          throw new StrataRequestError(
-            strataError('lint/unreadable', message, { where: uri, fix: e instanceof GuardedReadError ? e.fix : 'check its permissions' }),
-          );
+        if (named) throw serviceError('lint/unreadable', message, { where: uri, fix: e instanceof GuardedReadError ? e.fix : 'check its permissions' });
         return { uri, parsed: null, unreadable: message };
       }
     }),
@@ -132,7 +131,7 @@ async function lintSettingsFile(uri: string, named: boolean, loaderVersion: stri
     text = await readTextGuarded(uri, 'settings');
   } catch (e) {
     const message = e instanceof GuardedReadError ? e.message : `Cannot read ${uri}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
-    if (named) throw new StrataRequestError(strataError('lint/unreadable', message, { where: uri, fix: 'check its permissions' }));
+    if (named) throw serviceError('lint/unreadable', message, { where: uri, fix: 'check its permissions' });
     const at0 = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     return [strataDiagnostic(diagnosticCodes, 'settings/not-read', at0, `${message}; the loader cannot read it either. Fix: remove it or make it readable.`)];
   }

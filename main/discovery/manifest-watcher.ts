@@ -14,7 +14,7 @@ import { MANIFEST_KINDS, type ManifestKind, type SearchPaths } from '../../share
  * - A location that does not exist is watched through its nearest existing ancestor, for the name
  *   of the next folder on the way; when that appears the watches are re-armed one level deeper, so
  *   `mkdir -p ~/.config/vulkan/explicit_layer.d` is noticed. A folder that appears or disappears is
- *   itself a change (`strata paths` shows whether each location exists).
+ *   itself a change (`strata path list` shows whether each location exists).
  * - Events are debounced (default 150 ms after the last one, at most 1 s after the first) into one
  *   change set; every flush re-arms the watches, replacing those whose folder was removed or
  *   replaced (a deleted folder's watch stays open on the old inode and would never fire again).

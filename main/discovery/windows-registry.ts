@@ -6,7 +6,7 @@ export type { RegistryValue } from '../../shared/discovery/registry-output';
 
 /**
  * The Windows registry as discovery needs it, behind an interface so the scanner is tested on
- * Linux with a fake (tests/unit/windows-registry-scan.test.ts) and runs `reg query` on Windows.
+ * Linux with a fake (tests/unit/windows-registry.test.ts) and runs `reg query` on Windows.
  */
 export interface RegistryReader {
   /** The values of `key` (`HKLM\…` or `HKEY_LOCAL_MACHINE\…`) in registry order; [] when the key does not exist. */

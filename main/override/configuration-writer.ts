@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import type { Environment } from '../../shared/loader/xdg-directories';
 import type { OverrideApplyResult, OverrideRemoveResult, OverrideStatus, SettingsFileResult, SettingsFileStatus } from '../../shared/override/override-status';
 import type { OverridePreview, PreviewFile } from '../../shared/override/override-preview';
@@ -86,14 +86,12 @@ export interface ConfigurationTexts {
 const SETTINGS_UNTOUCHED = 'the override and layer settings files are as they were';
 
 function settingsNeedUser(): never {
-  throw new StrataRequestError(
-    strataError(
-      'override/settings-need-user',
-      'Layer settings cannot be installed system-wide: the layers read vk_layer_settings.txt only from your own ~/.local/share/vulkan/settings.d (or VK_LAYER_SETTINGS_PATH, or the working directory)',
-      {
-        fix: 'apply the settings without --system (a system-wide override can force the layers on, and your own settings file configures them)',
-      },
-    ),
+  throw serviceError(
+    'override/settings-need-user',
+    'Layer settings cannot be installed system-wide: the layers read vk_layer_settings.txt only from your own ~/.local/share/vulkan/settings.d (or VK_LAYER_SETTINGS_PATH, or the working directory)',
+    {
+      fix: 'apply the settings without --system (a system-wide override can force the layers on, and your own settings file configures them)',
+    },
   );
 }
 

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import { buildOverrideManifest, forcesLayers, hasLayerSettings, OVERRIDE_FILE_NAME, type OverrideConfig } from '../../shared/override/override-config';
 import type { OverrideApplyResult, OverrideExport, OverrideRemoveResult, OverrideStatus } from '../../shared/override/override-status';
 import { findLayerDescription } from '../../shared/settings/layer-lookup';
@@ -43,16 +43,14 @@ async function settingsFileOf(options: OverrideServiceOptions, config: OverrideC
   const installed = installedSettingsFile(config.settings, (name) => findLayerDescription(inventory, name)?.description ?? null, platformOf(process.platform));
   const first = installed.problems[0];
   if (first)
-    throw new StrataRequestError(
-      strataError(
-        'settings/invalid-value',
-        `${first.message}${installed.problems.length > 1 ? ` (and ${installed.problems.length - 1} more problem${installed.problems.length > 2 ? 's' : ''})` : ''}; nothing was written`,
-        {
-          where: `settings.${first.layer}.${first.key}`,
-          fix: `correct the value (\`strata settings show --layer ${first.layer}\` lists the settings, their types and ranges)`,
-          data: { problems: installed.problems },
-        },
-      ),
+    throw serviceError(
+      'settings/invalid-value',
+      `${first.message}${installed.problems.length > 1 ? ` (and ${installed.problems.length - 1} more problem${installed.problems.length > 2 ? 's' : ''})` : ''}; nothing was written`,
+      {
+        where: `settings.${first.layer}.${first.key}`,
+        fix: `correct the value (\`strata settings show --layer ${first.layer}\` lists the settings, their types and ranges)`,
+        data: { problems: installed.problems },
+      },
     );
   return installed.text;
 }

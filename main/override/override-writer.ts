@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import { resolveXdgDirectories, type Environment } from '../../shared/loader/xdg-directories';
 import { OVERRIDE_FILE_NAME } from '../../shared/override/override-config';
 import type { OverrideApplyResult, OverrideRemoveResult, OverrideScope, OverrideStatus } from '../../shared/override/override-status';
@@ -15,7 +15,7 @@ import {
   type OwnedWriteOptions,
 } from '../platform/owned-files/owned-file';
 import type { OwnedLocation } from '../platform/owned-files/owned-location';
-import { sha256, type OwnedRecord } from '../platform/owned-files/owned-record';
+import { sha256 } from '../platform/owned-files/owned-record';
 
 /**
  * The override writer: installs Strata's VkLayer_override.json where the loader finds implicit
@@ -49,8 +49,6 @@ export function overrideLocation(scope: OverrideScope, env: Environment, home: s
     lockFile: join(stateDir, 'override.lock'),
   };
 }
-
-export type OverrideRecord = OwnedRecord;
 
 export interface WriterOptions extends OwnedWriteOptions {
   /** The effective uid (tests); the system scope needs 0. */
@@ -98,11 +96,9 @@ export function readOverrideStatus(loc: OverrideLocation, options: Pick<WriterOp
 function checkScope(loc: OverrideLocation, options: WriterOptions) {
   const uid = options.uid ?? process.getuid?.() ?? 0;
   if (loc.scope === 'system' && uid !== 0)
-    throw new StrataRequestError(
-      strataError('override/needs-root', `The system-wide override (${loc.file}) can only be changed by root`, {
-        fix: 'run the command as root (sudo strata override … --system), or leave out --system to change only your own override',
-      }),
-    );
+    throw serviceError('override/needs-root', `The system-wide override (${loc.file}) can only be changed by root`, {
+      fix: 'run the command as root (sudo strata override … --system), or leave out --system to change only your own override',
+    });
 }
 
 /**

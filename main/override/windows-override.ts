@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, win32 } from 'node:path';
 import { z } from 'zod';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import { enabledManifestNames, type RegistryValue } from '../../shared/discovery/registry-output';
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { OVERRIDE_FILE_NAME } from '../../shared/override/override-names';
@@ -46,11 +46,9 @@ export interface OverrideRegistry {
 export async function systemOverrideRegistry(): Promise<OverrideRegistry> {
   const native = await windowsNative();
   if (!native)
-    throw new StrataRequestError(
-      strataError('override/registry-unavailable', "Strata cannot write the registry: koffi's Windows binary did not load", {
-        fix: 'reinstall Strata (npm installs @koromix/koffi-win32-x64 with koffi on Windows)',
-      }),
-    );
+    throw serviceError('override/registry-unavailable', "Strata cannot write the registry: koffi's Windows binary did not load", {
+      fix: 'reinstall Strata (npm installs @koromix/koffi-win32-x64 with koffi on Windows)',
+    });
   const { NativeRegistryReader } = await import('../discovery/windows-registry');
   const reader = new NativeRegistryReader(native);
   return {
@@ -110,15 +108,13 @@ function readRecord(loc: OverrideLocation, ops: FileOps): RegistrationRecord | n
   }
   const r = RegistrationRecordSchema.safeParse(json);
   if (!r.success)
-    throw new StrataRequestError(
-      strataError(
-        'override/record-unreadable',
-        "Strata's record of the override's registry value is damaged, so Strata cannot tell which registry values are its own",
-        {
-          where: recordPath(loc),
-          fix: `look at ${KEY[loc.scope]}; remove Strata's value (${loc.file}) yourself if it should go, then delete ${recordPath(loc)}`,
-        },
-      ),
+    throw serviceError(
+      'override/record-unreadable',
+      "Strata's record of the override's registry value is damaged, so Strata cannot tell which registry values are its own",
+      {
+        where: recordPath(loc),
+        fix: `look at ${KEY[loc.scope]}; remove Strata's value (${loc.file}) yourself if it should go, then delete ${recordPath(loc)}`,
+      },
     );
   return r.data;
 }
@@ -151,11 +147,9 @@ async function noteFor(scope: OverrideScope): Promise<string | null> {
 async function needsElevation(loc: OverrideLocation): Promise<void> {
   if (loc.scope !== 'system') return;
   if ((await windowsProcessElevated()) === true) return;
-  throw new StrataRequestError(
-    strataError('override/needs-elevation', `The system-wide override (${KEY.system}) can only be changed from an elevated Strata`, {
-      fix: 'run Strata as administrator (an elevated terminal), or leave out --system to change only your own override',
-    }),
-  );
+  throw serviceError('override/needs-elevation', `The system-wide override (${KEY.system}) can only be changed from an elevated Strata`, {
+    fix: 'run Strata as administrator (an elevated terminal), or leave out --system to change only your own override',
+  });
 }
 
 /** What a registration would refuse, thrown before anything is written. */
@@ -164,26 +158,22 @@ async function assertRegistrationAllowed(loc: OverrideLocation, reg: OverrideReg
   const record = readRecord(loc, ops);
   const state = await keyState(loc, reg);
   if (state.others.length > 0)
-    throw new StrataRequestError(
-      strataError(
-        'override/foreign-registration',
-        `Another override layer is registered in ${KEY[loc.scope]}: ${state.others.join(', ')}; with Strata's the loader would load two VK_LAYER_LUNARG_override layers`,
-        {
-          fix: 'close the tool that registered it (vkconfig …), or run the command again with --force: Strata then disables that value (DWORD 1) and `strata override remove` enables it again',
-          data: { key: KEY[loc.scope], values: state.others },
-        },
-      ),
+    throw serviceError(
+      'override/foreign-registration',
+      `Another override layer is registered in ${KEY[loc.scope]}: ${state.others.join(', ')}; with Strata's the loader would load two VK_LAYER_LUNARG_override layers`,
+      {
+        fix: 'close the tool that registered it (vkconfig …), or run the command again with --force: Strata then disables that value (DWORD 1) and `strata override remove` enables it again',
+        data: { key: KEY[loc.scope], values: state.others },
+      },
     );
   if (!record && state.ours && !(state.ours.type === 'REG_DWORD' && state.ours.data === 0))
-    throw new StrataRequestError(
-      strataError(
-        'override/foreign-registration',
-        `${KEY[loc.scope]} already has a value for ${loc.file} that Strata did not write (${state.ours.type} ${String(state.ours.data)}: someone disabled it)`,
-        {
-          fix: 'run the command again with --force to enable it (`strata override remove` puts the old value back)',
-          data: { key: KEY[loc.scope], values: [loc.file] },
-        },
-      ),
+    throw serviceError(
+      'override/foreign-registration',
+      `${KEY[loc.scope]} already has a value for ${loc.file} that Strata did not write (${state.ours.type} ${String(state.ours.data)}: someone disabled it)`,
+      {
+        fix: 'run the command again with --force to enable it (`strata override remove` puts the old value back)',
+        data: { key: KEY[loc.scope], values: [loc.file] },
+      },
     );
 }
 
@@ -235,11 +225,9 @@ export async function windowsOverrideApply(
   const ops = options.ops ?? realFileOps;
   await needsElevation(loc);
   if (texts.settings !== null)
-    throw new StrataRequestError(
-      strataError('override/settings-windows', 'Strata does not install layer settings files on Windows yet; nothing was written', {
-        fix: 'apply the configuration without "settings" (the layers can still be forced on or off), and set the layers\' settings with vk_layer_settings.txt next to the application',
-      }),
-    );
+    throw serviceError('override/settings-windows', 'Strata does not install layer settings files on Windows yet; nothing was written', {
+      fix: 'apply the configuration without "settings" (the layers can still be forced on or off), and set the layers\' settings with vk_layer_settings.txt next to the application',
+    });
   const reg = options.registry ?? (await systemOverrideRegistry());
   const force = options.force === true;
   if (texts.override !== null) await assertRegistrationAllowed(loc, reg, force, ops);

@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
+import { serviceError, strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
 import { GuardedReadError, readGuardedSync } from './guarded-read';
 
 /** The file system calls Strata's writers make (owned-files/, the profile and session stores); tests swap single ones in to inject ENOSPC and friends. */
@@ -184,9 +184,9 @@ export function asStrataFailure<T>(action: string, folder: string, fn: () => T, 
     return fn();
   } catch (e) {
     if (e instanceof StrataRequestError) throw e;
-    if (e instanceof GuardedReadError) throw new StrataRequestError(fileError(e, action, folder, untouched));
+    if (e instanceof GuardedReadError) throw serviceError(fileError(e, action, folder, untouched));
     if (e && typeof e === 'object' && 'code' in e && typeof (e as NodeJS.ErrnoException).code === 'string')
-      throw new StrataRequestError(fileError(e, action, folder, untouched));
+      throw serviceError(fileError(e, action, folder, untouched));
     throw e;
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import { readIfExists, realFileOps, tempNameFor, type FileOps } from './atomic-file';
 
 /**
@@ -98,20 +98,18 @@ export function acquireLock(lockFile: string, options: LockOptions = {}): LockHo
       }
       // holder null: gone since EEXIST (retry at once) or unreadable garbage (wait; then report it).
       if (Date.now() >= deadline) {
-        throw new StrataRequestError(
-          strataError(
-            'override/locked',
-            holder
-              ? `Another Strata (pid ${holder.pid}, since ${holder.since}) is changing the override right now`
-              : `The override lock file exists but does not say who holds it`,
-            {
-              where: lockFile,
-              fix: holder
-                ? `wait for it to finish and run the command again; if no Strata is running (ps -p ${holder.pid}), delete ${lockFile}`
-                : `if no Strata is running, delete ${lockFile} and run the command again`,
-              data: { holder },
-            },
-          ),
+        throw serviceError(
+          'override/locked',
+          holder
+            ? `Another Strata (pid ${holder.pid}, since ${holder.since}) is changing the override right now`
+            : `The override lock file exists but does not say who holds it`,
+          {
+            where: lockFile,
+            fix: holder
+              ? `wait for it to finish and run the command again; if no Strata is running (ps -p ${holder.pid}), delete ${lockFile}`
+              : `if no Strata is running, delete ${lockFile} and run the command again`,
+            data: { holder },
+          },
         );
       }
       sleep(POLL_MS);

@@ -85,7 +85,7 @@ function openFailure(e: unknown, st: Stats | null, path: string): unknown {
  * How much to read next: the first read takes the size fstat gave (+ 1, to see a file that grew),
  * later ones (a growing file, /proc's size 0, the read that finds the end) start small and double.
  * Sized to the file, not to a fixed 1 MiB: 10,000 small manifests no longer allocate 20 GB for the
- * garbage collector to clear (issue #19, `strata layers list` on 10,000 manifests).
+ * garbage collector to clear (issue #19, `strata layer list` on 10,000 manifests).
  */
 function chunkSize(size: number, total: number, limit: number): number {
   const want = total === 0 ? size + 1 : Math.max(4096, total);

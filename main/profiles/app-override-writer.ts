@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import { z } from 'zod';
 import { resolveXdgDirectories } from '../../shared/loader/xdg-directories';
 import { OVERRIDE_LAYER_NAME } from '../../shared/override/override-config';
@@ -88,15 +88,13 @@ function readLegacyRecord(loc: AppOverrideLocation, ops: FileOps): Record<string
   }
   const r = LegacyRecordSchema.safeParse(parsed);
   if (!r.success)
-    throw new StrataRequestError(
-      strataError(
-        'override/record-unreadable',
-        `Strata's record of the per-application overrides it wrote is damaged, so Strata cannot tell which files in ${loc.dir} are its own`,
-        {
-          where: loc.legacyRecordFile,
-          fix: `look at the ${APP_OVERRIDE_PREFIX}*.json files in ${loc.dir} (and vk_loader_settings.json); delete those that should go and ${loc.legacyRecordFile}, then bind again`,
-        },
-      ),
+    throw serviceError(
+      'override/record-unreadable',
+      `Strata's record of the per-application overrides it wrote is damaged, so Strata cannot tell which files in ${loc.dir} are its own`,
+      {
+        where: loc.legacyRecordFile,
+        fix: `look at the ${APP_OVERRIDE_PREFIX}*.json files in ${loc.dir} (and vk_loader_settings.json); delete those that should go and ${loc.legacyRecordFile}, then bind again`,
+      },
     );
   return r.data.files;
 }
@@ -165,6 +163,15 @@ async function loaderOrder(env: NodeJS.ProcessEnv, dir: string): Promise<string[
 
 export async function syncBindings(options: BindingsSyncOptions): Promise<BindingsSyncResult> {
   const ops = options.ops ?? realFileOps;
+  // Windows: Strata's own folder and a LoaderSettings registry value (main/override/windows-loader-settings.ts).
+  if (process.platform === 'win32')
+    return (await import('../override/windows-loader-settings')).syncWindowsLoaderSettings({
+      env: options.env,
+      loaderVersion: options.loaderVersion,
+      groups: options.groups,
+      ops,
+      ...(options.force ? { force: true } : {}),
+    });
   const loc = appOverrideLocation(options.env, options.home);
   // The settings file from 1.3.302 on: older loaders that read it cannot turn the global override layer
   // off for a bound application (loader-rules.ts settings-layer-off-meta), so they get override layers too.
@@ -295,7 +302,7 @@ async function syncLoaderSettings(options: BindingsSyncOptions, ops: FileOps, lo
     options.groups.filter((g) => g.apps.length).map((g) => ({ profile: g.profile, appKeys: g.apps })),
     { inventory, loaderVersion: options.loaderVersion },
   );
-  if (!built.ok) throw new StrataRequestError(built.error);
+  if (!built.ok) throw serviceError(built.error);
   const dir = join(path, '..');
   const file = ownedFileLocation(loc, path);
   asStrataFailure('write the loader settings file', dir, () => {

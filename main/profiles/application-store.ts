@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import { resolveXdgDirectories, type Environment } from '../../shared/loader/xdg-directories';
 import { ApplicationsFileSchema, EMPTY_APPLICATIONS, type Application, type ApplicationsFile } from '../../shared/profiles/application-list';
 import { parseProfileJson } from '../../shared/profiles/profile-document';
@@ -27,14 +27,14 @@ export class ApplicationStore {
     if (!bytes) return EMPTY_APPLICATIONS;
     const json = parseProfileJson(bytes.toString('utf8'), this.file);
     if (!json.ok)
-      throw new StrataRequestError({
+      throw serviceError({
         ...json.error,
         code: 'applications/invalid',
         fix: `${json.error.fix ?? 'correct it'}; Strata changes nothing in it until then`,
       });
     const parsed = ApplicationsFileSchema.safeParse(json.value);
     if (!parsed.success)
-      throw new StrataRequestError({
+      throw serviceError({
         ...invalidProfileError(issuesOf(parsed.error), this.file, 'correct the field; Strata changes nothing in the file until then'),
         code: 'applications/invalid',
       });
@@ -76,12 +76,10 @@ export class ApplicationStore {
   remove(path: string): ApplicationsFile {
     return this.update((f) => {
       if (!f.applications.some((a) => a.path === path))
-        throw new StrataRequestError(
-          strataError('applications/not-found', `${path} is not in Strata's applications list`, {
-            where: this.file,
-            fix: '`strata profile list --json` shows the bound applications',
-          }),
-        );
+        throw serviceError('applications/not-found', `${path} is not in Strata's applications list`, {
+          where: this.file,
+          fix: '`strata profile list --json` shows the bound applications',
+        });
       return { ...f, applications: f.applications.filter((a) => a.path !== path) };
     });
   }

@@ -2,7 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
-import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
+import { serviceError, strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
 import { computeLayerChain, overridePathsFor, RULES_VERSION } from '../../shared/loader/chain';
 import type { ManifestInventory } from '../../shared/discovery/manifest-inventory';
 import { buildOverrideManifest, OVERRIDE_FILE_NAME } from '../../shared/override/override-config';
@@ -41,7 +41,7 @@ type Req<C extends keyof typeof channelsOfProfiles> = z.input<(typeof channelsOf
 const homeOf = (o: ProfileServiceOptions) => o.env['HOME'] || homedir();
 const reserved = Object.values(PRESET_NAMES);
 const fail = (e: StrataError): never => {
-  throw new StrataRequestError(e);
+  throw serviceError(e);
 };
 
 export function profileStore(o: ProfileServiceOptions): ProfileStore {
@@ -219,7 +219,12 @@ export async function profilesLaunchEnvironment(o: ProfileServiceOptions, req: R
   const inventory = await inventoryOf(o);
   const { profile } = resolveProfile(profileStore(o), builtInPresets(inventory), req.name);
   const loader = await loaderVersionOf(o, req.loaderVersion);
-  const r = launchEnvironment(profile, { inventory, loaderVersion: loader.version, env: o.env });
+  const r = launchEnvironment(profile, {
+    inventory,
+    loaderVersion: loader.version,
+    env: o.env,
+    ...(process.platform === 'win32' ? { listSeparator: ';' as const } : {}),
+  });
   return { loaderVersion: loader.version, env: r.env, notes: [...loader.notes, ...r.notes] };
 }
 

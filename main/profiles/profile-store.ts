@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
+import { serviceError, strataError, type StrataError } from '../../shared/errors/strata-error';
 import { resolveXdgDirectories, type Environment } from '../../shared/loader/xdg-directories';
 import { parseProfileText } from '../../shared/profiles/profile-document';
 import { profileFileName, profileNameKey, sameProfileName, PROFILE_FILE_EXTENSION } from '../../shared/profiles/profile-file-name';
@@ -43,7 +43,7 @@ export interface ProfileStoreOptions {
 }
 
 const fail = (error: StrataError): never => {
-  throw new StrataRequestError(error);
+  throw serviceError(error);
 };
 
 export class ProfileStore {
@@ -67,12 +67,10 @@ export class ProfileStore {
       entries = this.ops.readdirSync(this.dir);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { dir: this.dir, profiles: [], problems: [] };
-      throw new StrataRequestError(
-        strataError('profile/unreadable-folder', `Cannot read the profiles folder: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
-          where: this.dir,
-          fix: `check the permissions of ${this.dir}`,
-        }),
-      );
+      throw serviceError('profile/unreadable-folder', `Cannot read the profiles folder: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
+        where: this.dir,
+        fix: `check the permissions of ${this.dir}`,
+      });
     }
     const profiles: StoredProfile[] = [];
     const byKey = new Map<string, StoredProfile>();

@@ -2,7 +2,7 @@ import { GuardedReadError, parseJsonGuarded, readTextGuarded, readTextGuardedSyn
 import { resolve } from 'node:path';
 import { environmentWith, type BridgePool } from '../bridge-pool';
 import { discoveryManifests } from '../discovery/discovery-service';
-import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
+import { serviceError, strataError, type StrataError } from '../../shared/errors/strata-error';
 import {
   DEFAULT_NEGOTIATE_TIMEOUT_MS,
   DriverNegotiationSchema,
@@ -25,7 +25,7 @@ const CONCURRENCY = 4;
 
 /**
  * The driver manifests the loader would read in `env`, in its order, from discovery (the same
- * search as `strata drivers list`: VK_DRIVER_FILES or VK_ICD_FILENAMES when set, else
+ * search as `strata driver list`: VK_DRIVER_FILES or VK_ICD_FILENAMES when set, else
  * VK_ADD_DRIVER_FILES and the default folders; LoaderDriverInterface.md, "Driver Discovery on Linux").
  * A file the loader reaches twice is listed twice, as the loader loads it twice.
  */
@@ -93,10 +93,7 @@ async function negotiateOne(probes: BridgePool, manifest: string, timeoutMs: num
 /** drivers.negotiate: every driver in isolation, at most CONCURRENCY at a time, results in the order asked. */
 export async function negotiateDrivers(options: DriverNegotiationOptions, request: DriversNegotiateRequest): Promise<DriversNegotiateReport> {
   const probes = options.probes;
-  if (!probes)
-    throw new StrataRequestError(
-      strataError('bridge/no-pool', 'This host cannot start probes of their own, which loading drivers needs', { where: 'drivers.negotiate' }),
-    );
+  if (!probes) throw serviceError('bridge/no-pool', 'This host cannot start probes of their own, which loading drivers needs', { where: 'drivers.negotiate' });
   // The request's environment decides both which manifests the loader would find and how each probe runs.
   const env = environmentWith(options.env ?? process.env, request.env);
   const { source, manifests } = request.manifests

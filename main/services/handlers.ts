@@ -41,6 +41,7 @@ const services = {
   sessions: () => import('../sessions/session-handlers'),
   profiles: () => import('../profiles/profile-handlers'),
   activity: () => import('../activity/activity-service'),
+  bundleFolder: () => import('../diagnostics/bundle-folder-service'),
 };
 
 /**
@@ -94,7 +95,7 @@ export function createHandlers(options: ServiceOptions): Handlers {
       return lintFiles(request, process.cwd(), loaderVersionFromFileName(env), env);
     },
     'loader.info': async (request) => (await services.vulkan()).loaderInfo(options, request),
-    devices: async (request) => (await services.vulkan()).physicalDevices(options, request),
+    'devices.list': async (request) => (await services.vulkan()).physicalDevices(options, request),
     'drivers.negotiate': async (request) =>
       (await services.driverNegotiation()).negotiateDrivers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
     'layers.inspect': async (request) => (await services.layerInspect()).inspectLayers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
@@ -135,5 +136,6 @@ export function createHandlers(options: ServiceOptions): Handlers {
     ),
     'activity.status': async () => (await services.activity()).activityStatus({ env, loaderVersion }),
     'activity.disable': async (request) => (await services.activity()).activityDisable({ env, loaderVersion }, request),
+    'diagnostics.saveFolder': async (request) => (await services.bundleFolder()).saveBundleFolder(request, env),
   };
 }

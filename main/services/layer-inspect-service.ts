@@ -1,7 +1,7 @@
 import { environmentWith, type BridgePool } from '../bridge-pool';
 import { discoveryManifests } from '../discovery/discovery-service';
 import { resolveManifestLibrary } from '../../native-bridge/library-resolver';
-import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
+import { serviceError, strataError, type StrataError } from '../../shared/errors/strata-error';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import type { LayerEntry, StringEntry } from '../../shared/manifest/manifest-model';
 import {
@@ -194,9 +194,7 @@ async function inspectOne(probes: BridgePool, t: LayerTarget, env: NodeJS.Proces
 export async function inspectLayers(options: LayerInspectOptions, request: LayersInspectRequest): Promise<LayersInspectReport> {
   const probes = options.probes;
   if (!probes)
-    throw new StrataRequestError(
-      strataError('bridge/no-pool', 'This host cannot start probes of their own, which loading layer libraries needs', { where: 'layers.inspect' }),
-    );
+    throw serviceError('bridge/no-pool', 'This host cannot start probes of their own, which loading layer libraries needs', { where: 'layers.inspect' });
   const env = environmentWith(options.env ?? process.env, request.env);
   const all = await discoveredLayers(env);
   const names = request.names;

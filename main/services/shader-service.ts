@@ -1,7 +1,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { GuardedReadError, readGuarded } from '../platform/guarded-read';
 import { resolve } from 'node:path';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import type { ShaderDisassembly } from '../../shared/shader/shader-disassembly';
 import { disassembleSpirv, disassemblyTexts, type DisassemblyOptions } from '../../shared/shader/spirv-disassembler';
 import { parseSpirv } from '../../shared/shader/spirv-instructions';
@@ -19,20 +19,16 @@ async function readSpirvFile(path: string): Promise<Uint8Array> {
     return new Uint8Array(await readGuarded(path, 'shader'));
   } catch (e) {
     if (e instanceof GuardedReadError) {
-      throw new StrataRequestError(
-        strataError(e.reason === 'too-large' ? 'shader/too-large' : 'shader/unreadable', e.message, {
-          where: path,
-          fix: e.folder ? 'name a .spv file, not a folder' : e.fix,
-        }),
-      );
+      throw serviceError(e.reason === 'too-large' ? 'shader/too-large' : 'shader/unreadable', e.message, {
+        where: path,
+        fix: e.folder ? 'name a .spv file, not a folder' : e.fix,
+      });
     }
     const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new StrataRequestError(
-      strataError('shader/unreadable', `Cannot read the SPIR-V file: ${code}`, {
-        where: path,
-        fix: code === 'ENOENT' ? 'check the path' : code === 'EISDIR' ? 'name a .spv file, not a folder' : 'check the file’s permissions',
-      }),
-    );
+    throw serviceError('shader/unreadable', `Cannot read the SPIR-V file: ${code}`, {
+      where: path,
+      fix: code === 'ENOENT' ? 'check the path' : code === 'EISDIR' ? 'name a .spv file, not a folder' : 'check the file’s permissions',
+    });
   }
 }
 
@@ -91,13 +87,12 @@ export async function packShaderFiles(request: {
     await writeFile(temp, packed.bytes);
     await rename(temp, output);
   } catch (e) {
-    await rm(temp, { force: true });
-    throw new StrataRequestError(
-      strataError('shader/unwritable', `Cannot write the VBC file: ${(e as NodeJS.ErrnoException).code ?? 'EIO'}`, {
-        where: output,
-        fix: 'check the folder exists and is writable',
-      }),
-    );
+    // The temp file may not exist, nor its folder (-o under a regular file: ENOTDIR); the error to report is the write's.
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw serviceError('shader/unwritable', `Cannot write the VBC file: ${(e as NodeJS.ErrnoException).code ?? 'EIO'}`, {
+      where: output,
+      fix: 'check the folder exists and is writable',
+    });
   }
   return { ok: true, reflection: packed.reflection, diagnostics: packed.diagnostics, output, byteLength: packed.bytes.length };
 }
@@ -106,12 +101,10 @@ export async function packShaderFiles(request: {
 function decodeBase64(base64: string, name: string): Uint8Array {
   const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
   if (bytes.length > SHADER_BYTES_LIMIT) {
-    throw new StrataRequestError(
-      strataError('shader/too-large', `The module is ${bytes.length} bytes; Strata inspects modules up to ${SHADER_BYTES_LIMIT} bytes`, {
-        where: name,
-        fix: 'run `strata shader inspect FILE` on the machine that has the file',
-      }),
-    );
+    throw serviceError('shader/too-large', `The module is ${bytes.length} bytes; Strata inspects modules up to ${SHADER_BYTES_LIMIT} bytes`, {
+      where: name,
+      fix: 'run `strata shader inspect FILE` on the machine that has the file',
+    });
   }
   return bytes;
 }

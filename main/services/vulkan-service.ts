@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { BridgeClient } from '../bridge-client';
 import { environmentWith, type BridgePool } from '../bridge-pool';
-import { strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
+import { serviceError, type StrataError } from '../../shared/errors/strata-error';
 import { DevicesReportSchema, type DevicesReport, type DevicesRequest } from '../../shared/vulkan/devices';
 import { LoaderInfoSchema, type LoaderInfo, type ProbeEnvironment } from '../../shared/vulkan/loader-info';
-import { PROBE_STAGE_PREFIX } from '../../shared/vulkan/driver-negotiation';
+import { PROBE_STAGE_PREFIX } from '../../shared/vulkan/probe-stage-prefix';
 
 export interface VulkanServiceOptions {
   bridge: BridgeClient;
@@ -13,13 +13,13 @@ export interface VulkanServiceOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Discovery (manifests, lint), loaded by the requests that read manifests: `strata loader` does not (issue #19). */
+/** Discovery (manifests, lint), loaded by the requests that read manifests: `strata loader show` does not (issue #19). */
 const discovery = () => import('../discovery/discovery-service');
 
 function clientFor(options: VulkanServiceOptions, env: ProbeEnvironment | undefined): BridgeClient {
   if (options.probes) return options.probes.forEnv(env);
   if (env && Object.keys(env).length > 0) {
-    throw new StrataRequestError(strataError('bridge/no-pool', 'This host cannot start a probe with another environment', { where: 'env' }));
+    throw serviceError('bridge/no-pool', 'This host cannot start a probe with another environment', { where: 'env' });
   }
   return options.bridge;
 }
@@ -57,12 +57,12 @@ async function diagnoseProbeDeath(options: VulkanServiceOptions, method: string,
       ...error,
       message: `${error.message}. Loaded alone, ${deaths.length === 1 ? 'this driver does the same' : 'these drivers do the same'}: ${deaths.join('; ')}`,
       where: deaths[0]!.split(' (')[0]!,
-      fix: 'applications using the real loader fail the same way: remove or update that driver, or leave it out with VK_DRIVER_FILES (`strata drivers negotiate` shows each driver on its own)',
+      fix: 'applications using the real loader fail the same way: remove or update that driver, or leave it out with VK_DRIVER_FILES (`strata driver negotiate` shows each driver on its own)',
     };
   }
   return {
     ...error,
-    fix: `every driver works when loaded alone${manifests.length ? '' : ' (none found)'}, so an implicit layer is the likely cause: \`strata layers inspect\` loads each layer on its own, and VK_LOADER_DEBUG=all shows what the loader was doing`,
+    fix: `every driver works when loaded alone${manifests.length ? '' : ' (none found)'}, so an implicit layer is the likely cause: \`strata layer inspect\` loads each layer on its own, and VK_LOADER_DEBUG=all shows what the loader was doing`,
   };
 }
 
@@ -77,16 +77,14 @@ async function ask<S extends z.ZodType>(
   // VK_LOADER_DEBUG makes the loader log to the probe's stderr; the answer carries that log back.
   const debug = environmentWith(options.env ?? options.probes?.baseEnv ?? process.env, env)['VK_LOADER_DEBUG'];
   const result = await clientFor(options, env).request(method, params, { captureStderr: !!debug });
-  if (!result.ok) throw new StrataRequestError(await diagnoseProbeDeath(options, method, env, result.error));
+  if (!result.ok) throw serviceError(await diagnoseProbeDeath(options, method, env, result.error));
   const loaderLog = result.stderr?.split('\n').filter((l) => l.trim() !== '' && !l.startsWith(PROBE_STAGE_PREFIX));
   const parsed = schema.safeParse(loaderLog && typeof result.value === 'object' && result.value !== null ? { ...result.value, loaderLog } : result.value);
   if (!parsed.success) {
-    throw new StrataRequestError(
-      strataError('bridge/invalid-reply', `The Vulkan probe's answer to "${method}" does not match its schema: ${parsed.error.message.slice(0, 300)}`, {
-        where: 'native-bridge probe',
-        fix: 'this is a bug in Strata; please report it',
-      }),
-    );
+    throw serviceError('bridge/invalid-reply', `The Vulkan probe's answer to "${method}" does not match its schema: ${parsed.error.message.slice(0, 300)}`, {
+      where: 'native-bridge probe',
+      fix: 'this is a bug in Strata; please report it',
+    });
   }
   return parsed.data;
 }

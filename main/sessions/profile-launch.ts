@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import { RULES_VERSION } from '../../shared/loader/chain';
 import { launchEnvironment } from '../../shared/profiles/launch-environment';
 import { builtInPresets, findPreset, PRESET_NAMES } from '../../shared/profiles/presets';
@@ -29,7 +29,7 @@ export function profileResolver(options: { loaderVersion: () => Promise<string |
     const presets = builtInPresets(inventory);
     const profile = store.find(name)?.profile ?? findPreset(presets, name)?.profile;
     if (!profile) {
-      throw new StrataRequestError({
+      throw serviceError({
         ...store.notFound(name),
         fix: `use a profile or a preset name (\`strata profile list\`): ${presets.map((p) => `"${p.profile.name}"`).join(', ')}`,
       });
@@ -46,12 +46,10 @@ export function profileResolver(options: { loaderVersion: () => Promise<string |
       );
       const first = installed.problems[0];
       if (first) {
-        throw new StrataRequestError(
-          strataError('settings/invalid-value', `Profile "${profile.name}": ${first.message}; nothing was started`, {
-            where: `settings.${first.layer}.${first.key}`,
-            fix: `correct the value in the profile (\`strata settings show --layer ${first.layer}\` lists the settings, their types and ranges)`,
-          }),
-        );
+        throw serviceError('settings/invalid-value', `Profile "${profile.name}": ${first.message}; nothing was started`, {
+          where: `settings.${first.layer}.${first.key}`,
+          fix: `correct the value in the profile (\`strata settings show --layer ${first.layer}\` lists the settings, their types and ranges)`,
+        });
       }
       const text = settingsFileText(installed.inputs, { platform: platformOf(process.platform) }, LAUNCH_SETTINGS_HEADER);
       settingsText = text === '' ? null : text;
@@ -61,6 +59,7 @@ export function profileResolver(options: { loaderVersion: () => Promise<string |
       loaderVersion: version ?? RULES_VERSION,
       env,
       ...(settingsText ? { layerSettingsPath: SETTINGS_PLACEHOLDER } : {}),
+      ...(process.platform === 'win32' ? { listSeparator: ';' as const } : {}),
     });
     const additions = { ...launch.env };
     if (additions['VK_LAYER_SETTINGS_PATH'] === SETTINGS_PLACEHOLDER) delete additions['VK_LAYER_SETTINGS_PATH'];

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError } from '../../shared/errors/strata-error';
 import { renderSessionHtml } from '../../shared/sessions/session-html';
 import type { SessionExport } from '../../shared/sessions/session-ipc';
 import { countRecord, emptyCounts, type CaptureRecord, type MessageRecord } from '../../shared/sessions/session-records';
@@ -14,12 +14,10 @@ export async function exportSession(options: StoreOptions, id: string, format: '
   const summary = readSummary(options, id);
   const size = statSync(summary.file).size;
   if (size > MAX_EXPORT_BYTES) {
-    throw new StrataRequestError(
-      strataError('sessions/too-large', `Session ${id} is ${(size / 1e6).toFixed(0)} MB, more than an export holds`, {
-        where: summary.file,
-        fix: 'share the session file itself: it is JSON Lines already',
-      }),
-    );
+    throw serviceError('sessions/too-large', `Session ${id} is ${(size / 1e6).toFixed(0)} MB, more than an export holds`, {
+      where: summary.file,
+      fix: 'share the session file itself: it is JSON Lines already',
+    });
   }
   const counts = emptyCounts();
   const records: CaptureRecord[] = [];

@@ -2,7 +2,7 @@ import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError, StrataRequestError } from '../../shared/errors/strata-error';
 import { applyEnvOverrides, type LayerChain } from '../../shared/loader/chain';
 import { CaptureParser } from '../../shared/sessions/capture-parser';
 import { checkLoaderDebugLevel, LOADER_DEBUG_WORDS } from '../../shared/sessions/loader-log-line';
@@ -93,7 +93,7 @@ export function resolveExecutable(command: string, path: string | undefined, cwd
 }
 
 function usage(code: string, message: string, where: string, fix: string): StrataRequestError {
-  return new StrataRequestError(strataError(code, message, { where, fix }));
+  return serviceError(code, message, { where, fix });
 }
 
 export class SessionService {
@@ -119,11 +119,13 @@ export class SessionService {
   async start(request: LaunchStartRequest, hooks: StartHooks = {}): Promise<RunningSession> {
     const env = this.options.env;
     const cwd = request.cwd ? resolve(request.cwd) : process.cwd();
+    let folder: boolean;
     try {
-      if (!statSync(cwd).isDirectory()) throw new Error('not a folder');
+      folder = statSync(cwd).isDirectory();
     } catch {
       throw usage('launch/bad-cwd', `The working folder ${cwd} does not exist`, cwd, 'give an existing folder');
     }
+    if (!folder) throw usage('launch/bad-cwd', `The working folder ${cwd} is not a folder`, cwd, 'give an existing folder');
     let loaderDebug: string | null = null;
     if (request.loaderDebug !== undefined) {
       const checked = checkLoaderDebugLevel(request.loaderDebug);
@@ -296,15 +298,13 @@ export class SessionService {
       routing.cleanup();
       this.running.delete(id);
       if (writeError) {
-        throw new StrataRequestError(
-          strataError(
-            'sessions/write-failed',
-            `Writing session ${id} failed: ${(writeError as NodeJS.ErrnoException).code ?? String(writeError)}; the application was stopped`,
-            {
-              where: file,
-              fix: 'free space in the sessions folder (or point XDG_STATE_HOME elsewhere) and launch again',
-            },
-          ),
+        throw serviceError(
+          'sessions/write-failed',
+          `Writing session ${id} failed: ${(writeError as NodeJS.ErrnoException).code ?? String(writeError)}; the application was stopped`,
+          {
+            where: file,
+            fix: 'free space in the sessions folder (or point XDG_STATE_HOME elsewhere) and launch again',
+          },
         );
       }
       await writer.finish(footer);

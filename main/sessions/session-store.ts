@@ -1,7 +1,7 @@
 import { closeSync, readdirSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
+import { serviceError, StrataRequestError } from '../../shared/errors/strata-error';
 import { resolveXdgDirectories } from '../../shared/loader/xdg-directories';
 import { compileQuery, type SessionQuery } from '../../shared/sessions/session-query';
 import {
@@ -36,7 +36,7 @@ export function sessionFile(dir: string, id: string): string {
 }
 
 function notFound(id: string, dir: string): StrataRequestError {
-  return new StrataRequestError(strataError('sessions/not-found', `No session "${id}"`, { where: dir, fix: 'list the sessions with `strata sessions list`' }));
+  return serviceError('sessions/not-found', `No session "${id}"`, { where: dir, fix: 'list the sessions with `strata session list`' });
 }
 
 /** Is the process that wrote a session still alive? (Its pid in the header; a recycled pid reads as alive — rare, and only delays "incomplete".) */
@@ -265,12 +265,10 @@ export async function scanSession(file: string, visit: (record: CaptureRecord) =
 }
 
 function unreadable(file: string, message: string): StrataRequestError {
-  return new StrataRequestError(
-    strataError('sessions/unreadable', message, {
-      where: file,
-      fix: 'it is not a Strata session file; move it out of the sessions folder',
-    }),
-  );
+  return serviceError('sessions/unreadable', message, {
+    where: file,
+    fix: 'it is not a Strata session file; move it out of the sessions folder',
+  });
 }
 
 function existing(options: StoreOptions, id: string): string {
@@ -342,14 +340,21 @@ export function readSummary(options: StoreOptions, id: string): SessionSummary {
 }
 
 export function deleteSession(options: StoreOptions, id: string): { id: string; deleted: boolean } {
-  const summary = readSummary(options, id);
+  let summary: SessionSummary;
+  try {
+    summary = readSummary(options, id);
+  } catch (e) {
+    // A file that is not a readable session (no header: a running one has written its header first) can be deleted too: the
+    // Sessions view lists it with why, and Delete is how a user clears it. unlink removes a link, never what it points at.
+    if (!(e instanceof StrataRequestError && e.error.code === 'sessions/unreadable')) throw e;
+    unlinkDurable(sessionFile(options.dir, id));
+    return { id, deleted: true };
+  }
   if (summary.status === 'running') {
-    throw new StrataRequestError(
-      strataError('sessions/running', `Session ${id} is still running`, {
-        where: summary.file,
-        fix: 'stop it first (Stop in the Launcher, or end `strata launch`)',
-      }),
-    );
+    throw serviceError('sessions/running', `Session ${id} is still running`, {
+      where: summary.file,
+      fix: 'stop it first (Stop in the Launcher, or end `strata launch`)',
+    });
   }
   unlinkDurable(summary.file);
   return { id, deleted: true };

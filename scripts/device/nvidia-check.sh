@@ -14,11 +14,11 @@ ICD=$(ls /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.js
 echo "== ICD manifest: $ICD"; cat "$ICD"
 export VK_DRIVER_FILES=$ICD
 /tmp/node bin/strata info --json > $OUT/info.json 2>$OUT/info.err; echo "info rc=$?"
-/tmp/node bin/strata loader --json > $OUT/loader.json 2>$OUT/loader.err; echo "loader rc=$?"
-/tmp/node bin/strata devices --json > $OUT/devices.json 2>$OUT/devices.err; echo "devices rc=$?"
-/tmp/node bin/strata devices 2>&1 | head -40
-/tmp/node bin/strata drivers negotiate --json "$ICD" > $OUT/negotiate.json 2>$OUT/negotiate.err; echo "negotiate rc=$?"
-/tmp/node bin/strata drivers negotiate "$ICD" 2>&1 | head -20
+/tmp/node bin/strata loader show --json > $OUT/loader.json 2>$OUT/loader.err; echo "loader rc=$?"
+/tmp/node bin/strata device list --json > $OUT/devices.json 2>$OUT/devices.err; echo "devices rc=$?"
+/tmp/node bin/strata device list 2>&1 | head -40
+/tmp/node bin/strata driver negotiate --json "$ICD" > $OUT/negotiate.json 2>$OUT/negotiate.err; echo "negotiate rc=$?"
+/tmp/node bin/strata driver negotiate "$ICD" 2>&1 | head -20
 (vulkaninfo --summary > $OUT/vulkaninfo-summary.txt 2>&1; echo "vulkaninfo rc=$?") 
 head -60 $OUT/vulkaninfo-summary.txt
 cat $OUT/*.err | head -20

@@ -18,7 +18,6 @@ export const FileOwnerSchema = z.enum(['strata', 'modified', 'foreign']);
 export type FileOwner = z.infer<typeof FileOwnerSchema>;
 
 export const ActiveFileRoleSchema = z.enum(['global-override', 'layer-settings', 'app-override', 'loader-settings']);
-export type ActiveFileRole = z.infer<typeof ActiveFileRoleSchema>;
 
 export const ActiveFileSchema = z.object({
   path: z.string(),

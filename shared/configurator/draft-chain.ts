@@ -5,7 +5,7 @@ import { lintManifestSet, type LayerInSet, type ManifestInSet } from '../lint/ma
 import { computeLayerChain, type ChainApplication, type LayerChain } from '../loader/chain';
 import { chainSettingsFor } from '../loader/chain-settings';
 import { parseManifest } from '../manifest/manifest-parser';
-import { buildOverrideManifest, overrideManifestObject, type OverrideConfig } from '../override/override-config';
+import { buildOverrideManifest, OVERRIDE_LAYER_NAME, overrideManifestObject, type OverrideConfig } from '../override/override-config';
 import type { ChainContext } from './chain-context';
 
 /**
@@ -56,7 +56,7 @@ const inSet = new WeakMap<DiscoveredManifest, ManifestInSet>();
 
 /** An override layer's app_keys (the summaries leave them out; the set rules need them: per-application overrides are not duplicates). */
 function overrideAppKeys(f: DiscoveredManifest): string[] {
-  if (!f.text || !f.layers.some((l) => l.name === 'VK_LAYER_LUNARG_override')) return [];
+  if (!f.text || !f.layers.some((l) => l.name === OVERRIDE_LAYER_NAME)) return [];
   try {
     const keys = (JSON.parse(f.text) as { layer?: { app_keys?: unknown } }).layer?.app_keys;
     return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
@@ -75,7 +75,7 @@ function manifestInSet(f: DiscoveredManifest): ManifestInSet {
           name: field(l.name),
           api_version: field(l.apiVersion),
           component_layers: l.meta ? { value: l.componentLayers.map((c) => ({ value: c, range: ZERO })), range: ZERO } : undefined,
-          app_keys: l.name === 'VK_LAYER_LUNARG_override' && keys.length ? { value: keys.map((k) => ({ value: k, range: ZERO })), range: ZERO } : undefined,
+          app_keys: l.name === OVERRIDE_LAYER_NAME && keys.length ? { value: keys.map((k) => ({ value: k, range: ZERO })), range: ZERO } : undefined,
         }) as unknown as LayerInSet,
     );
     inSet.set(f, (found = { uri: f.path, parsed: { manifest: { kind: 'layer', layers } } }));

@@ -57,6 +57,8 @@ export type DiscoveredManifest = z.infer<typeof DiscoveredManifestSchema>;
 export const ManifestInventorySchema = z.object({
   locations: z.record(ManifestKindSchema, z.array(LocationStatusSchema)),
   manifests: z.record(ManifestKindSchema, z.array(DiscoveredManifestSchema)),
+  /** What vk_loader_settings.json does to the driver list (shared/loader/settings-drivers.ts); absent: nothing. */
+  driverNotes: z.array(z.string()).optional(),
 });
 export type ManifestInventory = z.infer<typeof ManifestInventorySchema>;
 

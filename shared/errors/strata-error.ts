@@ -26,7 +26,13 @@ export function formatStrataError(error: StrataError): string {
   return line;
 }
 
-/** Thrown on the client side when a call comes back as an error value, so `await` code can use try/catch. */
+/**
+ * A StrataError as an exception, on both sides of a call. In main/, a service raises it with
+ * serviceError() (below), and the router turns it back into the call's error value with its code,
+ * where and fix; anything else a service throws reaches the user as `internal`, a bug. On the client
+ * side, createStrataApi (shared/ipc/api.ts) raises it when a call comes back as an error value, so
+ * `await` code can use try/catch.
+ */
 export class StrataRequestError extends Error {
   readonly error: StrataError;
   constructor(error: StrataError) {
@@ -34,4 +40,15 @@ export class StrataRequestError extends Error {
     this.name = 'StrataRequestError';
     this.error = error;
   }
+}
+
+/**
+ * The one way a service in main/ raises a structured error: what (a stable code and a sentence),
+ * where, and the fix — or a StrataError it already has (one from a file helper, or passed on with more
+ * said). Returns the error for `throw serviceError(…)`, so the compiler sees the throw.
+ */
+export function serviceError(error: StrataError): StrataRequestError;
+export function serviceError(code: string, message: string, extra?: Omit<StrataError, 'code' | 'message'>): StrataRequestError;
+export function serviceError(codeOrError: string | StrataError, message?: string, extra: Omit<StrataError, 'code' | 'message'> = {}): StrataRequestError {
+  return new StrataRequestError(typeof codeOrError === 'string' ? strataError(codeOrError, message ?? codeOrError, extra) : codeOrError);
 }

@@ -92,7 +92,7 @@ export const channels = {
     summary: 'What the real Vulkan loader reports (in an optional environment): its version, instance layers with their extensions, instance extensions.',
     schemas: () => import('../vulkan/loader-info').then((m) => ({ request: m.ProbeRequestSchema, response: m.LoaderInfoSchema })),
   },
-  devices: {
+  'devices.list': {
     summary:
       'The physical devices the real loader enumerates (in an optional environment): properties, driver properties, memory heaps, queue families, extensions, and (unless `origins: false`) the driver manifest each came from.',
     schemas: () => import('../vulkan/devices').then((m) => ({ request: m.DevicesRequestSchema, response: m.DevicesReportSchema })),
@@ -188,6 +188,11 @@ export const channels = {
       request: (await import('../sessions/session-ipc')).SessionDiffRequestSchema,
       response: (await import('../sessions/session-diff')).SessionDiffSchema,
     }),
+  },
+  'diagnostics.saveFolder': {
+    summary:
+      'Save the diagnostics bundle (the files the Diagnostics view builds for its zip) as a new folder inside the folder named (absolute or ~/…): written aside and renamed into place, never over an existing folder.',
+    schemas: () => import('../diagnostics/bundle-folder').then((m) => ({ request: m.BundleFolderRequestSchema, response: m.BundleFolderResultSchema })),
   },
   // Their summaries are in shared/profiles/profile-channels.ts.
   ...channelGroup(() => import('../profiles/profile-channels').then((m) => m.channelsOfProfiles), {

@@ -67,11 +67,16 @@ export const diagnosticCodes = {
   'settings/manifest-unusable': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
   'settings/name-mismatch': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
   'settings/crashes-loader': { severity: DiagnosticSeverity.Error, spec: SETTINGS_SPEC },
+  // Its drivers, devices and log (shared/loader/settings-drivers.ts; 1.4.323+ for drivers and devices).
+  'settings/no-drivers': { severity: DiagnosticSeverity.Error, spec: SETTINGS_SPEC },
+  'settings/invalid-driver-entry': { severity: DiagnosticSeverity.Error, spec: SETTINGS_SPEC },
+  'settings/driver-not-json': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
+  'settings/no-devices': { severity: DiagnosticSeverity.Error, spec: SETTINGS_SPEC },
+  'settings/invalid-device-entry': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
+  'settings/devices-filtered': { severity: DiagnosticSeverity.Information, spec: SETTINGS_SPEC },
+  'settings/unknown-log-filter': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
+  'settings/log-silenced': { severity: DiagnosticSeverity.Warning, spec: SETTINGS_SPEC },
+  'settings/log-filters': { severity: DiagnosticSeverity.Information, spec: SETTINGS_SPEC },
 } as const;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;
-
-/** What every Strata diagnostic carries in `data`: the rule's source, for people and tools. */
-export interface DiagnosticData {
-  spec: string;
-}

@@ -6,6 +6,7 @@ import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
 import { NESTING_TOO_DEEP } from '../manifest/located-json';
 import { JSON_NESTING_LIMIT } from '../json/json-nesting';
 import { strataDiagnostic } from './strata-diagnostic';
+import { OVERRIDE_LAYER_NAME } from '../override/override-names';
 import { lintLibraryPath, type LibraryLookup, type LibraryOwner } from './library-lint';
 
 /**
@@ -86,7 +87,6 @@ function loaderReading(version: string | null | undefined): LoaderReading {
 /** The layer manifest file format versions loader 1.3.239 knows (1.2.1 too, silently; see docs). */
 const KNOWN_LAYER_FORMATS = ['1.0.0', '1.0.1', '1.1.0', '1.1.1', '1.1.2', '1.2.0', '1.2.1'];
 const KNOWN_DRIVER_FORMATS = ['1.0.0', '1.0.1'];
-const OVERRIDE_LAYER = 'VK_LAYER_LUNARG_override';
 
 type Sink = (code: DiagnosticCode, range: Range, message: string, severity?: DiagnosticSeverity) => void;
 
@@ -263,7 +263,7 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
     const items = layer.component_layers.value!;
     // The override meta-layer may force nothing on and only blacklist: loader 1.3.239 accepts it ("all 0
     // component layers appear to be valid") and applies the blacklist; vkconfig writes such files too.
-    const blacklistOnly = name === OVERRIDE_LAYER && (layer.blacklisted_layers?.value?.length ?? 0) > 0;
+    const blacklistOnly = name === OVERRIDE_LAYER_NAME && (layer.blacklisted_layers?.value?.length ?? 0) > 0;
     if (items.length === 0 && !blacklistOnly)
       report(
         'layer/empty-component-layers',
@@ -348,7 +348,7 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
   }
 
   // Override meta-layer fields only mean something on VK_LAYER_LUNARG_override (§ Override Meta-Layer).
-  const isOverride = name === OVERRIDE_LAYER && isMeta;
+  const isOverride = name === OVERRIDE_LAYER_NAME && isMeta;
   if (!isOverride)
     for (const key of ['override_paths', 'blacklisted_layers', 'app_keys'] as const) {
       const f = layer[key];
@@ -356,7 +356,7 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
         report(
           'layer/override-fields-on-non-override',
           f.keyRange,
-          `"${key}" is only used by the override meta-layer (an implicit meta-layer named ${OVERRIDE_LAYER}); the loader ignores it here. Fix: remove "${key}", or make this the override layer.`,
+          `"${key}" is only used by the override meta-layer (an implicit meta-layer named ${OVERRIDE_LAYER_NAME}); the loader ignores it here. Fix: remove "${key}", or make this the override layer.`,
         );
     }
 

@@ -3,11 +3,10 @@ import type { LayerEntry, ParsedManifest } from '../manifest/manifest-model';
 import { compareVersions, parseVersion } from '../manifest/manifest-parser';
 import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
 import { strataDiagnostic } from './strata-diagnostic';
+import { OVERRIDE_LAYER_NAME } from '../override/override-names';
 
 /** What the set rules read of a layer: a ParsedManifest's LayerEntry will do, or just these three fields. */
 export type LayerInSet = Pick<LayerEntry, 'name' | 'api_version' | 'component_layers'> & Partial<Pick<LayerEntry, 'app_keys'>>;
-
-const OVERRIDE_LAYER = 'VK_LAYER_LUNARG_override';
 
 /**
  * Override layers scoped by app_keys are not shadowed by name: the loader keeps every one and then
@@ -56,7 +55,7 @@ export function lintManifestSet(files: readonly ManifestInSet[]): SetDiagnostic[
       const name = layer.name?.value;
       if (!name || !layer.name) continue;
       const earlier = byName.get(name);
-      if (earlier && name === OVERRIDE_LAYER && (scopedOverride(layer) || scopedOverride(earlier.layer))) {
+      if (earlier && name === OVERRIDE_LAYER_NAME && (scopedOverride(layer) || scopedOverride(earlier.layer))) {
         // Keep the global one (no app_keys) as the one the component rules read.
         if (scopedOverride(earlier.layer) && !scopedOverride(layer)) byName.set(name, { uri: f.uri, layer, name });
         continue;

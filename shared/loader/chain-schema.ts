@@ -6,7 +6,7 @@ import type { LoaderSettingsRead } from './loader-settings-file';
 
 /** What the chain model answers (chain.ts), as the IPC contract carries it. */
 
-export const OVERRIDE_LAYER_NAME = 'VK_LAYER_LUNARG_override';
+export { OVERRIDE_LAYER_NAME } from '../override/override-names';
 
 export const ChainReasonCodeSchema = z.enum([
   'implicit/enabled',

@@ -4,6 +4,8 @@ import { disableMatch, enableMatch } from './layer-filters';
 import { loaderHas, rulesFor, RULES_VERSION } from './loader-rules';
 import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { computeSettingsChain } from './settings-chain';
+import { driverListWithSettings } from './settings-drivers';
+import { stderrLogFor } from './loader-settings-file';
 import { OVERRIDE_LAYER_NAME, type ChainInput, type ChainReason, type ExcludedLayer, type LayerChain } from './chain-schema';
 import {
   apiOf,
@@ -127,7 +129,7 @@ export function computeLayerChain(input: ChainInput): LayerChain {
   }
 
   const settings = input.settings;
-  if (settings) notes.push(settingsNote(settings));
+  if (settings) notes.push(settingsNote(settings), ...settingsOtherNotes(settings, version));
   if (settings?.read.active && settings.read.layers) {
     const regularExcluded: ExcludedLayer[] = [
       ...base.rejected,
@@ -406,6 +408,30 @@ function settingsNote(settings: NonNullable<ChainInput['settings']>): string {
   if (r.layers === null) return `the loader applies ${r.entry} of ${settings.path}; it configures no layers, so the usual rules decide them`;
   if (r.layers.length === 0) return `the loader applies ${r.entry} of ${settings.path}, which lists no layers: the application gets none`;
   return `the loader applies ${r.entry} of ${settings.path}: its layer list decides the chain (in its order; unordered_layer_location places the layers it does not name)`;
+}
+
+/** What the same entry does to the application's drivers, devices and stderr log (settings-drivers.ts). */
+function settingsOtherNotes(settings: NonNullable<ChainInput['settings']>, version: string | null): string[] {
+  const r = settings.read;
+  if (!r.active) return [];
+  const notes: string[] = [];
+  const d = r.drivers;
+  const count = d ? `${d.additional.length} driver${d.additional.length === 1 ? '' : 's'} (${d.additional.map((a) => a.path).join(', ')})` : '';
+  if (d?.active && d.additional.length)
+    notes.push(
+      d.useExclusively
+        ? `${settings.path} gives the application its ${count} and no other driver (additional_drivers_use_exclusively); the last one listed comes first`
+        : `${settings.path} adds ${count} in front of the drivers the loader finds; the last one listed comes first`,
+    );
+  if (d) notes.push(...driverListWithSettings([], d, settings.path).notes.filter((n) => !(d.additional.length && n.includes('use_exclusively is true'))));
+  const log = stderrLogFor(r, version);
+  if (log.source === 'settings')
+    notes.push(
+      log.filters.length
+        ? `the loader's stderr log follows ${settings.path}'s stderr_log (${log.filters.join(', ')}), not VK_LOADER_DEBUG`
+        : `loader ${version ?? 'of unknown version'} writes no log to stderr for this application (${settings.path} is active and has no stderr_log; 1.3.302 falls back to VK_LOADER_DEBUG)`,
+    );
+  return notes;
 }
 
 // ---- chain.explain (IPC) ----

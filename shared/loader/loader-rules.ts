@@ -39,6 +39,7 @@ export const LoaderRuleIdSchema = z.enum([
   'meta-no-duplicates',
   'override-paths-first',
   'settings-folder-renamed',
+  'settings-windows-exists-check',
   'settings-layer-off-meta',
   'settings-disable-spares-on',
   'settings-first-app-match',
@@ -53,6 +54,10 @@ export const LoaderRuleIdSchema = z.enum([
   'implicit-layer-path',
   'meta-recursion-check',
   'settings-drivers',
+  'settings-device-configurations',
+  'settings-device-driver-uuid',
+  'settings-device-malformed-skipped',
+  'settings-stderr-log-fallback',
   'settings-search-xdg',
   'instance-layers-order-implicit',
   'settings-layer-configurations',
@@ -153,6 +158,14 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     since: '1.3.253',
     source: 'settings.c',
     summary: 'the settings file lives in vulkan/loader_settings.d/ (1.3.251–1.3.252: vulkan/settings.d/)',
+    modeled: true,
+  },
+  {
+    id: 'settings-windows-exists-check',
+    since: '1.3.302',
+    source: 'PR #1607 "Correctly check if settings file exists on windows" (loader_windows.c get_settings_path_if_exists_in_registry_key)',
+    summary:
+      'Windows: a LoaderSettings value naming a vk_loader_settings.json that does not exist is skipped and HKLM is read next; before, the loader takes it, opens nothing and reads no settings file',
     modeled: true,
   },
   {
@@ -258,9 +271,40 @@ export const LOADER_RULES: readonly LoaderRule[] = [
   {
     id: 'settings-drivers',
     since: '1.4.323',
-    source: 'settings.c',
-    summary: 'additional_drivers, additional_drivers_use_exclusively and device_configurations in the settings file',
-    modeled: false,
+    source: '1d2a2fdb5 "Add device and drivers fields to settings file"',
+    summary:
+      'the settings file\'s additional_drivers go in front of the searched driver manifests (VK_DRIVER_FILES included), the last one first; additional_drivers_use_exclusively: true drops the searched ones; a last path not ending in ".json" leaves no driver at all; a malformed entry drops every additional driver',
+    modeled: true,
+  },
+  {
+    id: 'settings-device-configurations',
+    since: '1.4.323',
+    source: '1d2a2fdb5 "Add device and drivers fields to settings file"',
+    summary:
+      'device_configurations: vkEnumeratePhysicalDevices reports only the devices the settings file lists (by UUID), in its order, and the loader ignores VK_DRIVER_FILES, VK_ICD_FILENAMES, VK_ADD_DRIVER_FILES, VK_LOADER_DRIVERS_SELECT and VK_LOADER_DRIVERS_DISABLE',
+    modeled: true,
+  },
+  {
+    id: 'settings-device-driver-uuid',
+    since: '1.4.329',
+    source: '74047e496 "Add driverUUID and driverVersion to settings file device configuration parameters"',
+    summary: 'a device configuration needs driverUUID and driverVersion as well as deviceUUID (an entry without them is malformed)',
+    modeled: true,
+  },
+  {
+    id: 'settings-device-malformed-skipped',
+    since: '1.4.358',
+    source: '89df12056 "skip malformed entries in parse_device_configurations"',
+    summary: 'a malformed device configuration is skipped; before, a malformed last entry left the list active and empty: no device at all',
+    modeled: true,
+  },
+  {
+    id: 'settings-stderr-log-fallback',
+    since: '1.3.302',
+    source: '6c0e5ef3f "Use VK_LOADER_DEBUG if settings stderr_log is empty", 684dceecf "Only set global debug level from settings if above 0"',
+    summary:
+      "an active settings file without stderr_log filters leaves the log to VK_LOADER_DEBUG; before, it silenced the loader's stderr log (fatal errors aside). With stderr_log filters, they replace VK_LOADER_DEBUG on every version that reads the file",
+    modeled: true,
   },
   {
     id: 'settings-search-xdg',

@@ -1,5 +1,6 @@
 import { excessiveNesting } from '../json/json-nesting';
 import { loaderHas } from './loader-rules';
+import { readSettingsDrivers, stderrLogFilters, type SettingsDrivers } from './settings-drivers';
 
 /**
  * What a loader makes of a vk_loader_settings.json for one application: which settings object it
@@ -37,8 +38,10 @@ export type LoaderSettingsRead =
       entry: string;
       /** The layer configurations in order; null: the layers follow the usual rules. */
       layers: SettingsLayerConfig[] | null;
-      /** stderr_log, when the object has one. */
+      /** The log filters stderr_log turns on (the names the loader knows, up to its first non-string). */
       stderrLog: string[];
+      /** additional_drivers and device_configurations (settings-drivers.ts); null: this loader reads none. */
+      drivers: SettingsDrivers | null;
     };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -100,12 +103,15 @@ export function readLoaderSettings(text: string, exePath: string | null, loaderV
   if (index === null) return { active: false, why: 'no entry names this application in app_keys and there is no global entry' };
   const o = objects[index] as Record<string, unknown>;
   const entry = chosen !== null ? `the entry for ${exePath} (${where(index)})` : `the global entry (${where(index)})`;
-  const stderrLog = Array.isArray(o['stderr_log']) ? o['stderr_log'].filter((s): s is string => typeof s === 'string') : [];
+  const stderrLog = stderrLogFilters(o['stderr_log']);
+  // get_loader_settings (1.4.323+): the settings are active only with log filters, layers, drivers or
+  // devices; 1.4.323–1.4.335 count the layers only when there are some (002a13d8f).
+  const drivers = (layersActive: boolean) => readSettingsDrivers(o, loaderVersion, stderrLog.length > 0 || layersActive);
 
   const layers = o['layers'];
   if (layers === undefined) {
     if (!loaderHas(loaderVersion, 'settings-layers-optional')) return { active: false, why: `${entry} has no "layers", which this loader requires` };
-    return { active: true, entry, layers: loaderHas(loaderVersion, 'settings-layer-configurations') ? null : [], stderrLog };
+    return { active: true, entry, layers: loaderHas(loaderVersion, 'settings-layer-configurations') ? null : [], stderrLog, drivers: drivers(false) };
   }
   const list = Array.isArray(layers) ? layers : [];
   const configs: SettingsLayerConfig[] = [];
@@ -113,9 +119,30 @@ export function readLoaderSettings(text: string, exePath: string | null, loaderV
     const c = layerConfig(v, i);
     if (typeof c === 'string') {
       if (!loaderHas(loaderVersion, 'settings-layer-configurations')) return { active: false, why: `${c}, so this loader ignores the file` };
-      return { active: true, entry, layers: null, stderrLog };
+      return { active: true, entry, layers: null, stderrLog, drivers: drivers(false) };
     }
     configs.push(c);
   }
-  return { active: true, entry, layers: configs, stderrLog };
+  return {
+    active: true,
+    entry,
+    layers: configs,
+    stderrLog,
+    drivers: drivers(loaderHas(loaderVersion, 'settings-layer-configurations') || configs.length > 0),
+  };
+}
+
+/** Where an application's loader log on stderr takes its filters from. */
+export type StderrLogSource = { source: 'environment' } | { source: 'settings'; filters: string[] };
+
+/**
+ * Which filters decide what the loader writes to stderr for an application (log.c loader_log,
+ * settings.c update_global_loader_settings): an active settings entry's stderr_log filters replace
+ * VK_LOADER_DEBUG; an active entry without any silences the log before 1.3.302
+ * (`settings-stderr-log-fallback`: filters [] — fatal errors only) and leaves it to VK_LOADER_DEBUG after.
+ */
+export function stderrLogFor(read: LoaderSettingsRead | null, loaderVersion: string | null): StderrLogSource {
+  if (!read?.active || (read.drivers !== null && !read.drivers.active)) return { source: 'environment' };
+  if (read.stderrLog.length > 0) return { source: 'settings', filters: read.stderrLog };
+  return loaderHas(loaderVersion, 'settings-stderr-log-fallback') ? { source: 'environment' } : { source: 'settings', filters: [] };
 }

@@ -21,8 +21,11 @@ export const SearchLocationSchema = z.object({
   path: z.string(),
   /** Where the entry came from: `XDG_CONFIG_DIRS[0]`, `SYSCONFDIR`, `VK_LAYER_PATH[2]`, `bundle`, a registry key. */
   origin: z.string(),
-  /** environment: a variable that is set; default: the fallback of an unset/empty one; build: a compile-time folder. */
-  source: z.enum(['environment', 'default', 'build', 'registry', 'bundle']),
+  /**
+   * environment: a variable that is set; default: the fallback of an unset/empty one; build: a
+   * compile-time folder; settings: a driver vk_loader_settings.json names (settings-drivers.ts).
+   */
+  source: z.enum(['environment', 'default', 'build', 'registry', 'bundle', 'settings']),
   /** folder: every `*.json` in it; file: this one manifest; registry-key: the values of a key. */
   entry: z.enum(['folder', 'file', 'registry-key']),
   /** Origins of later entries with the same path, which the loader drops (it keeps the first). */

@@ -37,12 +37,22 @@ function list(env: Environment, name: string, fallback: readonly string[]) {
   return parts.length > 0 ? { value: parts, source: 'environment' as const } : { value: [...fallback], source: 'default' as const };
 }
 
+/**
+ * Strata's own state folder: the XDG Base Directory spec says a relative path in these variables is
+ * invalid and to be ignored (the sessions folder must not depend on the working folder). The loader's
+ * folders above are kept as the loader reads them, relative or not.
+ */
+function singleAbsolute(env: Environment, name: string, fallback: string) {
+  const v = env[name];
+  return v && /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(v) ? { value: v, source: 'environment' as const } : { value: fallback, source: 'default' as const };
+}
+
 export function resolveXdgDirectories(env: Environment, home: string): XdgDirectories {
   return {
     home,
     configHome: single(env, 'XDG_CONFIG_HOME', `${home}/.config`),
     dataHome: single(env, 'XDG_DATA_HOME', `${home}/.local/share`),
-    stateHome: single(env, 'XDG_STATE_HOME', `${home}/.local/state`),
+    stateHome: singleAbsolute(env, 'XDG_STATE_HOME', `${home}/.local/state`),
     configDirs: list(env, 'XDG_CONFIG_DIRS', ['/etc/xdg']),
     dataDirs: list(env, 'XDG_DATA_DIRS', ['/usr/local/share', '/usr/share']),
     runtimeDir: env['XDG_RUNTIME_DIR'] || null,

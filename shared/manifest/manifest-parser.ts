@@ -133,7 +133,3 @@ export function parseVersion(text: string): VersionTriple {
 export function compareVersions(a: Pick<VersionTriple, 'major' | 'minor' | 'patch'>, b: Pick<VersionTriple, 'major' | 'minor' | 'patch'>): number {
   return a.major - b.major || a.minor - b.minor || a.patch - b.patch;
 }
-
-export function formatVersion(v: Pick<VersionTriple, 'major' | 'minor' | 'patch'>): string {
-  return `${v.major}.${v.minor}.${v.patch}`;
-}

@@ -23,6 +23,7 @@ export type LayerControl = z.infer<typeof LayerControlSchema>;
 export const OverrideLayerSchema = z
   .object({
     name: z.string().min(1).regex(/^\S+$/, 'a layer name has no spaces, e.g. VK_LAYER_KHRONOS_validation'),
+    /** vkconfig's layer control: on (forced on), off (forced off), auto (the application decides). */
     state: LayerControlSchema,
   })
   .strict();
@@ -118,13 +119,4 @@ export function overrideManifestObject(config: OverrideConfig): OverrideLayerMan
 /** The text of VkLayer_override.json for a configuration: stable (same config, same bytes), ending in a newline. */
 export function buildOverrideManifest(config: OverrideConfig): string {
   return `${JSON.stringify(overrideManifestObject(OverrideConfigSchema.parse(config)), null, 2)}\n`;
-}
-
-/** One line per state, for people: "on: A, B · off: C". */
-export function describeOverrideConfig(config: OverrideConfig): string {
-  const names = (state: LayerControl) => config.layers.filter((l) => l.state === state).map((l) => l.name);
-  const parts = [`on: ${names('on').join(', ') || '(none)'}`, `off: ${names('off').join(', ') || '(none)'}`];
-  if (config.appKeys?.length) parts.push(`only for: ${config.appKeys.join(', ')}`);
-  if (config.overridePaths?.length) parts.push(`layers only from: ${config.overridePaths.join(', ')}`);
-  return parts.join(' · ');
 }

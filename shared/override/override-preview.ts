@@ -14,7 +14,6 @@ export const OverridePreviewRequestSchema = z
     system: z.boolean().optional(),
   })
   .strict();
-export type OverridePreviewRequest = z.infer<typeof OverridePreviewRequestSchema>;
 
 export const PreviewFileSchema = z.object({
   /** override: VkLayer_override.json; settings: vk_layer_settings.txt. */

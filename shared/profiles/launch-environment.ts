@@ -30,6 +30,8 @@ export interface LaunchContext {
   env?: Readonly<Record<string, string | undefined>>;
   /** A vk_layer_settings.txt holding the profile's settings, written by the caller. */
   layerSettingsPath?: string;
+  /** VK_INSTANCE_LAYERS' separator: ';' on Windows (the loader's PATH_SEPARATOR), ':' elsewhere. */
+  listSeparator?: ':' | ';';
 }
 
 export interface LaunchEnvironment {
@@ -64,6 +66,7 @@ export function launchEnvironment(profile: Profile, context: LaunchContext): Lau
   const layers = inventoryLayers(context.inventory);
   const filters = loaderAtLeast(context.loaderVersion, LOADER_FEATURES.layerFilters);
   const v = `loader ${context.loaderVersion}`;
+  const sep = context.listSeparator ?? ':';
 
   // The installed override layer(s) would add their own choices: off for this launch.
   const overrideVars = new Set<string>();
@@ -85,12 +88,12 @@ export function launchEnvironment(profile: Profile, context: LaunchContext): Lau
   const offNames = off.map((l) => l.name);
 
   if (explicitOn.length) {
-    const kept = splitList(base['VK_INSTANCE_LAYERS'], ':').filter((n) => !explicitOn.includes(n) && !offNames.includes(n));
-    env['VK_INSTANCE_LAYERS'] = [...explicitOn, ...kept].join(':');
-  } else if (base['VK_INSTANCE_LAYERS'] !== undefined && offNames.some((n) => splitList(base['VK_INSTANCE_LAYERS'], ':').includes(n))) {
+    const kept = splitList(base['VK_INSTANCE_LAYERS'], sep).filter((n) => !explicitOn.includes(n) && !offNames.includes(n));
+    env['VK_INSTANCE_LAYERS'] = [...explicitOn, ...kept].join(sep);
+  } else if (base['VK_INSTANCE_LAYERS'] !== undefined && offNames.some((n) => splitList(base['VK_INSTANCE_LAYERS'], sep).includes(n))) {
     // Loader 1.3.239 adds VK_INSTANCE_LAYERS names even when VK_LOADER_LAYERS_DISABLE matches them.
-    const kept = splitList(base['VK_INSTANCE_LAYERS'], ':').filter((n) => !offNames.includes(n));
-    env['VK_INSTANCE_LAYERS'] = kept.length ? kept.join(':') : null;
+    const kept = splitList(base['VK_INSTANCE_LAYERS'], sep).filter((n) => !offNames.includes(n));
+    env['VK_INSTANCE_LAYERS'] = kept.length ? kept.join(sep) : null;
   }
 
   const enable: string[] = [];

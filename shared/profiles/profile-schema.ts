@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { strataError, type StrataError } from '../errors/strata-error';
-import { LayerControlSchema, OVERRIDE_LAYER_NAME } from '../override/override-config';
+import { OVERRIDE_LAYER_NAME, OverrideLayerSchema } from '../override/override-config';
 import { SettingsByLayerSchema } from '../settings/setting-values';
 
 /**
@@ -25,13 +25,8 @@ export const ProfileNameSchema = z
   .refine((s) => s.trim() === s, 'a profile name does not start or end with spaces')
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'a profile name has no control characters (tabs, new lines)');
 
-export const ProfileLayerSchema = z
-  .object({
-    name: z.string().min(1).regex(/^\S+$/, 'a layer name has no spaces, e.g. VK_LAYER_KHRONOS_validation'),
-    /** vkconfig's layer control: on (forced on), off (forced off), auto (the application decides). */
-    state: LayerControlSchema,
-  })
-  .strict();
+/** A profile's layer is the override's layer (a profile is an override configuration with a name): one schema. */
+export const ProfileLayerSchema = OverrideLayerSchema;
 export type ProfileLayer = z.infer<typeof ProfileLayerSchema>;
 
 /**
@@ -39,7 +34,6 @@ export type ProfileLayer = z.infer<typeof ProfileLayerSchema>;
  * driver; later loaders add validation). Also the loader settings file's stderr_log.
  */
 export const LoaderMessageLevelSchema = z.enum(['error', 'warn', 'info', 'debug', 'perf', 'layer', 'driver', 'validation', 'all']);
-export type LoaderMessageLevel = z.infer<typeof LoaderMessageLevelSchema>;
 
 /**
  * Driver choices, as the loader's driver filters spell them (LoaderInterfaceArchitecture
@@ -152,11 +146,6 @@ export function invalidProfileError(
     fix,
     data: { issues, field: first.path },
   });
-}
-
-/** A profile with every optional list present, so views and writers need no `?? []`. */
-export function profileLayersByState(p: Profile, state: ProfileLayer['state']): string[] {
-  return p.layers.filter((l) => l.state === state).map((l) => l.name);
 }
 
 /** The profile as stored and exported: stable key order, two-space JSON, a final newline. */

@@ -7,7 +7,7 @@ import type { CaptureRecord, MessageRecord, SessionCounts, SessionFooter, Sessio
  *
  * Every value from the session goes through escapeHtml, numbers and enum fields included: a
  * session file is data (the store validates it on read, but the export does not rely on that).
- * tests/unit/session-html-escape.test.ts fills every field with markup and checks none survives.
+ * tests/unit/session-html.test.ts fills every field with markup and checks none survives.
  */
 export interface SessionReportInput {
   header: SessionHeader;

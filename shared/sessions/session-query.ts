@@ -59,7 +59,3 @@ export function compileQuery(query: SessionQuery): (record: CaptureRecord) => bo
     return true;
   };
 }
-
-export function isEmptyQuery(query: SessionQuery): boolean {
-  return Object.values(query).every((v) => v === undefined);
-}

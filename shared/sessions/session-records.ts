@@ -35,7 +35,6 @@ export const SessionApplicationSchema = z.object({
   /** The executable found on PATH (what the override layer's app_keys would be compared with); null when not found. */
   resolvedPath: z.string().nullable(),
 });
-export type SessionApplication = z.infer<typeof SessionApplicationSchema>;
 
 export const SessionEnvironmentSchema = z.object({
   /** Variables Strata set for this launch only (profile, loader debug, validation routing, --env). */
@@ -48,7 +47,6 @@ export const SessionEnvironmentSchema = z.object({
    */
   inherited: z.record(z.string(), z.string()),
 });
-export type SessionEnvironment = z.infer<typeof SessionEnvironmentSchema>;
 
 export const ValidationRoutingSchema = z.object({
   /** fifo: the layer writes to a pipe Strata reads; stdout: its messages are read from the application's output; off: not touched. */
@@ -153,7 +151,6 @@ export const SeverityCountsSchema = z.object({
 export type SeverityCounts = z.infer<typeof SeverityCountsSchema>;
 
 export const StreamCountsSchema = z.object({ stdout: z.number().int(), stderr: z.number().int(), validation: z.number().int() });
-export type StreamCounts = z.infer<typeof StreamCountsSchema>;
 
 export const SessionCountsSchema = z.object({
   lines: StreamCountsSchema,
@@ -188,7 +185,6 @@ export const SessionFooterSchema = z.object({
 export type SessionFooter = z.infer<typeof SessionFooterSchema>;
 
 export type CaptureRecord = LineRecord | MessageRecord;
-export type SessionRecord = SessionHeader | CaptureRecord | SessionFooter;
 
 export function emptySeverityCounts(): SeverityCounts {
   return { error: 0, warning: 0, info: 0, perf: 0, debug: 0, verbose: 0 };

@@ -4,7 +4,7 @@ import { settingStates } from './effective-settings';
 import { settingsDocumentHtml, settingsDocumentMarkdown } from './settings-docs';
 import { formatEnvironmentValue, formatSettingValue, settingPrefix } from './settings-file-format';
 
-export { environmentListSeparator, formatEnvironmentValue, formatSettingValue, settingPrefix } from './settings-file-format';
+export { formatSettingValue, settingPrefix } from './settings-file-format';
 
 /**
  * What a layer's settings become outside Strata: the exact vk_layer_settings.txt lines, the
@@ -119,8 +119,6 @@ export function settingsEnvironment(input: LayerSettingsInput, options: OutputOp
 
 export const EXPORT_FORMATS = ['txt', 'bash', 'cmd', 'hpp', 'html', 'md'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export const isExportFormat = (s: string): s is ExportFormat => (EXPORT_FORMATS as readonly string[]).includes(s);
 
 export interface SettingsExport {
   format: ExportFormat;

@@ -197,20 +197,6 @@ class InstructionPrinter {
   }
 }
 
-/** One operand as spirv-dis prints it (`names`: friendly names, as from friendlyNames; none: raw ids). */
-export function formatOperand(operand: ParsedOperand, names: ReadonlyMap<number, string> | null = null): string {
-  const printer = new InstructionPrinter(new TextWriter(), names);
-  printer.operand(operand);
-  return printer.out.toString();
-}
-
-/** One instruction's line, without its newline. */
-export function formatInstruction(inst: ParsedInstruction, names: ReadonlyMap<number, string> | null = null): string {
-  const printer = new InstructionPrinter(new TextWriter(), names);
-  printer.instruction(inst);
-  return printer.out.toString().slice(0, -1);
-}
-
 /** Disassembles a module already parsed (the inspect path, which keeps the instructions for reflection). */
 export function disassembleModule(module: ParsedModule, options: DisassemblyOptions = {}): Disassembly {
   const ok = !module.diagnostics.some((d) => d.severity === 1);

@@ -39,7 +39,6 @@ export const BaseType = {
   Uniform: 12,
   Struct: 13,
 } as const;
-export type BaseTypeValue = (typeof BaseType)[keyof typeof BaseType];
 
 export const TexelRank = {
   E1D: 0,

@@ -50,4 +50,3 @@ export const VbcDescriptionSchema = z.object({
   sections: z.array(z.object({ name: z.string(), byteOffset: z.number().int(), byteLength: z.number().int() })),
   reflection: VbcReflectionSchema,
 });
-export type VbcDescription = z.infer<typeof VbcDescriptionSchema>;

@@ -15,7 +15,6 @@ import { compareVbcReflection, deriveVbcReflection, linkProblems, stageProblems,
  * reader, validator and reflection, then cross-check the file's reflection against the stages') and
  * pack (SPIR-V stages → a VBC file whose reflection is derived from them). Pure: bytes in, values out.
  */
-export { isVbc } from './vbc-format';
 
 /**
  * Whether to read a file as VBC: its magic says "VBC", or its name ends in .vbc and it is not a

@@ -42,7 +42,6 @@ export const DriverManifestDevicesSchema = z.object({
   /** Why the instance could not be created with it alone (the driver did not load); null when it could. */
   error: z.string().nullable(),
 });
-export type DriverManifestDevices = z.infer<typeof DriverManifestDevicesSchema>;
 
 function keyOf(f: DeviceFingerprint): string {
   return JSON.stringify([

@@ -15,7 +15,7 @@ import { ProbeEnvironmentSchema } from './loader-info';
 
 /**
  * CURRENT_LOADER_ICD_INTERFACE_VERSION of the loader Strata is built against (vk_icd.h of
- * libvulkan-dev 1.3.239; tests/integration/drivers-negotiate.test.ts reads the installed header
+ * libvulkan-dev 1.3.239; tests/integration/driver-negotiation-service.test.ts reads the installed header
  * and fails when it differs). The probe offers this version first, as the loader does.
  */
 export const LOADER_ICD_INTERFACE_VERSION = 7;
@@ -123,9 +123,6 @@ export function driverLabel(manifest: string, library: string | null): string {
   const base = manifest.split('/').pop() ?? manifest;
   return library ? `${base} (${library})` : base;
 }
-
-/** The stage the probe announces on stderr before each call into a driver, so a crash or hang can be placed. */
-export const PROBE_STAGE_PREFIX = 'strata-driver-stage: ';
 
 /** A crash or timeout of the per-driver probe, turned into that driver's diagnostic. */
 export function probeDiedError(kind: 'crashed' | 'timeout', manifest: string, library: string | null, stage: string | null, detail: string): StrataError {

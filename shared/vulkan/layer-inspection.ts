@@ -37,7 +37,6 @@ export const LayerSymbolSchema = z.object({
   /** dlsym found it; null when the library was not opened. */
   exported: z.boolean().nullable(),
 });
-export type LayerSymbol = z.infer<typeof LayerSymbolSchema>;
 
 export const LayerNegotiationSchema = z.object({
   /** The version offered (the loader's current one). */

@@ -1,8 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync, type Dirent } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
-import { join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
 import { profilesApply, profilesBind, profilesCreate, type ProfileServiceOptions } from '../../main/profiles/profile-service';
 import { artifact, closeApp, openApp, prepareE2e, useHomeEnv, type E2eApp } from '../helpers/e2e-harness';
@@ -280,6 +280,37 @@ test('Diagnostics: one click runs the loader for the system, the log grouped wit
   );
   assert.match(strFromU8(zip['run/command.txt']!), /vulkaninfo --summary/);
   assert.ok(strFromU8(zip['run/output.log']!).includes('lvp_icd.x86_64.json'));
+
+  // The same bundle as a folder: main writes the files the zip holds under the folder the user names (here ~/bug-reports).
+  await page.getByTestId('diagnose-folder').fill('~/bug-reports');
+  await page.getByTestId('diagnose-save-folder').click();
+  const saved = page.getByTestId('diagnose-folder-saved');
+  await saved.waitFor({ timeout: 30_000 });
+  const folder = (await saved.locator('code').textContent()) ?? '';
+  assert.equal(dirname(folder), join(home.dir, 'bug-reports'));
+  assert.match(basename(folder), /^strata-diagnostics-/);
+  const inFolder = (readdirSync(folder, { recursive: true, withFileTypes: true }) as Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => relative(folder, join(d.parentPath, d.name)))
+    .sort();
+  assert.deepEqual(inFolder, names.filter((n) => !n.endsWith('/')).sort(), 'the folder holds the files of the zip');
+  assert.equal(readFileSync(join(folder, `manifests/explicit_layer${recording}`), 'utf8'), readFileSync(recording, 'utf8'), 'byte for byte');
+  assert.equal(readFileSync(join(folder, 'run/output.log'), 'utf8'), strFromU8(zip['run/output.log']!));
+  // Saving again makes a new folder: nothing is written over.
+  await page.getByTestId('diagnose-save-folder').click();
+  await page.waitForFunction((f) => {
+    const shown = document.querySelector('[data-testid="diagnose-folder-saved"] code')?.textContent;
+    return typeof shown === 'string' && !shown.endsWith(f);
+  }, basename(folder));
+  assert.equal(readdirSync(join(home.dir, 'bug-reports')).length, 2, 'two bundle folders, no staging folder left');
+  // A file where the folder should be: the error says what and where, and nothing is left behind.
+  writeFileSync(join(home.dir, 'not-a-folder'), '');
+  await page.getByTestId('diagnose-folder').fill(join(home.dir, 'not-a-folder'));
+  await page.getByTestId('diagnose-save-folder').click();
+  const error = page.getByRole('alert').filter({ hasText: 'The bundle folder was not saved' });
+  await error.waitFor();
+  assert.match((await error.textContent()) ?? '', /a file is in the way/);
+  assert.equal(readdirSync(join(home.dir, 'bug-reports')).length, 2);
   assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
 });
 

@@ -140,7 +140,7 @@ test('Refresh works by keyboard: asks both channels again, reports busy, keeps f
 
   const asked: string[] = [];
   page.on('request', (r) => {
-    const m = /\/api\/(devices|drivers\.negotiate|loader\.info)$/.exec(r.url());
+    const m = /\/api\/(devices\.list|drivers\.negotiate|loader\.info)$/.exec(r.url());
     if (m) asked.push(m[1]!);
   });
   await page.evaluate(() => {
@@ -153,7 +153,7 @@ test('Refresh works by keyboard: asks both channels again, reports busy, keeps f
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => (window.__busySeen ?? []).includes('false'), undefined, { timeout: 30_000 });
   assert.deepEqual(await page.evaluate(() => window.__busySeen), ['true', 'false']);
-  assert.deepEqual([...asked].sort(), ['devices', 'drivers.negotiate', 'loader.info']);
+  assert.deepEqual([...asked].sort(), ['devices.list', 'drivers.negotiate', 'loader.info']);
   assert.equal((await focusedText(page)).trim(), 'Refresh', 'focus stays on the button');
   assert.equal(await page.getByTestId('dd-status').textContent(), 'Updated: 1 driver; 1 physical device.');
   assert.equal(await page.getByTestId('device-card').count(), 1);
@@ -194,7 +194,7 @@ test('a driver whose library does not exist: an error card with the fix, and the
 
   let retried = 0;
   p.on('request', (r) => {
-    if (r.url().endsWith('/api/devices')) retried++;
+    if (r.url().endsWith('/api/devices.list')) retried++;
   });
   await devicesError.getByRole('button', { name: 'Retry' }).focus();
   await p.keyboard.press('Enter');

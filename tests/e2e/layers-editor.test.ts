@@ -24,6 +24,12 @@ declare const document: {
   getElementById(id: string): { textContent: string | null } | null;
   querySelectorAll(s: string): ArrayLike<PageElement>;
 };
+/** What the preview recorder leaves in the page (no DOM lib here on purpose). */
+interface PreviewRecorder {
+  __previews: string[];
+  __previewObserver?: { disconnect(): void };
+}
+declare const requestAnimationFrame: (cb: () => void) => void;
 interface PageElement {
   tagName: string;
   id: string;
@@ -121,6 +127,29 @@ async function expectPreview(names: string[], message?: string) {
     assert.deepEqual(await previewNames(), names, message);
   }
 }
+/**
+ * Starts recording every chain the live diagram draws (a MutationObserver: each React commit is seen).
+ * A string, not a function: tsx would wrap a named inner function in a helper the page does not have.
+ */
+const recordPreviews = () =>
+  page.evaluate(`(() => {
+    const names = () => JSON.stringify(Array.from(document.querySelectorAll('[data-testid="chain-preview"] [data-testid="chain-node"]')).map((e) => e.getAttribute('data-layer')));
+    const first = names();
+    globalThis.__previews = [];
+    globalThis.__previewObserver?.disconnect();
+    globalThis.__previewObserver = new MutationObserver(() => {
+      const now = names();
+      if (now !== first && globalThis.__previews[globalThis.__previews.length - 1] !== now) globalThis.__previews.push(now);
+    });
+    globalThis.__previewObserver.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  })()`);
+/** The chains drawn since `recordPreviews` that differ from the one shown when it started; stops recording. */
+const recordedPreviews = () =>
+  page.evaluate(() => {
+    const w = globalThis as unknown as PreviewRecorder;
+    w.__previewObserver?.disconnect();
+    return w.__previews;
+  });
 const announcement = () => page.getByTestId('layers-announcer').textContent();
 const activeTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
 const activeLayer = () => page.evaluate(() => document.activeElement?.getAttribute('data-layer') ?? null);
@@ -251,8 +280,14 @@ test(
     assert.match((await dialog.getByTestId('apply-changes').textContent()) ?? '', /VK_LAYER_STRATA_d: Application-controlled → Off \(forced, blacklisted\)/);
     assert.deepEqual(await unnamedControls(page), []);
     await page.screenshot({ path: artifact('apply-dialog-light.png') });
+    // From the click until discovery has read the new file back, every chain the diagram draws is recorded:
+    // it must go on showing the draft's chain (what Apply writes), never flash the chain from before Apply.
+    const drafted = await previewNames();
+    await recordPreviews();
+    const reloaded = page.waitForResponse((r) => r.url().includes('/api/discovery.manifests'));
     await dialog.getByTestId('apply-confirm').click();
     await dialog.waitFor({ state: 'detached' });
+    await reloaded;
     await page.locator('[data-testid="override-ownership"][data-ownership="strata"]').waitFor();
     assert.match((await page.getByTestId('draft-state').textContent()) ?? '', /No unsaved changes/);
     assert.equal(await page.getByTestId('nav-unsaved').count(), 0);
@@ -268,9 +303,12 @@ test(
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="chain-draft-badge"]').length === 0);
     const real = realChain();
     assert.equal(real.result, '0');
-    // The diagram settles once discovery has read the new file back (until then it may still show the
-    // chain before Apply for a moment: the renderer drops the draft before the reload arrives).
+    // The diagram is the loader's chain, and it was all along: from the click through discovery's reload it
+    // drew the draft's chain (what Apply wrote) and nothing else, never the chain from before Apply.
     await expectPreview(real.stack, 'VK_LOADER_DEBUG call stack = diagram');
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    assert.deepEqual(await recordedPreviews(), [], `after Apply the diagram kept the draft's chain ${JSON.stringify(drafted)} until discovery's reload`);
+    assert.deepEqual(drafted, real.stack, 'the draft drew the chain the loader builds');
     const drawn = await previewNames();
     assert.deepEqual(
       real.recorded,

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { profilesApply, profilesBind, profilesCreate, type ProfileServiceOptions } from '../../main/profiles/profile-service';
@@ -52,6 +52,8 @@ before(async () => {
     home.env,
   );
   assert.equal(launched.status, 0, launched.stderr);
+  // A session file cut short before its header (a crash): the history lists it with why, and a Delete.
+  writeFileSync(join(home.env['XDG_STATE_HOME']!, 'strata', 'sessions', '20200101-000000-crashed-0000.jsonl'), '{"kind":"hea');
   restoreEnv = useHomeEnv(home);
   app = await openApp(home, { viewport: SIZES[0], problems });
   page = app.page;

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -143,5 +143,29 @@ test('a second run without validation; the history opens the first and compares 
   assert.doesNotMatch((await page.getByTestId('session-diff-b').textContent()) ?? '', /VK_LAYER_KHRONOS_validation/);
   await page.mouse.move(0, 0);
   await page.screenshot({ path: artifact('sessions-diff-light.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+});
+
+test('files in the sessions folder that are not readable sessions are listed with why, and Delete removes each', async () => {
+  const dir = join(home.env['XDG_STATE_HOME']!, 'strata', 'sessions');
+  const torn = join(dir, '20200101-000000-crashed-0000.jsonl');
+  writeFileSync(torn, '{"kind":"head');
+  const foreign = join(dir, 'notes.jsonl');
+  writeFileSync(foreign, 'not json at all\n');
+  await page.getByTestId('sessions-tab-history').check();
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  const listed = page.getByTestId('unreadable-session');
+  await listed.nth(1).waitFor({ timeout: 15_000 });
+  assert.deepEqual((await listed.evaluateAll((els) => els.map((e) => e.getAttribute('data-file')))).sort(), [torn, foreign].sort());
+  for (const reason of await page.getByTestId('unreadable-reason').allTextContents()) assert.ok(reason.trim().length > 10, `a reason is given: "${reason}"`);
+  assert.equal(await page.getByTestId('session-row').count(), 2, 'the readable sessions are still listed');
+  await page.screenshot({ path: artifact('sessions-unreadable-light.png'), fullPage: true });
+  await page.getByRole('button', { name: `Delete ${torn}` }).click();
+  await page.locator(`[data-testid="unreadable-session"][data-file="${torn}"]`).waitFor({ state: 'detached', timeout: 15_000 });
+  assert.equal(existsSync(torn), false, 'the torn file is deleted');
+  await page.getByRole('button', { name: `Delete ${foreign}` }).click();
+  await page.getByTestId('unreadable-sessions').waitFor({ state: 'detached', timeout: 15_000 });
+  assert.equal(existsSync(foreign), false);
+  assert.equal(await page.getByTestId('session-row').count(), 2, 'the sessions themselves are untouched');
   assert.deepEqual(problems, []);
 });

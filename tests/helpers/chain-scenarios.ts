@@ -42,6 +42,25 @@ export interface ScenarioManifest {
   file: string;
   /** The manifest's "layer" object; library_path "$LIB" means a copy of the recording layer of that name. */
   layer: Record<string, unknown>;
+  /**
+   * More layers in the same file: the manifest is written with a "layers" array (file format 1.0.1)
+   * holding `layer` at index `at` among these (settings-multi-layer-manifests, 1.4.347).
+   */
+  extraLayers?: { at: number; layers: Record<string, unknown>[] };
+}
+
+/** The manifest file's JSON ("layer", or "layers" when it has several), placeholders left in. */
+export function manifestJson(m: ScenarioManifest): Record<string, unknown> {
+  if (!m.extraLayers) return { file_format_version: '1.2.0', layer: m.layer };
+  const layers = [...m.extraLayers.layers];
+  layers.splice(m.extraLayers.at, 0, m.layer);
+  return { file_format_version: '1.2.0', layers };
+}
+
+/** Every layer object of the manifest, in file order. */
+export function manifestLayers(m: ScenarioManifest): Record<string, unknown>[] {
+  const json = manifestJson(m);
+  return (json['layers'] as Record<string, unknown>[] | undefined) ?? [m.layer];
 }
 
 export interface Scenario {
@@ -223,6 +242,8 @@ export function makeScenario(seed: number): Scenario {
   if (chance(env['VK_LOADER_LAYERS_DISABLE'] !== undefined ? 0.45 : 0.05)) env['VK_LOADER_LAYERS_ALLOW'] = filter();
   // A loader settings file (vkconfig 3 writes one per user), drawn after everything else.
   const settings = chance(0.4) ? makeSettingsFile(rnd, manifests, implicitLayer, explicitLayer, file) : undefined;
+  // A manifest with several layers ("layers") that a settings entry names, drawn last of all.
+  if (settings && chance(0.35)) addLayersToNamedManifest(rnd, settings, manifests, implicitLayer, explicitLayer);
   return { seed, manifests, env, requested, apiVersion, ...(settings ? { settings } : {}) };
 }
 
@@ -273,6 +294,32 @@ function makeSettingsFile(
     entries.push({ ...(app_keys ? { app_keys } : {}), ...(l ? { layers: l } : { stderr_log: ['error'] }) });
   }
   return { form: chance(0.85) ? 'array' : 'single', entries };
+}
+
+/**
+ * Turns one recording-layer manifest a settings entry names into a manifest of 2–3 layers: the named
+ * layer first, last or between, and recording layers of other (sometimes the same) names, implicit
+ * or explicit like the manifest. Loaders before 1.4.347 check only the manifest's last layer against
+ * the entry; later ones check every layer (settings-multi-layer-manifests).
+ */
+function addLayersToNamedManifest(
+  rnd: () => number,
+  settings: SettingsFileScenario,
+  manifests: ScenarioManifest[],
+  implicitLayer: (name: string) => Record<string, unknown>,
+  explicitLayer: (name: string) => Record<string, unknown>,
+): void {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const refs = settings.entries.flatMap((e) => e.layers ?? []).flatMap((l) => (l.ref ? [l.ref] : []));
+  const named = manifests.filter((m) => m.layer['library_path'] === '$LIB' && refs.some((r) => r.folder === m.folder && r.file === m.file));
+  if (named.length === 0) return;
+  const m = pick(named);
+  const implicit = m.layer['disable_environment'] !== undefined;
+  const layers = Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => {
+    const name = rnd() < 0.15 ? String(m.layer['name']) : pick(RECORDING_LAYERS.filter((n) => n !== m.layer['name']));
+    return implicit ? implicitLayer(name) : explicitLayer(name);
+  });
+  m.extraLayers = { at: Math.floor(rnd() * (layers.length + 1)), layers };
 }
 
 /**
@@ -565,7 +612,7 @@ export function describeScenario(s: Scenario): string {
     `${s.title ? `pinned: ${s.title}` : `seed ${s.seed}`}: app apiVersion ${s.apiVersion}, requests [${s.requested.join(', ')}]`,
     `env ${JSON.stringify(s.env)}`,
   ];
-  for (const m of s.manifests) lines.push(`  ${FOLDERS[m.folder]}/${m.file}: ${JSON.stringify(m.layer)}`);
+  for (const m of s.manifests) lines.push(`  ${FOLDERS[m.folder]}/${m.file}: ${JSON.stringify(m.extraLayers ? manifestLayers(m) : m.layer)}`);
   if (s.settings) lines.push(`  vk_loader_settings.json: ${JSON.stringify(settingsFileJson(s.settings))}`);
   return lines.join('\n');
 }

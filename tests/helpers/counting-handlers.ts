@@ -35,8 +35,8 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
       calls.push('loader.info');
       return { library: 'libvulkan.so.1', path: null, apiVersion: 4206831, version: '1.3.239', layers: [], extensions: [] };
     },
-    devices: () => {
-      calls.push('devices');
+    'devices.list': () => {
+      calls.push('devices.list');
       return { requestedApiVersion: '1.1.0', enabledExtensions: [], devices: [], driverManifests: null };
     },
     'discovery.manifests': () => {
@@ -58,6 +58,10 @@ export function countingHandlers(overrides: Partial<Handlers> = {}) {
     'lint.files': () => {
       calls.push('lint.files');
       return [];
+    },
+    'diagnostics.saveFolder': () => {
+      calls.push('diagnostics.saveFolder');
+      return { path: '/tmp/strata-diagnostics', files: 0, bytes: 0 };
     },
     'drivers.negotiate': () => {
       calls.push('drivers.negotiate');

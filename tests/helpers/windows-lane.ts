@@ -238,6 +238,9 @@ function snapshotApp(into: string): string {
     rmSync(into, { recursive: true, force: true });
     try {
       for (const p of ['package.json', 'bin', join('out', 'main'), join('out', 'native-bridge')]) cpSync(join(APP_ROOT, p), join(into, p), { recursive: true });
+      // The page `strata serve` serves (tests/e2e/windows-serve.e2e.test.ts), when it is built.
+      for (const p of [join('out', 'renderer'), join('out', 'preload')])
+        if (existsSync(join(APP_ROOT, p))) cpSync(join(APP_ROOT, p), join(into, p), { recursive: true });
       const modules = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
           d.isDirectory() ? modules(join(dir, d.name)) : d.name.endsWith('.mjs') ? [join(dir, d.name)] : [],
@@ -247,7 +250,8 @@ function snapshotApp(into: string): string {
           existsSync(resolve(dirname(file), m[1] ?? m[2]!)),
         ),
       );
-      if (complete && existsSync(join(into, 'out', 'main', 'cli.mjs'))) {
+      // bin/strata runs out/main/cli.cjs (bin/code-cache.mjs); the ES-module build beside it is checked above.
+      if (complete && existsSync(join(into, 'out', 'main', 'cli.mjs')) && existsSync(join(into, 'out', 'main', 'cli.cjs'))) {
         symlinkSync(join(APP_ROOT, 'node_modules'), join(into, 'node_modules'));
         return into;
       }
@@ -303,6 +307,11 @@ export interface WindowsLane {
   /** Windows Node running the built CLI (`bin/strata ARGS`, from the lane's copy of the build). */
   strata(args: string[], env?: Record<string, string | null>, options?: { timeoutMs?: number }): WineRun;
   strataAsync(args: string[], env?: Record<string, string | null>, options?: { timeoutMs?: number }): Promise<WineRun>;
+  /**
+   * Starts the CLI and returns at once, for a server (`strata serve`): its output goes to `outFile`
+   * and `errFile`, read while it runs (Windows Node's stdout cannot be a pipe). It ends with close().
+   */
+  startStrata(args: string[], env?: Record<string, string | null>): { outFile: string; errFile: string; exited: () => boolean };
   /** The lane's copy of the build (package.json, bin/, out/main, out/native-bridge; node_modules linked). */
   appDir: string;
   /** Windows Node running `script` (a Unix path; koffi's Windows binary preloaded, as for strata()). */
@@ -464,6 +473,21 @@ export function openWindowsLane(): WindowsLane {
         { NODE_OPTIONS: `--require ${winPath(preload)}`, ...env },
         { cwd: app, ...options },
       );
+    },
+    startStrata(args, env = {}) {
+      const { wineArgs, outFile, errFile } = prepare(nodeExe, [winPath(join(app, 'bin', 'strata')), ...args], {
+        NODE_OPTIONS: `--require ${winPath(preload)}`,
+        ...env,
+      });
+      const out = openSync(outFile, 'w');
+      const err = openSync(errFile, 'w');
+      const child = spawn('wine', wineArgs, { env: wineEnv, cwd: app, stdio: ['ignore', out, err] });
+      closeSync(out);
+      closeSync(err);
+      let done = false;
+      child.on('exit', () => (done = true));
+      child.on('error', () => (done = true));
+      return { outFile, errFile, exited: () => done };
     },
     appDir: app,
     node(script, args, env = {}, options = {}) {

@@ -33,7 +33,7 @@ after(() => {
 });
 
 async function devices(request: object) {
-  const r = await ctx.router.call('devices', request, { host: 'cli' });
+  const r = await ctx.router.call('devices.list', request, { host: 'cli' });
   assert.ok(r.ok, JSON.stringify(r));
   return DevicesReportSchema.parse(r.value);
 }
@@ -60,7 +60,7 @@ test('two copies of the lavapipe manifest: two devices as vulkaninfo shows, one 
     copies.map((c) => [c, 1]),
   );
 
-  const cli = runStrata(['devices', '--env', `VK_DRIVER_FILES=${copies.join(':')}`], home.env);
+  const cli = runStrata(['device', 'list', '--env', `VK_DRIVER_FILES=${copies.join(':')}`], home.env);
   assert.equal(cli.status, 0, cli.stderr);
   assert.match(cli.stdout, /^\s+manifest\s+\S+lvp-a\.json \(or \S+lvp-b\.json: identical devices, told apart by order only\)$/m);
   assert.match(
@@ -83,12 +83,12 @@ test('a driver that crashes the loader: devices fails with an error that names t
   execFileSync('gcc', ['-shared', '-fPIC', '-O1', '-D', 'FAKE_SEGV', join(APP_ROOT, 'tests', 'fixtures', 'icd', 'fake-icd.c'), '-o', lib], { stdio: 'pipe' });
   const manifest = join(home.dir, 'segv.json');
   writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: lib, api_version: '1.3.239' } }));
-  const r = await ctx.router.call('devices', { env: { VK_DRIVER_FILES: `${LAVAPIPE}:${manifest}` } }, { host: 'cli' });
+  const r = await ctx.router.call('devices.list', { env: { VK_DRIVER_FILES: `${LAVAPIPE}:${manifest}` } }, { host: 'cli' });
   assert.equal(r.ok, false);
   const error = !r.ok ? r.error : null;
   assert.equal(error?.code, 'bridge/crashed');
   assert.match(error?.message ?? '', new RegExp(`Loaded alone, this driver does the same: ${manifest.replace(/[.]/g, '\\.')} \\(killed by SIGSEGV\\)`));
   assert.equal(error?.where, manifest);
   // The app's own probe is untouched, and the environment's probe starts afresh next time.
-  assert.ok((await ctx.router.call('devices', {}, { host: 'cli' })).ok);
+  assert.ok((await ctx.router.call('devices.list', {}, { host: 'cli' })).ok);
 });

@@ -46,10 +46,10 @@ function vulkaninfoProfile(env: NodeJS.ProcessEnv) {
   }
 }
 
-test('strata devices --json agrees with vulkaninfo --summary and --json on lavapipe', () => {
+test('strata device list --json agrees with vulkaninfo --summary and --json on lavapipe', () => {
   const home = lavapipeHome();
   try {
-    const r = runStrata(['devices', '--json'], home.env);
+    const r = runStrata(['device', 'list', '--json'], home.env);
     assert.equal(r.status, 0, r.stderr);
     const report = DevicesReportSchema.parse(JSON.parse(r.stdout));
     const summary = parseVulkaninfoSummary(runVulkaninfo(['--summary'], home.env));
@@ -98,10 +98,10 @@ test('strata devices --json agrees with vulkaninfo --summary and --json on lavap
   }
 });
 
-test('strata devices (human form) names the device, its driver and its versions', () => {
+test('strata device list (human form) names the device, its driver and its versions', () => {
   const home = lavapipeHome();
   try {
-    const r = runStrata(['devices'], home.env);
+    const r = runStrata(['device', 'list'], home.env);
     assert.equal(r.status, 0, r.stderr);
     const v = parseVulkaninfoSummary(runVulkaninfo(['--summary'], home.env)).devices[0]!;
     assert.match(r.stdout, new RegExp(`^GPU0\\s+${v['deviceName']!.replace(/[()]/g, '\\$&')}$`, 'm'));
@@ -112,10 +112,10 @@ test('strata devices (human form) names the device, its driver and its versions'
   }
 });
 
-test('strata loader --json agrees with vulkaninfo --summary: instance version, layers, instance extensions', () => {
+test('strata loader show --json agrees with vulkaninfo --summary: instance version, layers, instance extensions', () => {
   const home = lavapipeHome();
   try {
-    const r = runStrata(['loader', '--json'], home.env);
+    const r = runStrata(['loader', 'show', '--json'], home.env);
     assert.equal(r.status, 0, r.stderr);
     const info = LoaderInfoSchema.parse(JSON.parse(r.stdout));
     const summary = parseVulkaninfoSummary(runVulkaninfo(['--summary'], home.env));
@@ -159,12 +159,12 @@ test('a request with env gets a probe started with that environment; without it,
   );
   const ctx = createAppContext({ root: findAppRoot(), env: home.env });
   try {
-    const broken = await ctx.router.call('devices', {}, { host: 'cli' });
+    const broken = await ctx.router.call('devices.list', {}, { host: 'cli' });
     assert.equal(broken.ok, false);
     assert.equal(!broken.ok && broken.error.code, 'vulkan/incompatible-driver', JSON.stringify(broken));
     assert.match(!broken.ok ? (broken.error.fix ?? '') : '', /VK_LOADER_DEBUG=driver/);
 
-    const fixed = await ctx.router.call('devices', { env: { VK_DRIVER_FILES: LAVAPIPE } }, { host: 'cli' });
+    const fixed = await ctx.router.call('devices.list', { env: { VK_DRIVER_FILES: LAVAPIPE } }, { host: 'cli' });
     assert.ok(fixed.ok, JSON.stringify(fixed));
     assert.deepEqual(
       DevicesReportSchema.parse(fixed.value).devices.map((d) => d.driver?.driverName),
@@ -183,7 +183,7 @@ test('a request with env gets a probe started with that environment; without it,
     assert.ok(without.ok, JSON.stringify(without));
     assert.ok(!LoaderInfoSchema.parse(without.value).layers.some((l) => l.name === 'VK_LAYER_STRATA_env_probe'), 'the default probe does not see it');
 
-    const badName = await ctx.router.call('devices', { env: { 'NOT VALID': 'x' } }, { host: 'cli' });
+    const badName = await ctx.router.call('devices.list', { env: { 'NOT VALID': 'x' } }, { host: 'cli' });
     assert.equal(!badName.ok && badName.error.code, 'ipc/invalid-request');
   } finally {
     ctx.dispose();

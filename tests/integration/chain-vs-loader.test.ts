@@ -8,7 +8,16 @@ import { explainChain } from '../../main/chain/chain-service';
 import { makeTempHome } from '../helpers/temp-home';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { mapConcurrently } from '../helpers/concurrent-map';
-import { describeScenario, FOLDERS, makeScenario, pinnedScenarios, RECORDING_LAYERS, settingsFileJson, type Scenario } from '../helpers/chain-scenarios';
+import {
+  describeScenario,
+  FOLDERS,
+  makeScenario,
+  manifestLayers,
+  pinnedScenarios,
+  RECORDING_LAYERS,
+  settingsFileJson,
+  type Scenario,
+} from '../helpers/chain-scenarios';
 import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
 import { CHAIN_RULE_IDS, LOADER_RULES, loaderHas, setRuleSinceForTest, type LoaderRuleId } from '../../shared/loader/loader-rules';
 
@@ -80,13 +89,15 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>, buil
     for (const m of s.manifests) {
       const folder = join(home.dir, FOLDERS[m.folder]);
       mkdirSync(folder, { recursive: true });
-      const name = String(m.layer['name']);
-      let lib = '';
-      if (m.layer['library_path'] === '$LIB') {
-        lib = join(folder, `lib-${m.file.replace(/\.json$/, '')}.so`);
-        copyFileSync(libs.get(name)!, lib);
-      }
-      writeFileSync(join(folder, m.file), fill(JSON.stringify({ file_format_version: '1.2.0', layer: m.layer }, null, 2), lib));
+      // One copy of the library per layer of the manifest (a manifest may hold several: "layers").
+      const layers = manifestLayers(m).map((layer, i) => {
+        if (layer['library_path'] !== '$LIB') return layer;
+        const lib = join(folder, `lib-${m.file.replace(/\.json$/, '')}${i ? `-${i}` : ''}.so`);
+        copyFileSync(libs.get(String(layer['name']))!, lib);
+        return { ...layer, library_path: lib };
+      });
+      const json = m.extraLayers ? { file_format_version: '1.2.0', layers } : { file_format_version: '1.2.0', layer: layers[0] };
+      writeFileSync(join(folder, m.file), fill(JSON.stringify(json, null, 2)));
     }
     if (s.settings) {
       // Where every loader of the matrix that reads one looks (XDG_DATA_HOME is searched before and after 1.4.324).
@@ -142,6 +153,7 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>, buil
         : home.cleanup();
     const covered = new Set<string>([...model.chain, ...model.metaLayers, ...model.excluded].flatMap((e) => e.reasons.map((r) => r.code)));
     covered.add(`result ${real.result}`);
+    if (s.settings && s.manifests.some((m) => m.extraLayers)) covered.add('settings names a manifest of several layers');
     if (real.chain.length >= 3) covered.add('chain of 3 or more');
     if (same(real, expected, model.notes)) return { failure: null, covered, agreesAgain, cleanup };
     const short = (o: Outcome) => `result ${o.result}\n${o.chain.map((l, i) => `    ${i}. ${l.replace(home.dir, '$HOME')}`).join('\n') || '    (no layers)'}`;
@@ -219,7 +231,15 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
             ...(loaderHas(b.version, 'first-occurrence-wins') ? [] : ['duplicate/later-occurrence-wins']),
             // A settings file's layers decide the chain on the loaders that read one.
             ...(loaderHas(b.version, 'settings-file')
-              ? ['settings/on', 'settings/off', 'settings/order', 'settings/superseded', 'settings/not-listed', 'result crash']
+              ? [
+                  'settings/on',
+                  'settings/off',
+                  'settings/order',
+                  'settings/superseded',
+                  'settings/not-listed',
+                  'result crash',
+                  'settings names a manifest of several layers',
+                ]
               : []),
           ];
           const unreached = needed.filter((k) => !tally.has(k));

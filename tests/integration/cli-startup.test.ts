@@ -31,13 +31,13 @@ test('the saved help pages are what the built CLI prints now, for every command'
   assert.equal(fresh.status, 0, fresh.stderr);
   assert.deepEqual(saved, JSON.parse(fresh.stdout));
   // Every command has its page: the root, the groups and their commands.
-  for (const path of ['', 'info', 'layers list', 'override apply', 'settings export', 'sessions search', 'serve'])
+  for (const path of ['', 'info', 'layer list', 'override apply', 'settings export', 'session search', 'serve'])
     assert.ok(path in saved.pages, `no page for "${path}"`);
   assert.ok(Object.keys(saved.pages).length >= 40);
 });
 
 test("--help from the saved pages is byte for byte the CLI's own, -h too, exit 0", () => {
-  for (const path of [[], ['layers', 'list'], ['override', 'apply'], ['settings', 'export'], ['sessions', 'search'], ['drivers']]) {
+  for (const path of [[], ['layer', 'list'], ['override', 'apply'], ['settings', 'export'], ['session', 'search'], ['driver']]) {
     for (const flag of ['--help', '-h']) {
       const fast = runStrata([...path, flag], home.env);
       const slow = runStrata([...path, flag], viaCli);
@@ -89,7 +89,10 @@ test('the built CLI entry loads no schema, FFI or LSP library until a command ru
 
 /**
  * The source files (as esbuild marks them in the chunks: `// shared/app/app-info.ts`) a real run
- * of the built CLI loaded, recorded by a module loader hook (node:module register).
+ * of the built CLI loaded, recorded by a module loader hook (node:module register). The ES-module
+ * build is run (out/main/cli.mjs, split at each dynamic import()): bin/strata runs the same source
+ * as one CommonJS file (out/main/cli.cjs, for V8's code cache), where each dynamic import() becomes
+ * a module body run on first use, so what a command evaluates is the same and this build shows it file by file.
  */
 function sourcesLoaded(args: string[], env: NodeJS.ProcessEnv): { status: number | null; sources: Set<string>; packages: Set<string> } {
   const log = join(home.dir, `loaded-${args.join('-').replace(/[^\w-]/g, '')}.txt`);
@@ -101,7 +104,12 @@ function sourcesLoaded(args: string[], env: NodeJS.ProcessEnv): { status: number
   const register = join(home.dir, 'register-hook.mjs');
   writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
   writeFileSync(log, '');
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, join(APP_ROOT, 'bin', 'strata'), ...args], {
+  const runner = join(home.dir, 'run-esm-cli.mjs');
+  writeFileSync(
+    runner,
+    `const { main } = await import(${JSON.stringify(pathToFileURL(join(OUT_MAIN, 'cli.mjs')).href)});\nprocess.exitCode = await main(process.argv.slice(2));\n`,
+  );
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, runner, ...args], {
     cwd: APP_ROOT,
     env,
     encoding: 'utf8',
@@ -145,12 +153,12 @@ test("a command loads its own channel's schemas and service, not the others' (la
     { args: ['explain', '--json'], needs: ['shared/loader/chain.ts', 'main/chain/chain-service.ts'], not: OTHER_CHANNELS },
     // The probe answers it: no manifest is read in this process.
     {
-      args: ['loader', '--json'],
+      args: ['loader', 'show', '--json'],
       needs: ['shared/vulkan/loader-info.ts', 'main/services/vulkan-service.ts'],
       not: [...OTHER_CHANNELS, 'main/discovery/discovery-service.ts', 'shared/discovery/manifest-inventory.ts'],
     },
     {
-      args: ['layers', 'list', '--json'],
+      args: ['layer', 'list', '--json'],
       needs: ['shared/discovery/manifest-inventory.ts', 'main/discovery/discovery-service.ts'],
       not: [...OTHER_CHANNELS, 'main/chain/chain-service.ts'],
     },

@@ -41,10 +41,10 @@ test('strata info: a human table naming the loader version', () => {
   }
 });
 
-test('strata env --json: reports the Vulkan variables and XDG folders of the environment it runs in', () => {
+test('strata env show --json: reports the Vulkan variables and XDG folders of the environment it runs in', () => {
   const home = makeTempHome({ VK_LAYER_PATH: '/opt/layers', VK_LOADER_DEBUG: 'all' });
   try {
-    const r = runStrata(['env', '--json'], home.env);
+    const r = runStrata(['env', 'show', '--json'], home.env);
     assert.equal(r.status, 0, r.stderr);
     const s = EnvSummarySchema.parse(JSON.parse(r.stdout));
     assert.deepEqual(
@@ -68,7 +68,7 @@ test('strata --version prints the package version', () => {
 });
 
 test('--help works on every command, exit 0', () => {
-  for (const args of [['--help'], ['info', '--help'], ['env', '--help'], ['serve', '--help']]) {
+  for (const args of [['--help'], ['info', '--help'], ['env', 'show', '--help'], ['serve', '--help']]) {
     const r = runStrata(args, shared.env);
     assert.equal(r.status, 0, args.join(' '));
     assert.match(r.stdout, /Usage: strata/);

@@ -19,10 +19,10 @@ function homeWithLayers(files: Record<string, string>) {
   return { home, dir };
 }
 
-test('strata layers list --json: the same layers the real loader enumerates, with origins', () => {
+test('strata layer list --json: the same layers the real loader enumerates, with origins', () => {
   const { home, dir } = homeWithLayers({ 'a.json': layerJson('VK_LAYER_STRATA_test_a'), 'b.json': layerJson('VK_LAYER_STRATA_test_b') });
   try {
-    const r = runStrata(['layers', 'list', '--json'], home.env);
+    const r = runStrata(['layer', 'list', '--json'], home.env);
     assert.equal(r.status, 0, r.stderr);
     const manifests = DiscoveredManifestSchema.array().parse(JSON.parse(r.stdout));
     const names = manifests.flatMap((m) => m.layers.map((l) => l.name)).sort();
@@ -36,9 +36,9 @@ test('strata layers list --json: the same layers the real loader enumerates, wit
     assert.deepEqual(ours.diagnostics, []);
     assert.equal(ours.layers[0]!.apiVersion, '1.3.239');
 
-    const explicitOnly = DiscoveredManifestSchema.array().parse(JSON.parse(runStrata(['layers', 'list', '--json', '--explicit'], home.env).stdout));
+    const explicitOnly = DiscoveredManifestSchema.array().parse(JSON.parse(runStrata(['layer', 'list', '--json', '--explicit'], home.env).stdout));
     assert.ok(explicitOnly.every((m) => m.kind === 'explicit_layer'));
-    const human = runStrata(['layers', 'list'], home.env).stdout;
+    const human = runStrata(['layer', 'list'], home.env).stdout;
     assert.match(human, /VK_LAYER_STRATA_test_a\s+explicit\s+1\.3\.239\s+1\s+XDG_CONFIG_HOME\s+ok/);
   } finally {
     home.cleanup();
@@ -86,11 +86,11 @@ test('strata lint FILE|DIR: the bad corpus has errors; a clean file exits 0', ()
   }
 });
 
-test('strata drivers list --json: VK_DRIVER_FILES replaces the search, as the loader does', () => {
+test('strata driver list --json: VK_DRIVER_FILES replaces the search, as the loader does', () => {
   const lvp = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
   const home = makeTempHome({ VK_DRIVER_FILES: lvp });
   try {
-    const r = runStrata(['drivers', 'list', '--json'], home.env);
+    const r = runStrata(['driver', 'list', '--json'], home.env);
     assert.equal(r.status, 0, r.stderr);
     const drivers = DiscoveredManifestSchema.array().parse(JSON.parse(r.stdout));
     assert.deepEqual(

@@ -697,13 +697,13 @@ function strataFromSource(args: string[], env: NodeJS.ProcessEnv) {
   return spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: APP_ROOT, env, encoding: 'utf8', timeout: 60_000 });
 }
 
-test('strata paths --json: the contract shape, the same locations as the loader, exists flags from the disk', () => {
+test('strata path list --json: the contract shape, the same locations as the loader, exists flags from the disk', () => {
   const home = makeTempHome();
   const t = new Tree(home);
   try {
     t.layer(t.p('added', 'a.json'));
     const env = { ...home.env, VK_ADD_LAYER_PATH: `${t.p('added')}:${t.p('missing')}` };
-    const r = strataFromSource(['paths', '--json'], env);
+    const r = strataFromSource(['path', 'list', '--json'], env);
     assert.equal(r.status, 0, r.stderr);
     const value = DiscoveryPathsSchema.parse(JSON.parse(r.stdout));
     const loader = probeLoader(env, t.dir);
@@ -722,7 +722,7 @@ test('strata paths --json: the contract shape, the same locations as the loader,
     );
     assert.equal(value.locations.driver.find((l) => l.path === '/usr/share/vulkan/icd.d')?.exists, true);
 
-    const human = strataFromSource(['paths'], env);
+    const human = strataFromSource(['path', 'list'], env);
     assert.equal(human.status, 0, human.stderr);
     assert.match(human.stdout, /^Implicit layers:\n {2}# +exists +path +origin/m);
     assert.match(human.stdout, new RegExp(`1 +yes +${t.p('added').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +VK_ADD_LAYER_PATH\\[0\\]`));

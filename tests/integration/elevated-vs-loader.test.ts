@@ -21,7 +21,7 @@ import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-bu
  * folder and run as root, so real id ≠ effective id: glibc sets AT_SECURE, and loader 1.3.239's
  * secure_getenv answers NULL. Its VK_LOADER_DEBUG log still comes out (the loader reads that one
  * with plain getenv, found by running it), so the search locations and files are compared with
- * Strata's `elevated: true` search paths + scanner, and with `strata paths --elevated`.
+ * Strata's `elevated: true` search paths + scanner, and with `strata path list --elevated`.
  */
 
 const NOBODY = 65534;
@@ -228,7 +228,7 @@ for (const version of ['system', ...(isRoot && !matrixSkipped ? builds.map((b) =
         // The CLI (built bundle) as a user asks it, without being elevated itself (once: it does not depend on the loader).
         if (version !== 'system') return;
         const loader = runProbe(probes.setuid, env, home.dir).searches;
-        const cli = runStrata(['paths', '--elevated', '--json'], env);
+        const cli = runStrata(['path', 'list', '--elevated', '--json'], env);
         assert.equal(cli.status, 0, cli.stderr);
         const paths = DiscoveryPathsSchema.parse(JSON.parse(cli.stdout));
         assert.equal(paths.elevated, true);
@@ -236,15 +236,15 @@ for (const version of ['system', ...(isRoot && !matrixSkipped ? builds.map((b) =
           assert.deepEqual(
             paths.locations[kind].map((l) => l.path),
             loader[kind].locations,
-            `strata paths --elevated: ${kind}`,
+            `strata path list --elevated: ${kind}`,
           );
-        const layers = runStrata(['layers', 'list', '--elevated', '--json'], env);
+        const layers = runStrata(['layer', 'list', '--elevated', '--json'], env);
         assert.equal(layers.status, 0, layers.stderr);
         const listed = DiscoveredManifestSchema.array()
           .parse(JSON.parse(layers.stdout))
           .map((m) => m.path);
-        assert.deepEqual(listed, [...loader.implicit_layer.files, ...loader.explicit_layer.files], 'strata layers list --elevated');
-        const human = runStrata(['paths', '--elevated'], env);
+        assert.deepEqual(listed, [...loader.implicit_layer.files, ...loader.explicit_layer.files], 'strata layer list --elevated');
+        const human = runStrata(['path', 'list', '--elevated'], env);
         assert.match(human.stdout, /^Elevated: the loader ignores VK_LAYER_PATH/m);
       } finally {
         home.cleanup();
@@ -257,7 +257,7 @@ test('without --elevated the same CLI run honours the variables (root is not "el
   try {
     const p = buildTree(home);
     const env = { ...home.env, VK_LAYER_PATH: p('lp') };
-    const paths = DiscoveryPathsSchema.parse(JSON.parse(runStrata(['paths', '--json'], env).stdout));
+    const paths = DiscoveryPathsSchema.parse(JSON.parse(runStrata(['path', 'list', '--json'], env).stdout));
     assert.equal(paths.elevated, false);
     assert.deepEqual(
       paths.locations.explicit_layer.map((l) => l.origin),

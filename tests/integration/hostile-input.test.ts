@@ -145,7 +145,7 @@ test('discovery: each hostile file in a layer folder is its own diagnostic; the 
   assert.match(of('deep.json'), /manifest\/invalid-json: JSON nested deeper than 1000 levels/);
   assert.equal(of('good.json'), '');
 
-  const layers = DiscoveredManifestSchema.array().parse(JSON.parse(strata(['layers', 'list', '--json']).stdout));
+  const layers = DiscoveredManifestSchema.array().parse(JSON.parse(strata(['layer', 'list', '--json']).stdout));
   assert.ok(layers.some((m) => m.layers.some((l) => l.name === 'VK_LAYER_STRATA_hostile_good')));
   const explain = strata(['explain', '--enable-layers', 'VK_LAYER_STRATA_hostile_good', '--json']);
   assert.equal(explain.status, 0, explain.stderr);
@@ -204,9 +204,9 @@ for (const [label, args] of fileCommands) {
   });
 }
 
-test("strata drivers negotiate: a hostile file named as a driver manifest is that driver's clear error, before any probe reads it", () => {
+test("strata driver negotiate: a hostile file named as a driver manifest is that driver's clear error, before any probe reads it", () => {
   for (const [what, path] of Object.entries(hostile)) {
-    const r = strata(['drivers', 'negotiate', '--json', path]);
+    const r = strata(['driver', 'negotiate', '--json', path]);
     assert.equal(r.status, 1, `${what}: ${r.stderr}`);
     const report = JSON.parse(r.stdout) as { drivers: { ok: boolean; error: { code: string; message: string } | null }[] };
     assert.equal(report.drivers.length, 1);
@@ -267,10 +267,10 @@ test("strata launch: a 1 GiB layer settings file (vkconfig's, or VK_LAYER_SETTIN
     rmSync(join(vkconfig, 'vk_layer_settings.txt'));
     const r2 = strata(['launch', '--', '/bin/true'], { ...own.env, VK_LAYER_SETTINGS_PATH: mine });
     assert.equal(r2.status, 0, r2.stderr);
-    const list = JSON.parse(strata(['sessions', 'list', '--json'], own.env).stdout) as { sessions: { id: string }[] };
+    const list = JSON.parse(strata(['session', 'list', '--json'], own.env).stdout) as { sessions: { id: string }[] };
     const notes = list.sessions.map((s) =>
       JSON.stringify(
-        (JSON.parse(strata(['sessions', 'show', s.id, '--json'], own.env).stdout) as { header: { validationRouting: unknown; notes: unknown } }).header,
+        (JSON.parse(strata(['session', 'show', s.id, '--json'], own.env).stdout) as { header: { validationRouting: unknown; notes: unknown } }).header,
       ),
     );
     for (const file of [join(vkconfig, 'vk_layer_settings.txt'), join(mine, 'vk_layer_settings.txt')])
@@ -289,7 +289,7 @@ test('profile list with a FIFO among the profiles: answers, naming the FIFO', ()
 });
 
 test('the sessions folder: each hostile file is listed as not read, with why; the good session lists, shows and exports', () => {
-  const r = strata(['sessions', 'list', '--json']);
+  const r = strata(['session', 'list', '--json']);
   const list = JSON.parse(r.stdout) as { sessions: { id: string }[]; unreadable: { file: string; reason: string }[] };
   assert.deepEqual(
     list.sessions.map((s) => s.id),
@@ -301,15 +301,15 @@ test('the sessions folder: each hostile file is listed as not read, with why; th
     assert.match(entry.reason, reason);
   }
   // The human listing says so too, with exit 1 (files it could not read), like `strata profile list`.
-  const text = strata(['sessions', 'list']);
+  const text = strata(['session', 'list']);
   assert.equal(text.status, 1, text.stderr);
   for (const id of Object.keys(hostileSessions)) assert.match(text.stdout, new RegExp(`${id}\\.jsonl`), text.stdout);
 
   for (const id of Object.keys(hostileSessions)) {
     for (const args of [
-      ['sessions', 'show', id],
-      ['sessions', 'export', id, '--format', 'html', '-o', join(work, `${id}.html`)],
-      ['sessions', 'search', '--id', id, '--grep', 'x'],
+      ['session', 'show', id],
+      ['session', 'export', id, '--format', 'html', '-o', join(work, `${id}.html`)],
+      ['session', 'search', '--id', id, '--grep', 'x'],
     ]) {
       const bad = strata(args);
       assert.notEqual(bad.status, 0, `${args.join(' ')}: ${bad.stdout}`);
@@ -319,14 +319,14 @@ test('the sessions folder: each hostile file is listed as not read, with why; th
     }
   }
   // The over-long line and the deep record count as damaged; the records around them are kept.
-  const shown = strata(['sessions', 'show', 'good', '--lines', '--json']);
+  const shown = strata(['session', 'show', 'good', '--lines', '--json']);
   assert.equal(shown.status, 0, shown.stderr);
   const open = JSON.parse(shown.stdout) as { records: { text?: string }[] };
   assert.deepEqual(
     open.records.map((x) => x.text),
     ['before', 'after'],
   );
-  const exported = strata(['sessions', 'export', 'good', '--format', 'html', '-o', join(work, 'good.html')]);
+  const exported = strata(['session', 'export', 'good', '--format', 'html', '-o', join(work, 'good.html')]);
   assert.equal(exported.status, 0, exported.stderr);
   assert.match(readFileSync(join(work, 'good.html'), 'utf8'), /after/);
 });

@@ -1,5 +1,5 @@
 /**
- * The probe started early (main/probe-prelaunch.ts, `strata loader` / `strata devices`) and the
+ * The probe started early (main/probe-prelaunch.ts, `strata loader show` / `strata device list`) and the
  * probe's own start (issue #19): real probe processes throughout. A probe started before its
  * client exists answers as one started on demand; one that dies before the client listens is
  * reported as a crash; one nobody took is stopped. The probe's Node starts without

@@ -152,7 +152,7 @@ test(
     const before = snapshot(store.dir);
     const o = { env: home.env, loaderVersion: async () => '1.3.239' };
     for (const [f, want] of Object.entries(expected)) {
-      if (want.code === 'profile/is-override-layer') continue; // import converts those (profile-cli.test.ts)
+      if (want.code === 'profile/is-override-layer') continue; // import converts those (profile-command.test.ts)
       await assert.rejects(
         profilesImport(o, { text: readFileSync(join(BAD, f), 'utf8'), source: f }),
         (e: unknown) => e instanceof StrataRequestError && e.error.code === want.code && (!want.field || e.error.where === `${f}, field ${want.field}`),

@@ -144,7 +144,7 @@ test('the generator line: registered ids by vendor and tool, unregistered ones a
 
 // Fuzzing (reader, disassembler, validation, reflection, VBC): tests/integration/shader-fuzz.test.ts.
 
-test('strata shader dis FILE prints exactly what spirv-dis prints, --raw-id what spirv-dis --raw-id prints; a corrupt file exits 1 with its diagnostic', () => {
+test('strata shader disassemble FILE prints exactly what spirv-dis prints, --raw-id what spirv-dis --raw-id prints; a corrupt file exits 1 with its diagnostic', () => {
   const home = makeTempHome();
   try {
     const m = corpus.modules.find((x) => x.name === 'spirv-names.frag')!;

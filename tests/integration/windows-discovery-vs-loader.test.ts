@@ -11,7 +11,7 @@ import { DiscoveryPathsSchema } from '../../shared/loader/search-paths';
  * Discovery on Windows, against the real Windows loader (1.4.359, mingw-built vulkan-1.dll) under
  * Wine: for each scenario the registry (HKLM, HKCU, WOW6432Node) and the files are set up, then
  * tests/fixtures/discovery/loader-scan-probe.c runs with VK_LOADER_DEBUG=all and Strata runs as a
- * Windows user runs it (Windows Node, the built CLI: `strata layers list --json`). Both must open
+ * Windows user runs it (Windows Node, the built CLI: `strata layer list --json`). Both must open
  * the same manifest files in the same order.
  *
  * Every process under Wine is elevated (high integrity), so these are the elevated rules of
@@ -76,7 +76,7 @@ class Files {
 
 interface Scenario {
   name: string;
-  /** Also compare the driver search (`strata drivers list --json`). */
+  /** Also compare the driver search (`strata driver list --json`). */
   drivers?: boolean;
   setup(f: Files): { registry: Record<string, RegValue[]>; env?: Record<string, string> };
   expect(loader: WindowsLoaderLog, strata: StrataEntry[]): void;
@@ -376,8 +376,8 @@ for (const s of scenarios) {
     // Both only read the registry and the files: they run side by side.
     const [loaderRun, strataRun, driversRun] = await Promise.all([
       lane.runAsync(probe, [], { VK_LOADER_DEBUG: 'all', ...env }),
-      lane.strataAsync(['layers', 'list', '--json'], env),
-      s.drivers ? lane.strataAsync(['drivers', 'list', '--json'], env) : null,
+      lane.strataAsync(['layer', 'list', '--json'], env),
+      s.drivers ? lane.strataAsync(['driver', 'list', '--json'], env) : null,
     ]);
     assert.equal(loaderRun.status, 0, loaderRun.stderr.slice(-2000));
     const loader = parseWindowsLoaderLog(loaderRun.stderr);
@@ -410,9 +410,9 @@ for (const s of scenarios) {
   });
 }
 
-test('strata paths under Wine: elevated (detected from the token), HKCU not searched, said in plain words', { skip }, () => {
+test('strata path list under Wine: elevated (detected from the token), HKCU not searched, said in plain words', { skip }, () => {
   lane.setKhronosRegistry({});
-  const json = lane.strata(['paths', '--json']);
+  const json = lane.strata(['path', 'list', '--json']);
   assert.equal(json.status, 0, json.stderr);
   const paths = DiscoveryPathsSchema.parse(JSON.parse(json.stdout));
   assert.equal(paths.platform.os, 'windows');
@@ -423,7 +423,7 @@ test('strata paths under Wine: elevated (detected from the token), HKCU not sear
     paths.locations.explicit_layer.map((l) => l.path).filter((p) => p.startsWith('HKLM\\SOFTWARE')),
     ['HKLM\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers'],
   );
-  const text = lane.strata(['paths']);
+  const text = lane.strata(['path', 'list']);
   assert.equal(text.status, 0, text.stderr);
   assert.match(text.stdout, /elevated/i);
   assert.match(text.stdout, /HKEY_CURRENT_USER/);

@@ -12,7 +12,7 @@ import { DevicesReportSchema } from '../../shared/vulkan/devices';
 import { DriversNegotiateReportSchema } from '../../shared/vulkan/driver-negotiation';
 
 /**
- * The probe on Windows: `strata info` and `strata loader` run by Windows Node under Wine load the
+ * The probe on Windows: `strata info` and `strata loader show` run by Windows Node under Wine load the
  * real Windows loader (1.4.359, mingw-built vulkan-1.dll) in the probe process through koffi, and
  * answer what that loader says — compared with tests/fixtures/windows/enumerate.c, a mingw-built
  * program asking the same loader in the same prefix. Layers come from the registry (HKLM; the HKCU
@@ -147,55 +147,59 @@ function parseOracle(out: string): Oracle {
   return o;
 }
 
-test('strata info and strata loader under Wine: the real vulkan-1.dll answers through the probe, and the CLI exits', { skip, timeout: 300_000 }, async () => {
-  const t = Date.now();
-  const [oracleRun, infoRun, loaderRun, devicesRun] = await Promise.all([
-    lane.runAsync(enumerate, []),
-    lane.strataAsync(['info', '--json'], {}, { timeoutMs: 120_000 }),
-    lane.strataAsync(['loader', '--json'], {}, { timeoutMs: 120_000 }),
-    lane.strataAsync(['devices', '--json'], {}, { timeoutMs: 120_000 }),
-  ]);
-  process.stderr.write(`windows-probe-vs-loader: the oracle, strata info and strata loader side by side in ${elapsed(t)} s\n`);
-  assert.equal(oracleRun.status, 0, oracleRun.stderr);
-  const oracle = parseOracle(oracleRun.stdout);
-  assert.equal(oracle.version, '1.4.359', `the oracle did not reach the built loader:\n${oracleRun.stdout}`);
-  assert.deepEqual(
-    oracle.layers.map((l) => l.name).sort(),
-    ['VK_LAYER_STRATA_a', 'VK_LAYER_STRATA_b', 'VK_LAYER_STRATA_c', 'VK_LAYER_STRATA_needsdep', 'VK_LAYER_STRATA_wrong32'],
-    'the registry layers the elevated loader reads (HKCU skipped)',
-  );
+test(
+  'strata info and strata loader show under Wine: the real vulkan-1.dll answers through the probe, and the CLI exits',
+  { skip, timeout: 300_000 },
+  async () => {
+    const t = Date.now();
+    const [oracleRun, infoRun, loaderRun, devicesRun] = await Promise.all([
+      lane.runAsync(enumerate, []),
+      lane.strataAsync(['info', '--json'], {}, { timeoutMs: 120_000 }),
+      lane.strataAsync(['loader', 'show', '--json'], {}, { timeoutMs: 120_000 }),
+      lane.strataAsync(['device', 'list', '--json'], {}, { timeoutMs: 120_000 }),
+    ]);
+    process.stderr.write(`windows-probe-vs-loader: the oracle, strata info and strata loader show side by side in ${elapsed(t)} s\n`);
+    assert.equal(oracleRun.status, 0, oracleRun.stderr);
+    const oracle = parseOracle(oracleRun.stdout);
+    assert.equal(oracle.version, '1.4.359', `the oracle did not reach the built loader:\n${oracleRun.stdout}`);
+    assert.deepEqual(
+      oracle.layers.map((l) => l.name).sort(),
+      ['VK_LAYER_STRATA_a', 'VK_LAYER_STRATA_b', 'VK_LAYER_STRATA_c', 'VK_LAYER_STRATA_needsdep', 'VK_LAYER_STRATA_wrong32'],
+      'the registry layers the elevated loader reads (HKCU skipped)',
+    );
 
-  // null: the lane's time limit killed it (the CLI did not exit).
-  assert.equal(infoRun.status, 0, `strata info --json: ${infoRun.stderr}`);
-  const info = AppInfoSchema.parse(JSON.parse(infoRun.stdout));
-  assert.equal(info.platform, 'win32');
-  assert.ok(info.loader.found, `strata info found no loader: ${JSON.stringify(info.loader)}`);
-  assert.equal(info.loader.version, oracle.version);
-  assert.equal(info.loader.path?.toLowerCase(), oracle.module.toLowerCase(), 'the probe names the vulkan-1.dll it loaded');
+    // null: the lane's time limit killed it (the CLI did not exit).
+    assert.equal(infoRun.status, 0, `strata info --json: ${infoRun.stderr}`);
+    const info = AppInfoSchema.parse(JSON.parse(infoRun.stdout));
+    assert.equal(info.platform, 'win32');
+    assert.ok(info.loader.found, `strata info found no loader: ${JSON.stringify(info.loader)}`);
+    assert.equal(info.loader.version, oracle.version);
+    assert.equal(info.loader.path?.toLowerCase(), oracle.module.toLowerCase(), 'the probe names the vulkan-1.dll it loaded');
 
-  assert.equal(loaderRun.status, 0, `strata loader --json: ${loaderRun.stderr}`);
-  const loader = LoaderInfoSchema.parse(JSON.parse(loaderRun.stdout));
-  assert.equal(loader.version, oracle.version);
-  assert.deepEqual(
-    loader.layers.map((l) => ({ name: l.name, spec: l.specVersionRaw, impl: l.implementationVersion })),
-    oracle.layers,
-  );
-  assert.deepEqual(loader.extensions, oracle.extensions);
-  assert.ok(
-    loader.extensions.some((e) => e.name === 'VK_EXT_debug_utils'),
-    'the implicit layer adds its instance extension to the list',
-  );
-  assert.deepEqual(loader.layers.find((l) => l.name === 'VK_LAYER_STRATA_c')?.extensions, [{ name: 'VK_EXT_debug_utils', specVersion: 2 }]);
+    assert.equal(loaderRun.status, 0, `strata loader show --json: ${loaderRun.stderr}`);
+    const loader = LoaderInfoSchema.parse(JSON.parse(loaderRun.stdout));
+    assert.equal(loader.version, oracle.version);
+    assert.deepEqual(
+      loader.layers.map((l) => ({ name: l.name, spec: l.specVersionRaw, impl: l.implementationVersion })),
+      oracle.layers,
+    );
+    assert.deepEqual(loader.extensions, oracle.extensions);
+    assert.ok(
+      loader.extensions.some((e) => e.name === 'VK_EXT_debug_utils'),
+      'the implicit layer adds its instance extension to the list',
+    );
+    assert.deepEqual(loader.layers.find((l) => l.name === 'VK_LAYER_STRATA_c')?.extensions, [{ name: 'VK_EXT_debug_utils', specVersion: 2 }]);
 
-  // Devices: winevulkan (the prefix's driver, HKLM\…\Drivers) over the host's lavapipe.
-  assert.equal(devicesRun.status, 0, `strata devices --json: ${devicesRun.stderr}`);
-  const devices = DevicesReportSchema.parse(JSON.parse(devicesRun.stdout));
-  assert.ok(oracle.devices.length > 0, `the oracle saw no device:\n${oracleRun.stdout}`);
-  assert.deepEqual(
-    devices.devices.map((d) => ({ apiVersion: d.apiVersion, name: d.deviceName })),
-    oracle.devices,
-  );
-});
+    // Devices: winevulkan (the prefix's driver, HKLM\…\Drivers) over the host's lavapipe.
+    assert.equal(devicesRun.status, 0, `strata device list --json: ${devicesRun.stderr}`);
+    const devices = DevicesReportSchema.parse(JSON.parse(devicesRun.stdout));
+    assert.ok(oracle.devices.length > 0, `the oracle saw no device:\n${oracleRun.stdout}`);
+    assert.deepEqual(
+      devices.devices.map((d) => ({ apiVersion: d.apiVersion, name: d.deviceName })),
+      oracle.devices,
+    );
+  },
+);
 
 test('strata info (text) under Wine names the loader and exits', { skip, timeout: 180_000 }, () => {
   const r = lane.strata(['info'], {}, { timeoutMs: 120_000 });
@@ -207,7 +211,7 @@ test(
   'layers inspect under Wine: a layer DLL loaded in the probe, negotiated, and the file it came from; a 32-bit DLL refused from its PE header',
   { skip, timeout: 180_000 },
   () => {
-    const r = lane.strata(['layers', 'inspect', '--json', 'VK_LAYER_STRATA_a', 'VK_LAYER_STRATA_wrong32'], {}, { timeoutMs: 120_000 });
+    const r = lane.strata(['layer', 'inspect', '--json', 'VK_LAYER_STRATA_a', 'VK_LAYER_STRATA_wrong32'], {}, { timeoutMs: 120_000 });
     assert.equal(r.status, 1, `one layer fails, so exit 1: ${r.stderr}`);
     assert.ok(r.stdout.trim(), `no report: ${r.stderr}`);
     const report = LayersInspectReportSchema.parse(JSON.parse(r.stdout));
@@ -236,7 +240,7 @@ test(
   'layers inspect under Wine: a DLL whose import is missing fails to load; its PE export table still says what it exports, and the loader fails it too',
   { skip, timeout: 180_000 },
   () => {
-    const r = lane.strata(['layers', 'inspect', '--json', 'VK_LAYER_STRATA_needsdep'], {}, { timeoutMs: 120_000 });
+    const r = lane.strata(['layer', 'inspect', '--json', 'VK_LAYER_STRATA_needsdep'], {}, { timeoutMs: 120_000 });
     assert.equal(r.status, 1, r.stderr);
     const layer = LayersInspectReportSchema.parse(JSON.parse(r.stdout)).layers[0];
     assert.equal(layer?.error?.code, 'layer/load-failed', JSON.stringify(layer?.error));
@@ -257,7 +261,7 @@ test(
 );
 
 test("drivers negotiate under Wine: the registry's driver (winevulkan) loaded alone in a probe of its own and negotiated", { skip, timeout: 180_000 }, () => {
-  const r = lane.strata(['drivers', 'negotiate', '--json'], {}, { timeoutMs: 120_000 });
+  const r = lane.strata(['driver', 'negotiate', '--json'], {}, { timeoutMs: 120_000 });
   assert.equal(r.status, 0, r.stderr);
   const report = DriversNegotiateReportSchema.parse(JSON.parse(r.stdout));
   // What the loader reads: HKLM\…\Drivers (VK_LOADER_DEBUG output compared in windows-discovery-vs-loader).

@@ -25,8 +25,10 @@ test('rule boundaries between two versions are the releases where a modeled rule
     '1.3.302',
     '1.4.303',
     '1.4.309',
+    '1.4.323',
     '1.4.324',
     '1.4.326',
+    '1.4.329',
     '1.4.333',
     '1.4.336',
     '1.4.337',
@@ -34,6 +36,7 @@ test('rule boundaries between two versions are the releases where a modeled rule
     '1.4.341',
     '1.4.347',
     '1.4.357',
+    '1.4.358',
     '1.4.359',
   ]);
   assert.deepEqual(ruleBoundaries('1.4.359', '1.3.275'), ruleBoundaries('1.3.275', '1.4.359'), 'order of the pair does not matter');

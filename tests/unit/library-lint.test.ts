@@ -1,23 +1,16 @@
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { lintManifest, type ManifestRole } from '../../shared/lint/manifest-lint';
 import type { LibraryCheck, LibraryLookup } from '../../shared/lint/library-lint';
-import { libraryLookup, readLibraryFile } from '../../main/discovery/library-check';
 
 /**
- * library_path lint: the pure rules (shared/lint/library-lint.ts) on the facts main hands them, and
- * the I/O side (main/discovery/library-check.ts) on real files: a FIFO, a folder, a link loop, a
- * bare name through LD_LIBRARY_PATH. What the real loader does with each is proven by
+ * library_path lint: the pure rules (shared/lint/library-lint.ts) on the facts main hands them (the
+ * I/O side, main/discovery/library-check.ts, is in library-check.test.ts). What the real loader does
+ * with each is proven by
  * tests/integration/lint-vs-loader.test.ts (the library fixtures of the bad corpus).
  */
-const work = mkdtempSync(join(tmpdir(), 'strata-library-lint-'));
-after(() => rmSync(work, { recursive: true, force: true }));
 
 const layerText = (library: string, extra = '') =>
   `{\n  "file_format_version": "1.2.1",\n  "layer": {\n    "name": "VK_LAYER_STRATA_lib",\n    "type": "GLOBAL",\n    "library_path": ${JSON.stringify(library)},\n    "api_version": "1.3.239",\n    "implementation_version": "1",\n    "description": "x"${extra}\n  }\n}\n`;
@@ -134,54 +127,6 @@ test('a bare name found nowhere: a warning naming the folders searched; informat
   assert.equal(unsure!.severity, DiagnosticSeverity.Information);
   assert.match(String(unsure!.message), /could not read/);
 });
-
-test('the I/O side on real files: a FIFO is refused without blocking, a folder, a link loop, an absent file, a real .so', () => {
-  const fifo = join(work, 'libfifo.so');
-  execFileSync('mkfifo', [fifo]);
-  const x64 = { os: 'linux' as const, arch: 'x64' };
-  assert.deepEqual(readLibraryFile(fifo, x64), { state: 'not-a-file', what: 'a FIFO (named pipe)' });
-  mkdirSync(join(work, 'libdir.so'));
-  assert.deepEqual(readLibraryFile(join(work, 'libdir.so'), x64), { state: 'not-a-file', what: 'a folder' });
-  symlinkSync(join(work, 'loop-b.so'), join(work, 'loop-a.so'));
-  symlinkSync(join(work, 'loop-a.so'), join(work, 'loop-b.so'));
-  assert.equal(readLibraryFile(join(work, 'loop-a.so'), x64).state, 'missing', 'a link loop: nothing the loader can open');
-  assert.deepEqual(readLibraryFile(join(work, 'absent.so'), x64), { state: 'missing' });
-  assert.deepEqual(readLibraryFile('/dev/zero', x64), { state: 'not-a-file', what: 'a character device' });
-  writeFileSync(join(work, 'lib.c'), 'int f(void) { return 1; }\n');
-  execFileSync('gcc', ['-shared', '-fPIC', '-o', join(work, 'libreal.so'), join(work, 'lib.c')]);
-  const real = readLibraryFile(join(work, 'libreal.so'), { os: 'linux', arch: process.arch });
-  assert.equal(real.state === 'read' && real.header.verdict, 'ok');
-});
-
-test(
-  'a bare name through LD_LIBRARY_PATH as the lint environment sets it; a relative path against the manifest folder',
-  { skip: process.platform !== 'linux' },
-  () => {
-    const libs = join(work, 'ld-path');
-    mkdirSync(libs, { recursive: true });
-    execFileSync('gcc', ['-shared', '-fPIC', '-o', join(libs, 'libVkLayer_strata_ldpath.so'), join(work, 'lib.c')].filter(Boolean), { stdio: 'pipe' });
-    const manifest = join(work, 'm', 'explicit_layer.d', 'a.json');
-    mkdirSync(join(work, 'm', 'explicit_layer.d'), { recursive: true });
-    const withPath = libraryLookup({ LD_LIBRARY_PATH: libs }, work)!;
-    assert.deepEqual(lint(layerText('libVkLayer_strata_ldpath.so'), manifest, withPath), []);
-    // As a setuid/setgid application (strata lint of an --elevated view): ld.so ignores LD_LIBRARY_PATH.
-    const elevated = libraryLookup({ LD_LIBRARY_PATH: libs }, work, 'linux', true)!;
-    const [ignored] = lint(layerText('libVkLayer_strata_ldpath.so'), manifest, elevated);
-    assert.equal(ignored?.code, 'library/not-on-search-path');
-    assert.match(String(ignored?.message), /not LD_LIBRARY_PATH \(a setuid\/setgid application's linker ignores it\)/);
-    const without = libraryLookup({}, work)!;
-    assert.deepEqual(
-      lint(layerText('libVkLayer_strata_ldpath.so'), manifest, without).map((d) => d.code),
-      ['library/not-on-search-path'],
-    );
-    copyFileSync(join(libs, 'libVkLayer_strata_ldpath.so'), join(work, 'm', 'explicit_layer.d', 'librel.so'));
-    assert.deepEqual(lint(layerText('./librel.so'), manifest, without), [], 'relative to the manifest, not to the working folder');
-    assert.deepEqual(
-      lint(layerText('../librel.so'), manifest, without).map((d) => d.code),
-      ['library/not-found'],
-    );
-  },
-);
 
 test('one diagnostic per library of a file: 1,000 layers naming one missing library give one, looked up once', () => {
   const layers = Array.from({ length: 1000 }, (_, i) => ({

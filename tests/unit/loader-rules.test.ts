@@ -30,6 +30,7 @@ const ROWS: [string, string, string][] = [
   ['meta-no-duplicates', '1.3.250', '1.3.251'],
   ['override-paths-first', '1.3.250', '1.3.251'],
   ['settings-folder-renamed', '1.3.252', '1.3.253'],
+  ['settings-windows-exists-check', '1.3.301', '1.3.302'],
   ['settings-layer-off-meta', '1.3.301', '1.3.302'],
   ['settings-disable-spares-on', '1.3.301', '1.3.302'],
   ['settings-first-app-match', '1.4.302', '1.4.303'],
@@ -44,6 +45,10 @@ const ROWS: [string, string, string][] = [
   ['implicit-layer-path', '1.3.295', '1.3.296'],
   ['meta-recursion-check', '1.4.303', '1.4.304'],
   ['settings-drivers', '1.4.322', '1.4.323'],
+  ['settings-device-configurations', '1.4.322', '1.4.323'],
+  ['settings-device-driver-uuid', '1.4.328', '1.4.329'],
+  ['settings-device-malformed-skipped', '1.4.357', '1.4.358'],
+  ['settings-stderr-log-fallback', '1.3.301', '1.3.302'],
   ['settings-search-xdg', '1.4.323', '1.4.324'],
   ['instance-layers-order-implicit', '1.4.325', '1.4.326'],
   ['settings-layer-configurations', '1.4.335', '1.4.336'],
@@ -92,7 +97,9 @@ test('rulesFor lists every rule; one the model does not implement is never "appl
     rulesFor(v)
       .filter((r) => r.applied)
       .map((r) => r.id);
-  assert.ok(!applied('1.4.359').includes('settings-drivers'), "the settings file's drivers are not modeled yet");
+  assert.ok(applied('1.4.359').includes('settings-drivers'), "the settings file's drivers are modeled (settings-drivers.ts)");
+  assert.ok(!applied('1.4.321').includes('settings-drivers'));
+  assert.ok(!applied('1.4.359').includes('meta-recursion-check'), 'a rule the model does not implement is never applied');
   assert.ok(applied('1.4.359').includes('settings-file'));
   assert.ok(applied('1.4.359').includes('remove-duplicate-layers'));
   assert.deepEqual(applied('1.2.198'), ['layer-chain']);

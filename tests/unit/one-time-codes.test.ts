@@ -1,10 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { OneTimeCodes } from '../../main/serve/one-time-codes';
-import { writeLaunchFile } from '../../main/serve/launch-file';
 
 test('a code is redeemed once; another code, a prefix or a non-string is refused', () => {
   const codes = new OneTimeCodes(60_000);
@@ -29,21 +25,4 @@ test('a code expires after its time to live', () => {
   assert.equal(codes.redeem(a), true);
   now = 1500;
   assert.equal(codes.redeem(b), false);
-});
-
-test('the launch file is private, forwards to the target, and escapes it', () => {
-  const target = 'http://127.0.0.1:1234/#code=abc"<script>&x';
-  const file = writeLaunchFile(target);
-  try {
-    const path = fileURLToPath(file.url);
-    assert.equal(path, file.path);
-    assert.equal(statSync(path).mode & 0o777, 0o600);
-    assert.equal(statSync(dirname(path)).mode & 0o777, 0o700);
-    const html = readFileSync(path, 'utf8');
-    assert.ok(!html.includes('"<script>'), 'the target cannot break out of the attribute or the script');
-    assert.match(html, /content="0; url=http:\/\/127\.0\.0\.1:1234\/#code=abc&#34;&#60;script&#62;&#38;x"/);
-  } finally {
-    file.remove();
-  }
-  assert.ok(!existsSync(file.path));
 });

@@ -5,7 +5,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describePe, expectedPeMachine, parsePeHeader } from '../../shared/vulkan/pe-header';
-import { windowsLibraryFile } from '../../shared/vulkan/windows-library-path';
 
 /**
  * PE headers of real DLLs, built with Debian's mingw-w64 for x86-64 and for i686 (the
@@ -71,15 +70,4 @@ test('not PE, truncated and hostile input: null or a header without exports, nev
     const r = parsePeHeader(bad);
     if (r?.exports) assert.ok(r.exports.length <= 65_536);
   }
-});
-
-test("windowsLibraryFile: the loader's rule for library_path on Windows (absolute, manifest-relative with a backslash, else a bare name)", () => {
-  const m = 'C:\\layers\\x.json';
-  assert.deepEqual(windowsLibraryFile(m, 'D:\\lib\\x.dll'), { path: 'D:\\lib\\x.dll', via: 'absolute' });
-  assert.deepEqual(windowsLibraryFile(m, '\\\\server\\share\\x.dll'), { path: '\\\\server\\share\\x.dll', via: 'absolute' });
-  assert.deepEqual(windowsLibraryFile(m, '.\\x.dll'), { path: 'C:\\layers\\.\\x.dll', via: 'manifest-relative' });
-  assert.deepEqual(windowsLibraryFile(m, 'sub\\x.dll'), { path: 'C:\\layers\\sub\\x.dll', via: 'manifest-relative' });
-  // A forward slash is not the loader's DIRECTORY_SYMBOL: "./x.dll" goes to LoadLibrary as it is.
-  assert.equal(windowsLibraryFile(m, './x.dll'), null);
-  assert.equal(windowsLibraryFile(m, 'x.dll'), null);
 });

@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readSpirv } from '../../shared/shader/spirv-reader';
 import { disassembleSpirv } from '../../shared/shader/spirv-disassembler';
-import { formatNumber } from '../../shared/shader/spirv-number-format';
 
 /** A minimal module, as words: header, OpCapability Shader, OpMemoryModel Logical GLSL450. */
 const MODULE = [0x07230203, 0x00010000, 0x0008000b, 4, 0, (2 << 16) | 17, 1, (3 << 16) | 14, 0, 1];
@@ -65,17 +64,4 @@ test('malformed modules: each gives its diagnostic code at the right word, never
     assert.equal(result.ok, false, what);
   }
   assert.deepEqual(codes(bytes(MODULE)), []);
-});
-
-test('literal numbers as spirv-dis prints them', () => {
-  assert.equal(formatNumber('float', 32, [0x7fc00000]), '0x1.8p+128'); // NaN
-  assert.equal(formatNumber('float', 32, [0xff800000]), '-0x1p+128'); // -inf
-  assert.equal(formatNumber('float', 32, [0x80000000]), '-0');
-  assert.equal(formatNumber('float', 32, [0x3dcccccd]), '0.100000001');
-  assert.equal(formatNumber('float', 32, [0x4b800000]), '16777216');
-  assert.equal(formatNumber('float', 16, [0x3c00]), '0x1p+0');
-  assert.equal(formatNumber('float', 64, [0x9999999a, 0x3fb99999]), '0.10000000000000001');
-  assert.equal(formatNumber('int', 64, [0xffffffff, 0xffffffff]), '-1');
-  assert.equal(formatNumber('uint', 64, [0, 1]), '4294967296');
-  assert.equal(formatNumber('int', 32, [0xffffffff]), '-1');
 });

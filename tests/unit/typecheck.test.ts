@@ -1,4 +1,4 @@
-// `npm run typecheck` as a test: the three projects type-check, and tsconfig.shared.json (lib
+// `npm run typecheck` as a test: the projects type-check, and tsconfig.shared.json (lib
 // ES2023, no DOM, types: []) really rejects DOM and Node globals in shared/, which backs the
 // import-level layering check (tests/unit/layering.test.ts): `document` or `process` need no import.
 import { describe, test } from 'node:test';
@@ -25,7 +25,7 @@ function tsc(project: string): Promise<{ code: number | null; output: string }> 
 }
 
 describe('type-check', { concurrency: true }, () => {
-  for (const project of ['tsconfig.shared.json', 'tsconfig.node.json', 'tsconfig.web.json']) {
+  for (const project of ['tsconfig.shared.json', 'tsconfig.node.json', 'tsconfig.web.json', 'tsconfig.render.json']) {
     test(`tsc -p ${project} reports no errors`, async () => {
       const { code, output } = await tsc(project);
       assert.equal(code, 0, `tsc -p ${project} failed:\n${output}`);

@@ -1,4 +1,4 @@
-import { StrataRequestError, type StrataError } from '../../../shared/errors/strata-error';
+import { serviceError, StrataRequestError, type StrataError } from '../../../shared/errors/strata-error';
 import { fileError, readIfExists, realFileOps, unlinkDurable, writeFileAtomic, type FileOps } from '../atomic-file';
 import { GuardedReadError } from '../guarded-read';
 import type { OwnedLocation } from './owned-location';
@@ -108,7 +108,7 @@ function tell(e: unknown, action: string, folder: string, snapshots: readonly Sn
   if (e instanceof StrataRequestError) {
     if (!state.some((x) => x.changed || x.rolledBack)) return e;
     const error: StrataError = { ...e.error, message: `${e.error.message}; ${truth}` };
-    return new StrataRequestError(error);
+    return serviceError(error);
   }
-  return new StrataRequestError(fileError(e, action, folder, truth));
+  return serviceError(fileError(e, action, folder, truth));
 }

@@ -1,6 +1,6 @@
 import { readlinkSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { strataError, StrataRequestError } from '../../../shared/errors/strata-error';
+import { serviceError } from '../../../shared/errors/strata-error';
 import type { OverrideOwnership } from '../../../shared/override/override-status';
 import { unifiedDiff } from '../../../shared/text/unified-diff';
 import { fsyncDir, isTempOf, readIfExists, realFileOps, tempNameFor, unlinkDurable, writeFileAtomic, type FileOps } from '../atomic-file';
@@ -119,12 +119,10 @@ function refuse(loc: OwnedLocation, disk: OnDisk, newText: string | null, verb: 
   const surrender = loc.surrenderCommand ?? '`strata override remove`';
   const foreign = disk.ownership === 'foreign';
   if (foreign && !disk.bytes)
-    throw new StrataRequestError(
-      strataError(code, `${loc.file} is a symbolic link to ${disk.link}, which does not exist; Strata will not ${verb} it on its own`, {
-        fix: `to ${verb} it anyway, run the command again with --force (the link is kept, and ${surrender} puts it back)`,
-        data: { path: loc.file, ownership: disk.ownership, diff: '' },
-      }),
-    );
+    throw serviceError(code, `${loc.file} is a symbolic link to ${disk.link}, which does not exist; Strata will not ${verb} it on its own`, {
+      fix: `to ${verb} it anyway, run the command again with --force (the link is kept, and ${surrender} puts it back)`,
+      data: { path: loc.file, ownership: disk.ownership, diff: '' },
+    });
   const diff = foreign
     ? unifiedDiff(disk.bytes!.toString('utf8'), newText ?? '', {
         fromLabel: `${loc.file} (on disk, not written by Strata)`,
@@ -138,7 +136,7 @@ function refuse(loc: OwnedLocation, disk: OnDisk, newText: string | null, verb: 
     verb === 'replace'
       ? `to ${verb} it anyway, run the command again with --force (the file is kept as a backup${foreign ? `, and ${surrender} puts it back` : ''}). The difference:\n${diff}`
       : `to remove it anyway, run the command again with --force (a copy is kept in ${loc.previousFile}). The difference:\n${diff}`;
-  throw new StrataRequestError(strataError(code, message, { fix, data: { path: loc.file, ownership: disk.ownership, diff } }));
+  throw serviceError(code, message, { fix, data: { path: loc.file, ownership: disk.ownership, diff } });
 }
 
 /** Crashed runs leave temp files (never *.json, so the loader ignores them); under the lock they are all stale. */
@@ -257,15 +255,13 @@ export function removeOwnedLocked(loc: OwnedLocation, options: OwnedWriteOptions
   if (original) {
     originalBytes = readIfExists(original.backup, ops);
     if (!originalBytes || sha256(originalBytes) !== original.sha256)
-      throw new StrataRequestError(
-        strataError(
-          'override/backup-missing',
-          `The backup of the ${labelOf(loc)} that was there before Strata is ${originalBytes ? 'damaged' : 'missing'}, so Strata cannot restore it; nothing was changed`,
-          {
-            where: original.backup,
-            fix: `put the pre-Strata file back yourself (or delete ${loc.file}), then delete ${loc.recordFile}`,
-          },
-        ),
+      throw serviceError(
+        'override/backup-missing',
+        `The backup of the ${labelOf(loc)} that was there before Strata is ${originalBytes ? 'damaged' : 'missing'}, so Strata cannot restore it; nothing was changed`,
+        {
+          where: original.backup,
+          fix: `put the pre-Strata file back yourself (or delete ${loc.file}), then delete ${loc.recordFile}`,
+        },
       );
   }
   const backup = disk.bytes && disk.sha !== original?.sha256 ? loc.previousFile : null;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { strataError, StrataRequestError } from '../../../shared/errors/strata-error';
+import { serviceError, StrataRequestError } from '../../../shared/errors/strata-error';
 import { readIfExists, writeFileAtomic, type FileOps } from '../atomic-file';
 import type { OwnedLocation } from './owned-location';
 
@@ -35,15 +35,13 @@ export const labelOf = (loc: Pick<OwnedLocation, 'label'>) => loc.label ?? 'over
 
 /** The refusal for a record Strata cannot trust: damaged, or naming paths Strata would not use. */
 export function recordUnreadable(loc: Pick<OwnedLocation, 'file' | 'recordFile' | 'label'>): StrataRequestError {
-  return new StrataRequestError(
-    strataError(
-      'override/record-unreadable',
-      `Strata's record of the ${labelOf(loc)} it wrote is damaged or is for another file, so Strata cannot tell whether ${loc.file} is its own`,
-      {
-        where: loc.recordFile,
-        fix: `look at ${loc.file}; if it should go, delete it and ${loc.recordFile}, then apply again`,
-      },
-    ),
+  return serviceError(
+    'override/record-unreadable',
+    `Strata's record of the ${labelOf(loc)} it wrote is damaged or is for another file, so Strata cannot tell whether ${loc.file} is its own`,
+    {
+      where: loc.recordFile,
+      fix: `look at ${loc.file}; if it should go, delete it and ${loc.recordFile}, then apply again`,
+    },
   );
 }
 

@@ -1,10 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { formatStrataError } from '../../../shared/errors/strata-error';
+import type { Application } from '../../../shared/profiles/application-list';
 import { launchFieldsFor } from '../sessions/command-line';
 import { useChain } from '../stores/chain-store';
 import { useNavigation } from '../stores/navigation-store';
 import { useProfiles } from '../stores/profiles-store';
 import { useSessions } from '../stores/sessions-store';
+import { DataTable } from '../ui/DataTable';
 import { Badge } from './Card';
 import { LoadingLine } from './LoadingLine';
 import { RequestErrorMessage } from './RequestErrorMessage';
@@ -74,71 +76,71 @@ export function ApplicationsView() {
           {applications.length === 0 ? (
             <p className="muted">No application is bound to a profile. Every application gets the global override, if one is applied.</p>
           ) : (
-            <div className="table-scroll">
-              <table className="table" data-testid="applications-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Executable</th>
-                    <th scope="col">Profile</th>
-                    <th scope="col">Launch settings</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {applications.map((a) => (
-                    <tr key={a.path} data-app={a.path}>
-                      <td className="path">{a.path}</td>
-                      <td>{a.profile ? <Badge tone="accent">{a.profile}</Badge> : <span className="muted">none</span>}</td>
-                      <td className="muted">
-                        {[a.args?.length ? `args: ${a.args.join(' ')}` : '', a.cwd ? `in ${a.cwd}` : '', a.env ? `${Object.keys(a.env).length} variables` : '']
-                          .filter(Boolean)
-                          .join(' · ') || '—'}
-                      </td>
-                      <td className="application-actions">
-                        {a.profile && (
-                          <button
-                            type="button"
-                            className="button"
-                            data-testid="application-launch"
-                            aria-label={`Launch ${a.path} with “${a.profile}”`}
-                            onClick={() => {
-                              useSessions.getState().setForm(launchFieldsFor(a));
-                              useSessions.getState().setTab('launch');
-                              useNavigation.getState().open('sessions');
-                            }}
-                          >
-                            Launch…
-                          </button>
-                        )}
+            <DataTable<Application>
+              label="Bound applications"
+              testId="applications-table"
+              rows={applications}
+              rowKey={(a) => a.path}
+              rowAttributes={(a) => ({ 'data-app': a.path })}
+              columns={[
+                { id: 'executable', header: 'Executable', cellClassName: 'path', cell: (a) => a.path },
+                { id: 'profile', header: 'Profile', cell: (a) => (a.profile ? <Badge tone="accent">{a.profile}</Badge> : <span className="muted">none</span>) },
+                {
+                  id: 'launch',
+                  header: 'Launch settings',
+                  cellClassName: 'muted',
+                  cell: (a) =>
+                    [a.args?.length ? `args: ${a.args.join(' ')}` : '', a.cwd ? `in ${a.cwd}` : '', a.env ? `${Object.keys(a.env).length} variables` : '']
+                      .filter(Boolean)
+                      .join(' · ') || '—',
+                },
+                {
+                  id: 'actions',
+                  header: <span className="visually-hidden">Actions</span>,
+                  cellClassName: 'application-actions',
+                  cell: (a) => (
+                    <>
+                      {a.profile && (
                         <button
                           type="button"
                           className="button"
-                          data-testid="application-chain"
-                          aria-label={`Show the chain of ${a.path}`}
+                          data-testid="application-launch"
+                          aria-label={`Launch ${a.path} with “${a.profile}”`}
                           onClick={() => {
-                            useChain.getState().explainApp(a.path);
-                            useNavigation.getState().open('chain');
+                            useSessions.getState().setForm(launchFieldsFor(a));
+                            useSessions.getState().setTab('launch');
+                            useNavigation.getState().open('sessions');
                           }}
                         >
-                          Chain
+                          Launch…
                         </button>
-                        <button
-                          type="button"
-                          className="button"
-                          disabled={busy}
-                          data-testid="application-unbind"
-                          onClick={() => void run('profiles.unbind', { appPath: a.path }, (r) => ({ message: `Unbound ${a.path}.`, details: r.sync.notes }))}
-                        >
-                          Unbind
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                      )}
+                      <button
+                        type="button"
+                        className="button"
+                        data-testid="application-chain"
+                        aria-label={`Show the chain of ${a.path}`}
+                        onClick={() => {
+                          useChain.getState().explainApp(a.path);
+                          useNavigation.getState().open('chain');
+                        }}
+                      >
+                        Chain
+                      </button>
+                      <button
+                        type="button"
+                        className="button"
+                        disabled={busy}
+                        data-testid="application-unbind"
+                        onClick={() => void run('profiles.unbind', { appPath: a.path }, (r) => ({ message: `Unbound ${a.path}.`, details: r.sync.notes }))}
+                      >
+                        Unbind
+                      </button>
+                    </>
+                  ),
+                },
+              ]}
+            />
           )}
         </div>
       </section>

@@ -6,6 +6,8 @@ import { isRuleCode, messageParts, ruleForMessage, ruleReference, type RuleCode 
 import { downloadBlob } from '../files/download-file';
 import { problemKey } from '../problems/problem-groups';
 import { hasStrataApi, strataApi } from '../strata-bridge';
+import { toStrataError } from '../requests/request-state';
+import type { StrataError } from '../../../shared/errors/strata-error';
 import { useDiagnostics } from '../stores/diagnostics-store';
 import { useDiscovery } from '../stores/discovery-store';
 import { useDriversDevices } from '../stores/drivers-devices-store';
@@ -281,6 +283,8 @@ export function DiagnosticsView() {
   const setLevel = (l: string) => useDiagnostics.getState().set({ level: l });
   const setRanId = (id: string | null) => useDiagnostics.getState().set({ ranId: id });
   const [exporting, setExporting] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const [folder, setFolder] = useState('~/strata-diagnostics');
+  const [saving, setSaving] = useState<{ busy: boolean; error: StrataError | null; saved: string | null }>({ busy: false, error: null, saved: null });
   const live = useSessions((s) => s.live);
   const starting = useSessions((s) => s.starting);
   const startError = useSessions((s) => s.startError);
@@ -309,42 +313,62 @@ export function DiagnosticsView() {
     if (!useSessions.getState().startError) setRanId(id);
   };
 
+  /** The bundle's files, from the one builder (bundleFiles) for the zip and the folder alike. */
+  const buildBundle = async () => {
+    const api = strataApi();
+    const [versions, environment, activity, manifests, chain] = await Promise.all([
+      api.call('app.info', {}),
+      api.call('env.summary', {}),
+      api.call('activity.status', {}),
+      api.call('discovery.manifests', {}),
+      api.call('chain.explain', target === 'app' && command.trim() ? { appPath: command.trim().split(/\s+/)[0]! } : {}),
+    ]);
+    const devices = useDriversDevices.getState().devices;
+    const createdAt = new Date().toISOString();
+    const files = bundleFiles({
+      createdAt,
+      versions,
+      environment,
+      activity,
+      manifests,
+      chain,
+      devices: devices.status === 'ready' ? devices.value : null,
+      run: run
+        ? {
+            command: commandLabel(run.summary),
+            loaderDebug: level,
+            lines: run.log.records.map((r) => (r.kind === 'line' ? r.text : `${r.vuid}: ${r.text}`)),
+            header: run.summary,
+          }
+        : null,
+    });
+    return { files, name: `strata-diagnostics-${createdAt.replace(/[:.]/g, '-')}` };
+  };
+
   const exportBundle = async () => {
     setExporting({ busy: true, error: null });
     try {
-      const api = strataApi();
-      const [versions, environment, activity, manifests, chain] = await Promise.all([
-        api.call('app.info', {}),
-        api.call('env.summary', {}),
-        api.call('activity.status', {}),
-        api.call('discovery.manifests', {}),
-        api.call('chain.explain', target === 'app' && command.trim() ? { appPath: command.trim().split(/\s+/)[0]! } : {}),
-      ]);
-      const devices = useDriversDevices.getState().devices;
-      const createdAt = new Date().toISOString();
-      const zip = zipBundle(
-        bundleFiles({
-          createdAt,
-          versions,
-          environment,
-          activity,
-          manifests,
-          chain,
-          devices: devices.status === 'ready' ? devices.value : null,
-          run: run
-            ? {
-                command: commandLabel(run.summary),
-                loaderDebug: level,
-                lines: run.log.records.map((r) => (r.kind === 'line' ? r.text : `${r.vuid}: ${r.text}`)),
-                header: run.summary,
-              }
-            : null,
-        }),
-      );
-      downloadBlob(new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), `strata-diagnostics-${createdAt.replace(/[:.]/g, '-')}.zip`);
+      const { files, name } = await buildBundle();
+      downloadBlob(new Blob([zipBundle(files) as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), `${name}.zip`);
       setExporting({ busy: false, error: null });
     } catch (e) {
       setExporting({ busy: false, error: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  // The page cannot write a folder: main writes the same files under the folder the user names (diagnostics.saveFolder).
+  const saveFolder = async () => {
+    setSaving({ busy: true, error: null, saved: null });
+    try {
+      const { files, name } = await buildBundle();
+      const saved = await strataApi().call('diagnostics.saveFolder', {
+        parent: folder.trim(),
+        name,
+        files: Object.entries(files).map(([n, text]) => ({ name: n, text })),
+      });
+      setSaving({ busy: false, error: null, saved: saved.path });
+    } catch (e) {
+      setSaving({ busy: false, error: toStrataError(e, 'diagnostics.saveFolder'), saved: null });
     }
   };
 
@@ -423,6 +447,39 @@ export function DiagnosticsView() {
               </button>
               <span className="muted">Recorded as a session (Sessions › History); stopped after 60 s.</span>
             </div>
+            <div className="bundle-folder-row">
+              <label className="launch-field bundle-folder-field">
+                <span>Or save the bundle as a folder in</span>
+                <input
+                  type="text"
+                  value={folder}
+                  spellCheck={false}
+                  onChange={(e) => setFolder(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') {
+                      e.preventDefault();
+                      if (folder.trim() && !saving.busy) void saveFolder();
+                    }
+                  }}
+                  data-testid="diagnose-folder"
+                />
+              </label>
+              <button
+                type="button"
+                className="button"
+                disabled={saving.busy || !folder.trim()}
+                onClick={() => void saveFolder()}
+                data-testid="diagnose-save-folder"
+              >
+                {saving.busy ? 'Saving…' : 'Save as folder'}
+              </button>
+            </div>
+            {saving.saved && (
+              <p className="bundle-folder-saved" role="status" data-testid="diagnose-folder-saved">
+                Saved: <code>{saving.saved}</code> (a new folder; attach it, or its files, to the bug report)
+              </p>
+            )}
+            {saving.error && <RequestErrorMessage title="The bundle folder was not saved" error={saving.error} onRetry={() => void saveFolder()} />}
             {startError && <RequestErrorMessage title="The loader run did not start" error={startError} onRetry={() => void start()} />}
             {exporting.error && (
               <p className="request-error-message" role="alert">
@@ -440,7 +497,7 @@ export function DiagnosticsView() {
           id="diagnose-log"
           title="What the loader said"
           aside={
-            <span className="diagnose-status" data-testid="diagnose-status" data-ended={run.footer ? 'true' : 'false'}>
+            <span className="diagnose-status" data-testid="diagnose-status" data-ended={run.footer ? 'true' : 'false'} data-session={run.summary.id}>
               <code>{commandLabel(run.summary)}</code>{' '}
               {run.footer ? <Badge tone={exitTone(run.footer.exit)}>{exitLabel(run.footer.exit)}</Badge> : <Badge tone="accent">running</Badge>}{' '}
               <span data-testid="diagnose-counts">{counts.label}</span>

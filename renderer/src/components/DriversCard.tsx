@@ -2,49 +2,65 @@ import { formatStrataError } from '../../../shared/errors/strata-error';
 import { INTERFACE_VERSION_FEATURES, type DriverNegotiation } from '../../../shared/vulkan/driver-negotiation';
 import { baseName, countLabel, driverSourceLabel, formatElapsed, summarizeDrivers } from '../devices/device-labels';
 import { useDriversDevices } from '../stores/drivers-devices-store';
+import { DataTable, type DataColumn } from '../ui/DataTable';
 import { Badge, Card } from './Card';
 import { LoadingLine } from './LoadingLine';
 import { PathText } from './PathText';
 import { RequestErrorMessage } from './RequestErrorMessage';
 
-/** `devices`: the names of the physical devices that came from this manifest; null while unknown. */
-function DriverRow({ driver, devices }: { driver: DriverNegotiation; devices: string[] | null }) {
-  const feature = driver.interfaceVersion === null ? undefined : INTERFACE_VERSION_FEATURES[driver.interfaceVersion];
-  return (
-    <tr data-testid="driver-row" data-manifest={driver.manifest} data-ok={String(driver.ok)} className={driver.ok ? undefined : 'driver-row-failed'}>
-      <th scope="row">
-        <span className="row-label">{baseName(driver.manifest)}</span>
-        <span className="driver-path">
-          <span className="driver-path-label">Manifest</span>
-          <span className="path">
-            <PathText path={driver.manifest} />
-          </span>
-        </span>
-        <span className="driver-path">
-          <span className="driver-path-label">Library</span>
-          {(driver.library ?? driver.libraryPath) ? (
-            <span className="path" data-testid="driver-library">
-              <PathText path={(driver.library ?? driver.libraryPath)!} />
+/**
+ * The drivers table's columns. `devicesOf`: the names of the physical devices that came from a
+ * manifest; null while unknown.
+ */
+function driverColumns(devicesOf: (manifest: string) => string[] | null): DataColumn<DriverNegotiation>[] {
+  return [
+    {
+      id: 'driver',
+      header: 'Driver',
+      rowHeader: true,
+      cell: (driver) => {
+        const devices = devicesOf(driver.manifest);
+        return (
+          <>
+            <span className="row-label">{baseName(driver.manifest)}</span>
+            <span className="driver-path">
+              <span className="driver-path-label">Manifest</span>
+              <span className="path">
+                <PathText path={driver.manifest} />
+              </span>
             </span>
-          ) : (
-            <span className="muted">not read</span>
-          )}
-        </span>
-        {devices && (
-          <span className="driver-path" data-testid="driver-devices">
-            <span className="driver-path-label">Devices</span>
-            <span>{devices.length ? devices.join(', ') : <span className="muted">none</span>}</span>
-          </span>
-        )}
-        {driver.apiVersion && (
-          <span className="driver-path">
-            <span className="driver-path-label">API</span>
-            <span>{driver.apiVersion}</span>
-          </span>
-        )}
-      </th>
-      <td>
-        {driver.exports === null ? (
+            <span className="driver-path">
+              <span className="driver-path-label">Library</span>
+              {(driver.library ?? driver.libraryPath) ? (
+                <span className="path" data-testid="driver-library">
+                  <PathText path={(driver.library ?? driver.libraryPath)!} />
+                </span>
+              ) : (
+                <span className="muted">not read</span>
+              )}
+            </span>
+            {devices && (
+              <span className="driver-path" data-testid="driver-devices">
+                <span className="driver-path-label">Devices</span>
+                <span>{devices.length ? devices.join(', ') : <span className="muted">none</span>}</span>
+              </span>
+            )}
+            {driver.apiVersion && (
+              <span className="driver-path">
+                <span className="driver-path-label">API</span>
+                <span>{driver.apiVersion}</span>
+              </span>
+            )}
+          </>
+        );
+      },
+    },
+    {
+      id: 'exports',
+      header: 'Exports',
+      headerClassName: 'col-fit',
+      cell: (driver) =>
+        driver.exports === null ? (
           <span className="muted nowrap">library not opened</span>
         ) : driver.exports.length === 0 ? (
           <span className="muted">none</span>
@@ -56,28 +72,40 @@ function DriverRow({ driver, devices }: { driver: DriverNegotiation; devices: st
               </li>
             ))}
           </ul>
-        )}
-      </td>
-      <td data-testid="driver-interface">
-        {driver.interfaceVersion === null ? (
+        ),
+    },
+    {
+      id: 'interface',
+      header: 'Interface',
+      headerClassName: 'col-fit',
+      cellAttributes: () => ({ 'data-testid': 'driver-interface' }),
+      cell: (driver) =>
+        driver.interfaceVersion === null ? (
           <span className="muted">—</span>
         ) : (
-          <span className="driver-interface" title={feature}>
+          <span className="driver-interface" title={INTERFACE_VERSION_FEATURES[driver.interfaceVersion]}>
             <span className="driver-interface-version">{driver.interfaceVersion}</span>
             <span className="driver-interface-note">
               of {driver.requestedVersion} offered
               {driver.negotiateFrom === 'vk_icdGetInstanceProcAddr' ? ', via GetInstanceProcAddr' : ''}
             </span>
           </span>
-        )}
-      </td>
-      <td data-testid="driver-result">
-        {driver.ok ? <Badge tone="ok">OK</Badge> : <Badge tone="error">Failed</Badge>}
-        <span className="driver-result-detail">{driver.ok ? driver.negotiateResult : (driver.error?.code ?? driver.negotiateResult)}</span>
-      </td>
-      <td className="num">{formatElapsed(driver.elapsedMs)}</td>
-    </tr>
-  );
+        ),
+    },
+    {
+      id: 'result',
+      header: 'Result',
+      headerClassName: 'col-fit',
+      cellAttributes: () => ({ 'data-testid': 'driver-result' }),
+      cell: (driver) => (
+        <>
+          {driver.ok ? <Badge tone="ok">OK</Badge> : <Badge tone="error">Failed</Badge>}
+          <span className="driver-result-detail">{driver.ok ? driver.negotiateResult : (driver.error?.code ?? driver.negotiateResult)}</span>
+        </>
+      ),
+    },
+    { id: 'time', header: 'Time', headerClassName: 'col-fit num', cellClassName: 'num', cell: (driver) => formatElapsed(driver.elapsedMs) },
+  ];
 }
 
 /** A driver that could not be used: its error value, worded as the CLI words it. */
@@ -140,39 +168,24 @@ export function DriversCard() {
             {countLabel(state.value.drivers.length, 'manifest')} from {driverSourceLabel(state.value.source)}. Each driver is loaded on its own and offered
             loader–driver interface version {state.value.loaderInterfaceVersion}, as the loader does.
           </p>
-          {state.value.drivers.length === 0 ? (
-            <p className="card-empty" data-testid="drivers-empty">
-              No driver manifests were found, so no application can use Vulkan here. Install a Vulkan driver, or point VK_DRIVER_FILES at a driver manifest.
-            </p>
-          ) : (
-            <div className="table-scroll drivers-table-scroll">
-              <table className="table drivers-table" data-testid="drivers">
-                <thead>
-                  <tr>
-                    <th scope="col">Driver</th>
-                    <th scope="col" className="col-fit">
-                      Exports
-                    </th>
-                    <th scope="col" className="col-fit">
-                      Interface
-                    </th>
-                    <th scope="col" className="col-fit">
-                      Result
-                    </th>
-                    <th scope="col" className="col-fit num">
-                      Time
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.value.drivers.map((d, i) => (
-                    // The index too: a manifest the loader reaches twice is listed twice.
-                    <DriverRow driver={d} devices={devicesOf(d.manifest)} key={`${i}:${d.manifest}`} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            label="Drivers"
+            testId="drivers"
+            className="drivers-table"
+            scrollClassName="drivers-table-scroll"
+            columns={driverColumns(devicesOf)}
+            rows={state.value.drivers}
+            // The index too: a manifest the loader reaches twice is listed twice.
+            rowKey={(d, i) => `${i}:${d.manifest}`}
+            rowAttributes={(d) => ({
+              'data-testid': 'driver-row',
+              'data-manifest': d.manifest,
+              'data-ok': String(d.ok),
+              className: d.ok ? undefined : 'driver-row-failed',
+            })}
+            empty="No driver manifests were found, so no application can use Vulkan here. Install a Vulkan driver, or point VK_DRIVER_FILES at a driver manifest."
+            emptyTestId="drivers-empty"
+          />
           {summary && summary.failed > 0 && (
             <div className="driver-errors">
               {state.value.drivers

@@ -1,20 +1,26 @@
 import type { VulkanVariable } from '../../../shared/loader/environment-summary';
 import { useAppInfo } from '../stores/app-info-store';
+import { DataTable, type DataColumn } from '../ui/DataTable';
 import { Badge, Card } from './Card';
 import { LoadingLine } from './LoadingLine';
 import { PathText } from './PathText';
 import { RequestErrorMessage } from './RequestErrorMessage';
 
-function VariableRow({ variable }: { variable: VulkanVariable }) {
-  return (
-    <tr>
-      <th scope="row">
-        <code>{variable.name}</code>
-      </th>
-      <td className="path">{variable.value === '' ? <span className="muted">(empty)</span> : <PathText path={variable.value} />}</td>
-      <td>
-        {variable.summary ?? <span className="muted">Read by a layer or driver, not by the loader</span>}
-        {variable.ignoredWhenElevated && (
+const VARIABLE_COLUMNS: readonly DataColumn<VulkanVariable>[] = [
+  { id: 'variable', header: 'Variable', headerClassName: 'col-fit', rowHeader: true, cell: (v) => <code>{v.name}</code> },
+  {
+    id: 'value',
+    header: 'Value',
+    cellClassName: 'path',
+    cell: (v) => (v.value === '' ? <span className="muted">(empty)</span> : <PathText path={v.value} />),
+  },
+  {
+    id: 'effect',
+    header: 'What it does',
+    cell: (v) => (
+      <>
+        {v.summary ?? <span className="muted">Read by a layer or driver, not by the loader</span>}
+        {v.ignoredWhenElevated && (
           <>
             {' '}
             <Badge tone="warning" title="The loader ignores this variable in programs running with elevated privileges (setuid, setgid or administrator).">
@@ -22,10 +28,10 @@ function VariableRow({ variable }: { variable: VulkanVariable }) {
             </Badge>
           </>
         )}
-      </td>
-    </tr>
-  );
-}
+      </>
+    ),
+  },
+];
 
 /** The Vulkan-related variables in the host's environment: what the loader will act on. */
 export function EnvironmentVariablesCard() {
@@ -39,29 +45,16 @@ export function EnvironmentVariablesCard() {
         <RequestErrorMessage title="Could not read the environment" error={state.error} onRetry={() => void retry()} />
       ) : state.status !== 'ready' ? (
         <LoadingLine text="Reading the environment…" />
-      ) : state.value.variables.length === 0 ? (
-        <p className="card-empty" data-testid="env-vars-empty">
-          No Vulkan-related variables are set, so the loader uses its default search paths and settings.
-        </p>
       ) : (
-        <div className="table-scroll">
-          <table className="table" data-testid="env-vars">
-            <thead>
-              <tr>
-                <th scope="col" className="col-fit">
-                  Variable
-                </th>
-                <th scope="col">Value</th>
-                <th scope="col">What it does</th>
-              </tr>
-            </thead>
-            <tbody>
-              {state.value.variables.map((v) => (
-                <VariableRow variable={v} key={v.name} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Vulkan environment variables"
+          testId="env-vars"
+          columns={VARIABLE_COLUMNS}
+          rows={state.value.variables}
+          rowKey={(v) => v.name}
+          empty="No Vulkan-related variables are set, so the loader uses its default search paths and settings."
+          emptyTestId="env-vars-empty"
+        />
       )}
     </Card>
   );

@@ -63,8 +63,11 @@ function OrderControl({ entry, editable, onMove }: { entry: EditorRow; editable:
         Order
       </h3>
       <p className="order-line">
-        <span data-testid="layer-draft-position">
-          Position {entry.draftIndex + 1} of {total}
+        <span
+          data-testid="layer-draft-position"
+          title="Counts the layers Strata can order; the list also shows manifests with no usable layer and the override itself"
+        >
+          Position {entry.draftIndex + 1} of the {total} layers Strata orders
         </span>
         {entry.chainPosition ? <span className="muted"> · #{entry.chainPosition} in the chain</span> : <span className="muted"> · not in the chain</span>}
       </p>

@@ -5,6 +5,7 @@ import { useDraftLoaded, useDraftView } from '../configurator/draft-view';
 import { useDiscovery } from '../stores/discovery-store';
 import { useProblemsView } from '../stores/problems-view-store';
 import { LoadingLine } from './LoadingLine';
+import { LoaderSettingsProblems } from './LoaderSettingsProblems';
 import { ProblemCounts } from './ProblemCounts';
 import { ProblemList } from './ProblemList';
 import { DiscoveryRefreshButton } from './DiscoveryRefreshButton';
@@ -56,6 +57,8 @@ export function ProblemsView() {
         </label>
         <DiscoveryRefreshButton />
       </div>
+
+      {state.status === 'ready' && <LoaderSettingsProblems />}
 
       {state.status === 'error' ? (
         <RequestErrorMessage title="Could not check the manifests" error={state.error} onRetry={() => void retry()} />

@@ -1,15 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import type { ProfilesList } from '../../../shared/profiles/profile-channels';
+import { LAYER_CONTROL_LABELS } from '../../../shared/configurator/layer-draft';
 import { boundApplications, freeName, type ProfileEntry } from '../profiles/profile-entries';
 import { downloadText } from '../files/download-file';
 import { selectDirty, selectSourceEdited, useDraft } from '../stores/draft-store';
 import { useNavigation } from '../stores/navigation-store';
 import { useProfiles } from '../stores/profiles-store';
+import { DataTable, type DataColumn } from '../ui/DataTable';
 import { loadIntoDraft } from './ProfileSwitcher';
 import { Badge } from './Card';
 
 const STATE_TONE = { on: 'ok', off: 'error', auto: 'neutral' } as const;
-const STATE_LABEL = { on: 'On', off: 'Off', auto: 'Application-controlled' } as const;
 
 /** A one-field form (a name, a path) that submits with Enter or its button. */
 function InlineForm({
@@ -57,32 +58,26 @@ function InlineForm({
   );
 }
 
+type ProfileLayer = ProfileEntry['profile']['layers'][number];
+const LAYER_COLUMNS: readonly DataColumn<ProfileLayer>[] = [
+  { id: 'index', header: '#', cell: (_, i) => i + 1 },
+  { id: 'layer', header: 'Layer', cellClassName: 'profile-layer-name', cell: (l) => l.name },
+  { id: 'state', header: 'State', cell: (l) => <Badge tone={STATE_TONE[l.state]}>{LAYER_CONTROL_LABELS[l.state]}</Badge> },
+];
+
 function LayersTable({ entry }: { entry: ProfileEntry }) {
   const p = entry.profile;
   if (p.layers.length === 0) return <p className="muted">No layers listed: every layer is left to the applications.</p>;
   return (
-    <div className="table-scroll">
-      <table className="table profile-layers" data-testid="profile-layers">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Layer</th>
-            <th scope="col">State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.layers.map((l, i) => (
-            <tr key={l.name} data-layer={l.name} data-state={l.state}>
-              <td>{i + 1}</td>
-              <td className="profile-layer-name">{l.name}</td>
-              <td>
-                <Badge tone={STATE_TONE[l.state]}>{STATE_LABEL[l.state]}</Badge>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label={`Layers of ${entry.name}`}
+      testId="profile-layers"
+      className="profile-layers"
+      columns={LAYER_COLUMNS}
+      rows={p.layers}
+      rowKey={(l) => l.name}
+      rowAttributes={(l) => ({ 'data-layer': l.name, 'data-state': l.state })}
+    />
   );
 }
 

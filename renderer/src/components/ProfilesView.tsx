@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { formatStrataError } from '../../../shared/errors/strata-error';
-import { profileEntries } from '../profiles/profile-entries';
+import { freeName, profileEntries } from '../profiles/profile-entries';
 import { useProfiles } from '../stores/profiles-store';
 import { LoadingLine } from './LoadingLine';
 import { ProfileDetails } from './ProfileDetails';
@@ -99,6 +99,23 @@ export function ProfilesView() {
       onDrop={onDrop}
     >
       <div className="profiles-toolbar">
+        <button
+          type="button"
+          className="button"
+          data-testid="profile-new"
+          disabled={list.status !== 'ready'}
+          onClick={() => {
+            if (list.status !== 'ready') return;
+            // An empty profile (every layer as the application asks) under a free name; rename it and edit its layers from its details.
+            const name = freeName('New profile', list.value);
+            void useProfiles.getState().run('profiles.create', { name, profile: { schemaVersion: 2, name, layers: [] } }, (p) => ({
+              message: `Created “${p.name}”: rename it below, then Edit layers, order and settings.`,
+              select: `profile:${p.name}`,
+            }));
+          }}
+        >
+          New profile
+        </button>
         <button type="button" className="button" data-testid="profile-import" onClick={() => picker.current?.click()}>
           Import…
         </button>

@@ -2,6 +2,7 @@ import type { ManifestInventory } from '../../../shared/discovery/manifest-inven
 import type { LocationStatus, ManifestKind } from '../../../shared/loader/search-paths';
 import { KIND_ORDER } from '../problems/problem-groups';
 import { useDiscovery } from '../stores/discovery-store';
+import { DataTable, type DataColumn } from '../ui/DataTable';
 import { Badge } from './Card';
 import { LoadingLine } from './LoadingLine';
 import { PathText } from './PathText';
@@ -20,11 +21,52 @@ const SOURCE_LABELS: Readonly<Record<LocationStatus['source'], string>> = {
   build: 'Built into the loader',
   registry: 'Registry',
   bundle: 'App bundle',
+  settings: 'Loader settings file (additional_drivers)',
 };
 
 function manifestsAt(inventory: ManifestInventory | null, kind: ManifestKind, location: string): number | null {
   if (!inventory) return null;
   return (inventory.manifests[kind] ?? []).filter((m) => m.location === location).length;
+}
+
+function locationColumns(kind: ManifestKind, inventory: ManifestInventory | null): DataColumn<LocationStatus>[] {
+  return [
+    { id: 'index', header: '#', headerClassName: 'col-fit', cellClassName: 'search-order-index', cell: (_, i) => i + 1 },
+    {
+      id: 'location',
+      header: 'Location',
+      cellClassName: 'path',
+      cell: (loc) => (
+        <>
+          <PathText path={loc.path} />
+          {loc.entry !== 'folder' && <span className="muted search-order-entry"> ({loc.entry === 'file' ? 'file' : 'registry key'})</span>}
+          {loc.alsoFrom.length > 0 && <span className="search-order-also">Also named by {loc.alsoFrom.join(', ')} (read once)</span>}
+        </>
+      ),
+    },
+    {
+      id: 'origin',
+      header: 'Origin',
+      headerClassName: 'col-fit',
+      cell: (loc) => (
+        <>
+          <code className="code-chip">{loc.origin}</code>
+          <span className="search-order-source">{SOURCE_LABELS[loc.source]}</span>
+        </>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      headerClassName: 'col-fit',
+      cell: (loc) => {
+        if (loc.exists === false) return <Badge tone="neutral">Not there</Badge>;
+        if (loc.exists === null) return <Badge tone="neutral">Not checked</Badge>;
+        const found = manifestsAt(inventory, kind, loc.path);
+        return <Badge tone={found ? 'ok' : 'neutral'}>{found === null ? 'Exists' : `${found} manifest${found === 1 ? '' : 's'}`}</Badge>;
+      },
+    },
+  ];
 }
 
 function LocationTable({ kind, locations, inventory }: { kind: ManifestKind; locations: readonly LocationStatus[]; inventory: ManifestInventory | null }) {
@@ -33,56 +75,16 @@ function LocationTable({ kind, locations, inventory }: { kind: ManifestKind; loc
       <h3 className="search-order-title">
         {KIND_TITLES[kind]} <span className="layer-group-count">{locations.length}</span>
       </h3>
-      {locations.length === 0 ? (
-        <p className="card-empty">No location: the loader searches nothing for this kind (an empty override variable?).</p>
-      ) : (
-        <div className="table-scroll search-order-scroll">
-          <table className="table" data-testid={`search-order-${kind}`}>
-            <thead>
-              <tr>
-                <th scope="col" className="col-fit">
-                  #
-                </th>
-                <th scope="col">Location</th>
-                <th scope="col" className="col-fit">
-                  Origin
-                </th>
-                <th scope="col" className="col-fit">
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {locations.map((loc, i) => {
-                const found = manifestsAt(inventory, kind, loc.path);
-                return (
-                  <tr key={`${i}:${loc.path}`} className={loc.exists === false ? 'is-missing' : undefined}>
-                    <td className="search-order-index">{i + 1}</td>
-                    <td className="path">
-                      <PathText path={loc.path} />
-                      {loc.entry !== 'folder' && <span className="muted search-order-entry"> ({loc.entry === 'file' ? 'file' : 'registry key'})</span>}
-                      {loc.alsoFrom.length > 0 && <span className="search-order-also">Also named by {loc.alsoFrom.join(', ')} (read once)</span>}
-                    </td>
-                    <td>
-                      <code className="code-chip">{loc.origin}</code>
-                      <span className="search-order-source">{SOURCE_LABELS[loc.source]}</span>
-                    </td>
-                    <td>
-                      {loc.exists === false ? (
-                        <Badge tone="neutral">Not there</Badge>
-                      ) : loc.exists === null ? (
-                        <Badge tone="neutral">Not checked</Badge>
-                      ) : (
-                        <Badge tone={found ? 'ok' : 'neutral'}>{found === null ? 'Exists' : `${found} manifest${found === 1 ? '' : 's'}`}</Badge>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        label={KIND_TITLES[kind]}
+        testId={`search-order-${kind}`}
+        scrollClassName="search-order-scroll"
+        columns={locationColumns(kind, inventory)}
+        rows={locations}
+        rowKey={(loc, i) => `${i}:${loc.path}`}
+        rowAttributes={(loc) => ({ className: loc.exists === false ? 'is-missing' : undefined })}
+        empty="No location: the loader searches nothing for this kind (an empty override variable?)."
+      />
     </div>
   );
 }

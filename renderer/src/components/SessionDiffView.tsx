@@ -1,8 +1,16 @@
 import type { MessageDelta, SessionDiff } from '../../../shared/sessions/session-diff';
 import { exitLabel } from '../sessions/session-labels';
 import { SEVERITY_LABELS } from '../sessions/session-labels';
+import { DataTable, type DataColumn } from '../ui/DataTable';
 
 const SEVERITIES = ['error', 'warning', 'info', 'verbose'] as const;
+
+/** A row of a side's counts: what is counted, and how many. */
+type CountRow = [label: string, count: number];
+const COUNT_COLUMNS: readonly DataColumn<CountRow>[] = [
+  { id: 'what', rowHeader: true, cell: (row) => row[0] },
+  { id: 'count', cell: (row) => row[1] },
+];
 
 /**
  * Two sessions side by side: the predicted chains, the validation messages that appeared or
@@ -42,20 +50,16 @@ export function SessionDiffView({ diff }: { diff: SessionDiff }) {
         <h4>{which === 'a' ? 'Messages only here (gone in B)' : 'Messages only here (new in B)'}</h4>
         <MessageList items={only} count={(m) => (which === 'a' ? m.a : m.b)} testId={`session-diff-only-${which}`} />
         <h4>Counts</h4>
-        <table className="table">
-          <tbody>
-            {SEVERITIES.map((sev) => (
-              <tr key={sev}>
-                <th scope="row">{SEVERITY_LABELS[sev]}</th>
-                <td>{counts.messages[sev]}</td>
-              </tr>
-            ))}
-            <tr>
-              <th scope="row">Output lines</th>
-              <td>{counts.lines.stdout + counts.lines.stderr}</td>
-            </tr>
-          </tbody>
-        </table>
+        <DataTable
+          label={`Counts of session ${which.toUpperCase()}`}
+          scroll={false}
+          columns={COUNT_COLUMNS}
+          rows={[
+            ...SEVERITIES.map((sev): CountRow => [SEVERITY_LABELS[sev], counts.messages[sev]]),
+            ['Output lines', counts.lines.stdout + counts.lines.stderr],
+          ]}
+          rowKey={(row) => row[0]}
+        />
       </section>
     );
   };

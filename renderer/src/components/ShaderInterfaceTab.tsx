@@ -1,5 +1,6 @@
 import type { ShaderInspectBytes } from '../../../shared/shader/shader-inspect-bytes';
 import { byLocation, dash, variableName } from '../shaders/shader-labels';
+import { DataTable, type DataColumn } from '../ui/DataTable';
 import { Card } from './Card';
 
 type EntryPoint = ShaderInspectBytes['reflection']['entryPoints'][number];
@@ -15,7 +16,7 @@ export function ShaderInterfaceTab({ module }: { module: Pick<ShaderInspectBytes
         <div className="shader-stack" key={`${e.id}-${e.executionModel}`}>
           {(['inputs', 'outputs'] as const).map((which) => (
             <Card key={which} id={`shader-${which}-${i}`} title={`${which === 'inputs' ? 'Inputs' : 'Outputs'} of ${e.name} (${e.stage})`}>
-              <VariableTable variables={e[which]} testId={`shader-${which}`} />
+              <VariableTable variables={e[which]} testId={`shader-${which}`} label={`${which === 'inputs' ? 'Inputs' : 'Outputs'} of ${e.name}`} />
             </Card>
           ))}
         </div>
@@ -24,57 +25,49 @@ export function ShaderInterfaceTab({ module }: { module: Pick<ShaderInspectBytes
   );
 }
 
-function VariableTable({ variables, testId }: { variables: readonly Variable[]; testId: string }) {
-  if (variables.length === 0) return <p className="card-empty">None.</p>;
-  return (
-    <div className="table-scroll">
-      <table className="table table-dense" data-testid={testId}>
-        <thead>
-          <tr>
-            <th scope="col" className="col-fit num">
-              Location
-            </th>
-            <th scope="col" className="col-fit num">
-              Component
-            </th>
-            <th scope="col" className="col-fit">
-              Built-in
-            </th>
-            <th scope="col" className="col-fit">
-              Type
-            </th>
-            <th scope="col">Name</th>
-          </tr>
-        </thead>
-        <tbody>
-          {byLocation(variables).map((v) => (
-            <tr key={v.id}>
-              <td className="col-fit num">{dash(v.location)}</td>
-              <td className="col-fit num">{dash(v.component)}</td>
-              <td className="col-fit">
-                {v.builtIns.length
-                  ? v.builtIns.map((b) => (
-                      <span className="shader-chip" key={b}>
-                        {b}
-                      </span>
-                    ))
-                  : '—'}
-              </td>
-              <td className="col-fit">
-                {v.qualifiers.map((q) => (
-                  <span className="qualifier" key={q}>
-                    {q.toLowerCase()}{' '}
-                  </span>
-                ))}
-                <code>{v.type}</code>
-              </td>
-              <th scope="row">
-                <code>{variableName(v)}</code> <span className="muted id-note">%{v.id}</span>
-              </th>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+const VARIABLE_COLUMNS: readonly DataColumn<Variable>[] = [
+  { id: 'location', header: 'Location', width: 'fit', align: 'end', cell: (v) => dash(v.location) },
+  { id: 'component', header: 'Component', width: 'fit', align: 'end', cell: (v) => dash(v.component) },
+  {
+    id: 'builtIn',
+    header: 'Built-in',
+    width: 'fit',
+    cell: (v) =>
+      v.builtIns.length
+        ? v.builtIns.map((b) => (
+            <span className="shader-chip" key={b}>
+              {b}
+            </span>
+          ))
+        : '—',
+  },
+  {
+    id: 'type',
+    header: 'Type',
+    width: 'fit',
+    cell: (v) => (
+      <>
+        {v.qualifiers.map((q) => (
+          <span className="qualifier" key={q}>
+            {q.toLowerCase()}{' '}
+          </span>
+        ))}
+        <code>{v.type}</code>
+      </>
+    ),
+  },
+  {
+    id: 'name',
+    header: 'Name',
+    rowHeader: true,
+    cell: (v) => (
+      <>
+        <code>{variableName(v)}</code> <span className="muted id-note">%{v.id}</span>
+      </>
+    ),
+  },
+];
+
+function VariableTable({ variables, testId, label }: { variables: readonly Variable[]; testId: string; label: string }) {
+  return <DataTable label={label} dense testId={testId} columns={VARIABLE_COLUMNS} rows={byLocation(variables)} rowKey={(v) => v.id} />;
 }

@@ -1,5 +1,6 @@
 import type { ShaderInspectBytes } from '../../../shared/shader/shader-inspect-bytes';
 import { dash } from '../shaders/shader-labels';
+import { DataTable, type DataColumn } from '../ui/DataTable';
 import { Card } from './Card';
 
 type Module = ShaderInspectBytes;
@@ -12,6 +13,13 @@ function modes(e: EntryPoint): string {
     list.push(`workgroup size ${e.workgroupSize.map((d) => (d.specId !== undefined ? `${d.value} (SpecId ${d.specId})` : String(d.value))).join(' × ')}`);
   return list.join(', ') || '—';
 }
+
+const ENTRY_POINT_COLUMNS: readonly DataColumn<EntryPoint>[] = [
+  { id: 'name', header: 'Name', rowHeader: true, cellClassName: 'col-fit', cell: (e) => <code>{e.name}</code> },
+  { id: 'stage', header: 'Stage', width: 'fit', cell: (e) => <span className="stage-chip">{e.stage}</span> },
+  { id: 'model', header: 'Execution model', width: 'fit', cell: (e) => e.executionModel },
+  { id: 'modes', header: 'Modes', cellClassName: 'shader-modes', cell: modes },
+];
 
 /** Header facts, entry points with their stages, counts, and what the module asks of a device. */
 export function ShaderSummaryTab({ module }: { module: Module }) {
@@ -38,40 +46,15 @@ export function ShaderSummaryTab({ module }: { module: Module }) {
       </ul>
 
       <Card id="shader-entry-points" title="Entry points">
-        {r.entryPoints.length === 0 ? (
-          <p className="card-empty">None: this module has no OpEntryPoint (a library module, or not finished).</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="table" data-testid="shader-entry-points">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col" className="col-fit">
-                    Stage
-                  </th>
-                  <th scope="col" className="col-fit">
-                    Execution model
-                  </th>
-                  <th scope="col">Modes</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.entryPoints.map((e) => (
-                  <tr key={`${e.id}-${e.executionModel}`} data-testid="shader-entry-point" data-name={e.name} data-stage={e.stage}>
-                    <th scope="row" className="col-fit">
-                      <code>{e.name}</code>
-                    </th>
-                    <td className="col-fit">
-                      <span className="stage-chip">{e.stage}</span>
-                    </td>
-                    <td className="col-fit">{e.executionModel}</td>
-                    <td className="shader-modes">{modes(e)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          label="Entry points"
+          testId="shader-entry-points"
+          columns={ENTRY_POINT_COLUMNS}
+          rows={r.entryPoints}
+          rowKey={(e) => `${e.id}-${e.executionModel}`}
+          rowAttributes={(e) => ({ 'data-testid': 'shader-entry-point', 'data-name': e.name, 'data-stage': e.stage })}
+          empty="None: this module has no OpEntryPoint (a library module, or not finished)."
+        />
       </Card>
 
       <div className="shader-summary-row">

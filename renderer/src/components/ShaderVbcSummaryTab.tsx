@@ -3,13 +3,101 @@ import { BINDING_TABLES, VBC_STAGES, baseTypeName, texelRankName, texelTypeName,
 import { countSeverities } from '../problems/diagnostic-severity';
 import { lspSeverities } from '../shaders/shader-labels';
 import { STAGE_LABELS } from '../shaders/shader-stages';
+import { DataTable, type DataColumn } from '../ui/DataTable';
 import { Badge, Card } from './Card';
 
 type Vbc = NonNullable<ShaderInspectBytes['vbc']>;
 type VbcReflection = Vbc['reflection'];
+type Section = Vbc['sections'][number];
+type Stage = NonNullable<ShaderInspectBytes['stages']>[number];
+type VbcVariable = VbcReflection['vertexInputs'][number];
+type VbcBinding = VbcReflection['bindings'][number];
+type UniformMember = NonNullable<VbcReflection['uniform']>['members'][number];
+type SubpassInput = VbcReflection['subpassInputs'][number];
 
 const stageNames = (mask: number) => VBC_STAGES.filter((_, i) => mask & (1 << i)).join(' + ') || '—';
 const dims = (d: readonly [number, number] | readonly number[], arraySize: number) => `${d[0]}×${d[1]}${arraySize !== 1 ? ` [${arraySize}]` : ''}`;
+
+const SECTION_COLUMNS: readonly DataColumn<Section>[] = [
+  { id: 'section', header: 'Section', rowHeader: true, cell: (sec) => sec.name },
+  { id: 'offset', header: 'Offset', width: 'fit', align: 'end', cell: (sec) => sec.byteOffset },
+  { id: 'bytes', header: 'Bytes', width: 'fit', align: 'end', cell: (sec) => sec.byteLength },
+];
+
+const stageErrors = (st: Stage) => countSeverities(lspSeverities(st.diagnostics)).error;
+
+function stageColumns(onOpenStage: (stage: VbcStage) => void): DataColumn<Stage>[] {
+  return [
+    {
+      id: 'stage',
+      header: 'Stage',
+      rowHeader: true,
+      cell: (st) => (
+        <>
+          <span className="stage-chip">{st.stage}</span> {STAGE_LABELS[st.stage]}
+        </>
+      ),
+    },
+    { id: 'entry', header: 'Entry point', width: 'fit', cell: (st) => (st.reflection.entryPoints[0] ? <code>{st.reflection.entryPoints[0].name}</code> : '—') },
+    {
+      id: 'spirv',
+      header: 'SPIR-V',
+      width: 'fit',
+      cell: (st) => (st.summary ? `${st.summary.version} · ${st.summary.instructionCount.toLocaleString('en-US')} instructions` : 'not SPIR-V'),
+    },
+    { id: 'bytes', header: 'Bytes', width: 'fit', align: 'end', cell: (st) => st.byteLength.toLocaleString('en-US') },
+    {
+      id: 'checks',
+      header: 'Checks',
+      width: 'fit',
+      cell: (st) => {
+        const errors = stageErrors(st);
+        return errors ? <Badge tone="error">{errors === 1 ? '1 error' : `${errors} errors`}</Badge> : <Badge tone="ok">Valid layout</Badge>;
+      },
+    },
+    {
+      id: 'open',
+      header: <span className="visually-hidden">Open</span>,
+      width: 'fit',
+      cell: (st) => (
+        <button type="button" className="button button-compact" onClick={() => onOpenStage(st.stage)} data-testid={`vbc-open-${st.stage}`}>
+          Disassembly
+        </button>
+      ),
+    },
+  ];
+}
+
+const VARIABLE_COLUMNS: readonly DataColumn<VbcVariable>[] = [
+  { id: 'location', header: 'Location', width: 'fit', align: 'end', cell: (v) => v.location },
+  { id: 'type', header: 'Type', cell: (v) => baseTypeName(v.baseType) },
+  { id: 'dims', header: 'Dims', width: 'fit', cell: (v) => dims(v.dims, v.arraySize) },
+];
+
+const BINDING_COLUMNS: readonly DataColumn<VbcBinding>[] = [
+  { id: 'slot', header: 'Slot', width: 'fit', align: 'end', cell: (b) => b.slot },
+  { id: 'kind', header: 'Kind', width: 'fit', cell: (b) => <span className="kind-chip">{baseTypeName(b.baseType)}</span> },
+  { id: 'stages', header: 'Stages', width: 'fit', cell: (b) => stageNames(b.stageMask) },
+  {
+    id: 'layout',
+    header: 'Layout',
+    cell: (b) =>
+      b.layout === 'buffer' ? `${b.bufferSize} bytes` : `rank ${texelRankName(b.rank)}, ${texelTypeName(b.texelType)} ${b.texelSize}×${b.texelComponents}`,
+  },
+];
+
+const UNIFORM_COLUMNS: readonly DataColumn<UniformMember>[] = [
+  { id: 'offset', header: 'Offset', width: 'fit', align: 'end', cell: (m) => m.offset },
+  { id: 'member', header: 'Member', rowHeader: true, cell: (m) => <code>{m.name}</code> },
+  { id: 'type', header: 'Type', width: 'fit', cell: (m) => baseTypeName(m.baseType) },
+  { id: 'dims', header: 'Dims', width: 'fit', cell: (m) => dims(m.dims, m.arraySize) },
+];
+
+const SUBPASS_COLUMNS: readonly DataColumn<SubpassInput>[] = [
+  { id: 'index', header: 'Index', width: 'fit', align: 'end', cell: (_, i) => i },
+  { id: 'texel', header: 'Texel type', cell: (sp) => texelTypeName(sp.texelType) },
+  { id: 'components', header: 'Components', width: 'fit', align: 'end', cell: (sp) => sp.components },
+];
 
 /**
  * A VBC file at a glance (docs/vbc.md): its header, where each section lies, the reflection it
@@ -49,92 +137,28 @@ export function ShaderVbcSummaryTab({ module, onOpenStage }: { module: ShaderIns
           )}
         </Card>
         <Card id="vbc-sections" title="Sections">
-          {!vbc?.sections.length ? (
-            <p className="card-empty">None could be read.</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="table table-dense" data-testid="vbc-sections">
-                <thead>
-                  <tr>
-                    <th scope="col">Section</th>
-                    <th scope="col" className="col-fit num">
-                      Offset
-                    </th>
-                    <th scope="col" className="col-fit num">
-                      Bytes
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {vbc.sections.map((s) => (
-                    <tr key={s.name}>
-                      <th scope="row">{s.name}</th>
-                      <td className="col-fit num">{s.byteOffset}</td>
-                      <td className="col-fit num">{s.byteLength}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            label="Sections"
+            testId="vbc-sections"
+            dense
+            columns={SECTION_COLUMNS}
+            rows={vbc?.sections ?? []}
+            rowKey={(sec) => sec.name}
+            empty="None could be read."
+          />
         </Card>
       </div>
 
       <Card id="vbc-stages" title="Stages">
-        {!module.stages?.length ? (
-          <p className="card-empty">No stage bytecode could be read.</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="table" data-testid="vbc-stages">
-              <thead>
-                <tr>
-                  <th scope="col">Stage</th>
-                  <th scope="col" className="col-fit">
-                    Entry point
-                  </th>
-                  <th scope="col" className="col-fit">
-                    SPIR-V
-                  </th>
-                  <th scope="col" className="col-fit num">
-                    Bytes
-                  </th>
-                  <th scope="col" className="col-fit">
-                    Checks
-                  </th>
-                  <th scope="col" className="col-fit">
-                    <span className="visually-hidden">Open</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {module.stages.map((s) => {
-                  const errors = countSeverities(lspSeverities(s.diagnostics)).error;
-                  const e = s.reflection.entryPoints[0];
-                  return (
-                    <tr key={s.stage} data-testid="vbc-stage" data-stage={s.stage}>
-                      <th scope="row">
-                        <span className="stage-chip">{s.stage}</span> {STAGE_LABELS[s.stage]}
-                      </th>
-                      <td className="col-fit">{e ? <code>{e.name}</code> : '—'}</td>
-                      <td className="col-fit">
-                        {s.summary ? `${s.summary.version} · ${s.summary.instructionCount.toLocaleString('en-US')} instructions` : 'not SPIR-V'}
-                      </td>
-                      <td className="col-fit num">{s.byteLength.toLocaleString('en-US')}</td>
-                      <td className="col-fit">
-                        {errors ? <Badge tone="error">{errors === 1 ? '1 error' : `${errors} errors`}</Badge> : <Badge tone="ok">Valid layout</Badge>}
-                      </td>
-                      <td className="col-fit">
-                        <button type="button" className="button button-compact" onClick={() => onOpenStage(s.stage)} data-testid={`vbc-open-${s.stage}`}>
-                          Disassembly
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          label="Stages"
+          testId="vbc-stages"
+          columns={stageColumns(onOpenStage)}
+          rows={module.stages ?? []}
+          rowKey={(st) => st.stage}
+          rowAttributes={(st) => ({ 'data-testid': 'vbc-stage', 'data-stage': st.stage })}
+          empty="No stage bytecode could be read."
+        />
       </Card>
 
       {vbc && <VbcReflectionCards reflection={vbc.reflection} />}
@@ -153,133 +177,43 @@ function VbcReflectionCards({ reflection: r }: { reflection: VbcReflection }) {
           ] as const
         ).map(([id, title, list]) => (
           <Card key={id} id={id} title={title}>
-            {list.length === 0 ? (
-              <p className="card-empty">None.</p>
-            ) : (
-              <table className="table table-dense" data-testid={id}>
-                <thead>
-                  <tr>
-                    <th scope="col" className="col-fit num">
-                      Location
-                    </th>
-                    <th scope="col">Type</th>
-                    <th scope="col" className="col-fit">
-                      Dims
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((v) => (
-                    <tr key={v.location}>
-                      <td className="col-fit num">{v.location}</td>
-                      <td>{baseTypeName(v.baseType)}</td>
-                      <td className="col-fit">{dims(v.dims, v.arraySize)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <DataTable<VbcVariable> label={title} testId={id} dense scroll={false} columns={VARIABLE_COLUMNS} rows={list} rowKey={(v) => v.location} />
           </Card>
         ))}
       </div>
       <Card id="vbc-bindings" title="Bindings">
-        {r.bindings.length === 0 ? (
-          <p className="card-empty">None.</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="table table-dense" data-testid="vbc-bindings">
-              <thead>
-                <tr>
-                  <th scope="col" className="col-fit num">
-                    Slot
-                  </th>
-                  <th scope="col" className="col-fit">
-                    Kind
-                  </th>
-                  <th scope="col" className="col-fit">
-                    Stages
-                  </th>
-                  <th scope="col">Layout</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.bindings.map((b) => (
-                  <tr key={b.slot} data-testid="vbc-binding" data-slot={b.slot}>
-                    <td className="col-fit num">{b.slot}</td>
-                    <td className="col-fit">
-                      <span className="kind-chip">{baseTypeName(b.baseType)}</span>
-                    </td>
-                    <td className="col-fit">{stageNames(b.stageMask)}</td>
-                    <td>
-                      {b.layout === 'buffer'
-                        ? `${b.bufferSize} bytes`
-                        : `rank ${texelRankName(b.rank)}, ${texelTypeName(b.texelType)} ${b.texelSize}×${b.texelComponents}`}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          label="Bindings"
+          testId="vbc-bindings"
+          dense
+          columns={BINDING_COLUMNS}
+          rows={r.bindings}
+          rowKey={(b) => b.slot}
+          rowAttributes={(b) => ({ 'data-testid': 'vbc-binding', 'data-slot': b.slot })}
+        />
       </Card>
       <Card id="vbc-uniform" title={r.uniform ? `Uniform · ${r.uniform.size} bytes · ${stageNames(r.uniform.stageMask)}` : 'Uniform'}>
-        {!r.uniform ? (
-          <p className="card-empty">None.</p>
-        ) : (
-          <table className="table table-dense" data-testid="vbc-uniform">
-            <thead>
-              <tr>
-                <th scope="col" className="col-fit num">
-                  Offset
-                </th>
-                <th scope="col">Member</th>
-                <th scope="col" className="col-fit">
-                  Type
-                </th>
-                <th scope="col" className="col-fit">
-                  Dims
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.uniform.members.map((m) => (
-                <tr key={`${m.offset}-${m.name}`}>
-                  <td className="col-fit num">{m.offset}</td>
-                  <th scope="row">
-                    <code>{m.name}</code>
-                  </th>
-                  <td className="col-fit">{baseTypeName(m.baseType)}</td>
-                  <td className="col-fit">{dims(m.dims, m.arraySize)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          label="Uniform"
+          testId="vbc-uniform"
+          dense
+          scroll={false}
+          columns={UNIFORM_COLUMNS}
+          rows={r.uniform?.members ?? []}
+          rowKey={(m) => `${m.offset}-${m.name}`}
+        />
       </Card>
       {r.subpassInputs.length > 0 && (
         <Card id="vbc-subpass-inputs" title="Subpass inputs">
-          <table className="table table-dense" data-testid="vbc-subpass-inputs">
-            <thead>
-              <tr>
-                <th scope="col" className="col-fit num">
-                  Index
-                </th>
-                <th scope="col">Texel type</th>
-                <th scope="col" className="col-fit num">
-                  Components
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.subpassInputs.map((s, i) => (
-                <tr key={i}>
-                  <td className="col-fit num">{i}</td>
-                  <td>{texelTypeName(s.texelType)}</td>
-                  <td className="col-fit num">{s.components}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Subpass inputs"
+            testId="vbc-subpass-inputs"
+            dense
+            scroll={false}
+            columns={SUBPASS_COLUMNS}
+            rows={r.subpassInputs}
+            rowKey={(_, i) => i}
+          />
         </Card>
       )}
     </>

@@ -1,8 +1,44 @@
 import { useAppInfo } from '../stores/app-info-store';
-import { XDG_SOURCE_LABELS, xdgRows } from '../about/xdg-rows';
+import { XDG_SOURCE_LABELS, xdgRows, type XdgRow } from '../about/xdg-rows';
+import { DataTable, type DataColumn } from '../ui/DataTable';
 import { Badge, Card } from './Card';
 import { LoadingLine } from './LoadingLine';
 import { PathText } from './PathText';
+
+const XDG_COLUMNS: readonly DataColumn<XdgRow>[] = [
+  {
+    id: 'folder',
+    header: 'Folder',
+    rowHeader: true,
+    cell: (row) => (
+      <>
+        <span className="row-label">{row.label}</span>
+        <code className="row-variable">{row.variable}</code>
+      </>
+    ),
+  },
+  {
+    id: 'path',
+    header: 'Path',
+    cellClassName: 'path',
+    cell: (row) =>
+      row.values.length === 0 ? (
+        <span className="muted">—</span>
+      ) : (
+        row.values.map((v, i) => (
+          <span className="path-entry" key={`${i}:${v}`}>
+            <PathText path={v} />
+          </span>
+        ))
+      ),
+  },
+  {
+    id: 'source',
+    header: 'Source',
+    headerClassName: 'col-fit',
+    cell: (row) => <Badge tone={row.source === 'environment' ? 'accent' : 'neutral'}>{XDG_SOURCE_LABELS[row.source]}</Badge>,
+  },
+];
 
 /** The XDG folders the loader resolves on Linux; errors are shown once, by the variables card. */
 export function XdgFoldersCard() {
@@ -21,43 +57,7 @@ export function XdgFoldersCard() {
           <p className="card-note">
             The loader looks for layer and driver manifests in the <code>vulkan/</code> folder under the config and data folders.
           </p>
-          <div className="table-scroll">
-            <table className="table" data-testid="xdg-folders">
-              <thead>
-                <tr>
-                  <th scope="col">Folder</th>
-                  <th scope="col">Path</th>
-                  <th scope="col" className="col-fit">
-                    Source
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {xdgRows(state.value.xdg).map((row) => (
-                  <tr key={row.variable}>
-                    <th scope="row">
-                      <span className="row-label">{row.label}</span>
-                      <code className="row-variable">{row.variable}</code>
-                    </th>
-                    <td className="path">
-                      {row.values.length === 0 ? (
-                        <span className="muted">—</span>
-                      ) : (
-                        row.values.map((v, i) => (
-                          <span className="path-entry" key={`${i}:${v}`}>
-                            <PathText path={v} />
-                          </span>
-                        ))
-                      )}
-                    </td>
-                    <td>
-                      <Badge tone={row.source === 'environment' ? 'accent' : 'neutral'}>{XDG_SOURCE_LABELS[row.source]}</Badge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="XDG folders" testId="xdg-folders" columns={XDG_COLUMNS} rows={xdgRows(state.value.xdg)} rowKey={(row) => row.variable} />
         </>
       )}
     </Card>

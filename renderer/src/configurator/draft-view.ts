@@ -51,6 +51,7 @@ const draftView = memoLast(
     draft: LayerDraft | null,
     installed: OverrideConfig | null,
     statusReady: boolean,
+    writtenPending: boolean,
   ): DraftView => {
     const ready = discovered !== null && context !== null;
     // Without the installed override (not read yet, or reading it failed) there is no draft: the discovered state is shown.
@@ -58,7 +59,11 @@ const draftView = memoLast(
     const dirty = isDraftDirty(draft, installed);
     const config = draftConfig(draft);
     // A clean draft shows what is on disk as it is (a foreign override included), not Strata's rewrite of it.
-    if (!dirty) return { ready, inventory: discovered, dirty, config, override: null, visible: true, context };
+    // Right after Apply or Disable discovery still holds the file as it was: the draft (what was just
+    // written) is placed until discovery's reload holds the new file, so the old chain never flashes.
+    if (!dirty && !writtenPending) return { ready, inventory: discovered, dirty, config, override: null, visible: true, context };
+    if (!dirty)
+      return { ready, inventory: inventoryWithOverride(discovered, context, config).inventory, dirty, config, override: null, visible: true, context };
     const placed = inventoryWithOverride(discovered, context, config);
     return { ready, inventory: placed.inventory, dirty, config, override: placed.override, visible: placed.visible, context };
   },
@@ -71,7 +76,15 @@ export function useDraftView(): DraftView {
   const draft = useDraft((s) => s.draft);
   const installed = useDraft((s) => s.installed);
   const statusReady = useDraft((s) => s.status.status === 'ready');
-  return draftView(manifests.status === 'ready' ? manifests.value : null, context.status === 'ready' ? context.value : null, draft, installed, statusReady);
+  const writtenPending = useDraft((s) => s.written !== null);
+  return draftView(
+    manifests.status === 'ready' ? manifests.value : null,
+    context.status === 'ready' ? context.value : null,
+    draft,
+    installed,
+    statusReady,
+    writtenPending,
+  );
 }
 
 /** The draft's chain for one loader version (null: the installed loader's). */

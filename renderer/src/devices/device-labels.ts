@@ -117,8 +117,6 @@ export function baseName(path: string): string {
   return parts[parts.length - 1] || path;
 }
 
-export type DriverOutcome = 'ok' | 'failed';
-
 export interface DriverSummary {
   total: number;
   ok: number;

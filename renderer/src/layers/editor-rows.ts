@@ -1,6 +1,7 @@
 import { layerOrderability, type LayerDraft, type Orderability } from '../../../shared/configurator/layer-draft';
 import type { LayerChain } from '../../../shared/loader/chain';
 import type { LayerControl } from '../../../shared/override/override-config';
+import { OVERRIDE_LAYER_NAME } from '../../../shared/override/override-names';
 import { matchesQuery, matchesType, type LayerKind, type LayerRow, type LayerTypeFilter } from './layer-rows';
 
 /**
@@ -138,7 +139,7 @@ export function editorRows(rows: readonly LayerRow[], draft: LayerDraft, chain: 
       chainOrder: null,
       note: !r.layer
         ? 'No layer could be read from this manifest, so there is nothing to switch on or off'
-        : r.layer.name === 'VK_LAYER_LUNARG_override'
+        : r.layer.name === OVERRIDE_LAYER_NAME
           ? 'The override layer itself: Strata writes it from the states chosen here'
           : 'This name cannot be put in an override file (it has a space or is empty)',
     });

@@ -78,12 +78,4 @@ export function foldRepeatedLoaderLines<R extends CaptureRecord>(records: readon
   return out;
 }
 
-/** The counts line of a session: validation messages, then the loader's own errors and warnings (a loader warning is not a validation warning). */
-export function countsLabel(counts: { messages: { error: number; warning: number; info: number }; loader: { error: number; warning: number } }): string {
-  const m = counts.messages;
-  const validation = `${m.error} error${m.error === 1 ? '' : 's'}, ${m.warning} warning${m.warning === 1 ? '' : 's'}, ${m.info} info (validation)`;
-  const l = counts.loader;
-  return l.error || l.warning
-    ? `${validation} · loader: ${l.error} error${l.error === 1 ? '' : 's'}, ${l.warning} warning${l.warning === 1 ? '' : 's'}`
-    : validation;
-}
+export { countsLabel } from '../../../shared/sessions/session-counts-label';

@@ -1,11 +1,12 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { LayerSettingValues, SettingValue } from '../../../shared/settings/setting-values';
 import type { Platform } from '../../../shared/settings/setting-types';
 import { layerSettingsFromManifest, undescribedLayer } from '../../../shared/settings/settings-schema';
 import { defaultOf } from '../../../shared/settings/effective-settings';
 import { sameSettingValue } from '../../../shared/settings/setting-validation';
-import { platformName } from '../../../shared/settings/setting-platforms';
+import { platformName, platformOf } from '../../../shared/settings/setting-platforms';
+import { useAppInfo } from '../stores/app-info-store';
 import { buildFormModel } from './settings-form-model';
 import { SettingField } from './SettingField';
 import { SettingsPreview } from './SettingsPreview';
@@ -30,13 +31,20 @@ export interface LayerSettingsEditorProps {
   manifestText: string;
   values: LayerSettingValues;
   onChange: (key: string, value: SettingValue | undefined) => void;
-  /** The platform whose settings to show and write; Strata's first-class platform by default. */
+  /** The platform whose settings to show and write; by default the host's (app.info), Linux until it is known. */
   platform?: Platform;
   /** The Settings view: the tree scrolls in its own column, and what is written stays beside it. */
   wide?: boolean;
 }
 
-export function LayerSettingsEditor({ layerName, manifestPath, manifestText, values, onChange, platform = 'LINUX', wide = false }: LayerSettingsEditorProps) {
+export function LayerSettingsEditor({ layerName, manifestPath, manifestText, values, onChange, platform: asked, wide = false }: LayerSettingsEditorProps) {
+  // A Windows host writes (and refuses) settings the Windows way: SettingsPreview says so.
+  const host = useAppInfo((s) => (s.appInfo.status === 'ready' ? platformOf(s.appInfo.value.platform) : null));
+  const platform: Platform = asked ?? host ?? 'LINUX';
+  const appInfoIdle = useAppInfo((s) => s.appInfo.status === 'idle');
+  useEffect(() => {
+    if (appInfoIdle && !asked) void useAppInfo.getState().loadAppInfo();
+  }, [appInfoIdle, asked]);
   const idBase = `settings${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const [query, setQuery] = useState('');
   const description = useMemo(() => layerSettingsFromManifest(manifestText, layerName) ?? undescribedLayer(layerName), [manifestText, layerName]);

@@ -15,7 +15,18 @@ export function SettingsPreview({ input, platform, idBase }: { input: LayerSetti
   return (
     <section className="settings-preview" aria-labelledby={`${idBase}-preview`}>
       <h4 id={`${idBase}-preview`}>What Apply writes</h4>
-      {text ? (
+      {text && platform === 'WINDOWS' ? (
+        <>
+          {/* main/override/windows-override.ts refuses settings on Windows (override/settings-windows): say so before Apply does. */}
+          <p className="muted">
+            On Windows Strata does not install layer settings files yet: Apply refuses a configuration with settings. Put these lines in a{' '}
+            <code>vk_layer_settings.txt</code> in the application&apos;s working folder (or the file <code>VK_LAYER_SETTINGS_PATH</code> names):
+          </p>
+          <pre className="settings-preview-text" tabIndex={0} aria-label={`vk_layer_settings.txt lines for ${input.description.layerName}`}>
+            {text}
+          </pre>
+        </>
+      ) : text ? (
         <>
           <p className="muted">
             In{' '}

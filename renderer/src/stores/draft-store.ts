@@ -21,6 +21,7 @@ import { toStrataError, type RequestState } from '../requests/request-state';
 import { strataApi } from '../strata-bridge';
 import { applyPreferredOrder, loadPreferredOrder } from '../layers/preferred-order';
 import { useDiscovery } from './discovery-store';
+import { normalizePath } from '../../../shared/configurator/draft-chain';
 
 /**
  * The Layers editor's draft (shared/configurator/layer-draft.ts) and what it is compared with: the
@@ -37,6 +38,12 @@ interface DraftState {
   basis: ManifestInventory | null;
   /** The profile the draft was loaded from (the header's switcher) and the draft as loaded, to tell "(edited)"; null once the draft is rebuilt from what is installed. */
   source: DraftSource | null;
+  /**
+   * What Apply or Disable just wrote to the override file (text null: removed) while discovery's
+   * answer still holds the file as it was: until the answer holds this text, the panels place the
+   * draft themselves (draft-view.ts), so the diagram never flashes the chain from before the write.
+   */
+  written: { path: string; text: string | null } | null;
   loadStatus(): Promise<void>;
   /** Build the draft, or rebase it on a new discovery answer. */
   sync(inventory: ManifestInventory): void;
@@ -103,6 +110,7 @@ export const useDraft = create<DraftState>()((set, get) => {
     draft: null,
     basis: null,
     source: null,
+    written: null,
 
     loadStatus: async () => {
       const ticket = ++latest;
@@ -125,7 +133,10 @@ export const useDraft = create<DraftState>()((set, get) => {
       // A clean draft follows what is installed when that changed under it (someone else applied); a
       // dirty one is the user's work and stays. One that already matches stays too (its order of 'auto' layers is the user's).
       const follow = draft !== null && !isDraftDirty(draft, before) && isDraftDirty(draft, installed);
-      set({ status: next, installed, ...(follow && basis ? { draft: fresh(installed, basis), source: null } : {}) });
+      // The file changed again after Strata's write (another tool): discovery's next answer is the truth.
+      const written = get().written;
+      const superseded = written !== null && (next.value.ownership === 'absent' ? null : next.value.text) !== written.text;
+      set({ status: next, installed, ...(superseded ? { written: null } : {}), ...(follow && basis ? { draft: fresh(installed, basis), source: null } : {}) });
       if (inv.status === 'ready') get().sync(inv.value);
     },
 
@@ -173,10 +184,23 @@ export const useDraft = create<DraftState>()((set, get) => {
     installedNow: (status, keepDraft) => {
       const { basis } = get();
       const installed = installedOf(status, basis);
-      set({ status: { status: 'ready', value: status }, installed, ...(!keepDraft && basis ? { draft: fresh(installed, basis), source: null } : {}) });
+      const inv = useDiscovery.getState().manifests;
+      const written = { path: status.path, text: status.ownership === 'absent' ? null : status.text };
+      set({
+        status: { status: 'ready', value: status },
+        installed,
+        written: inv.status === 'ready' && discoveredOverrideText(inv.value, written.path) === written.text ? null : written,
+        ...(!keepDraft && basis ? { draft: fresh(installed, basis), source: null } : {}),
+      });
     },
   };
 });
+
+/** The text of the override file at `path` as discovery read it (null: discovery did not find it). */
+export function discoveredOverrideText(inventory: ManifestInventory, path: string): string | null {
+  const file = normalizePath(path);
+  return (inventory.manifests.implicit_layer ?? []).find((m) => normalizePath(m.path) === file)?.text ?? null;
+}
 
 /** Whether the draft differs from what is installed (the unsaved-changes indicator). */
 export const selectDirty = (s: Pick<DraftState, 'draft' | 'installed'>): boolean => s.draft !== null && isDraftDirty(s.draft, s.installed);
@@ -190,6 +214,8 @@ export const selectSourceEdited = (s: Pick<DraftState, 'draft' | 'source'>): boo
 useDiscovery.subscribe((s, prev) => {
   if (s.manifests === prev.manifests || s.manifests.status !== 'ready') return;
   const draft = useDraft.getState();
+  const { written } = draft;
+  if (written && discoveredOverrideText(s.manifests.value, written.path) === written.text) useDraft.setState({ written: null });
   draft.sync(s.manifests.value);
   if (prev.manifests.status === 'ready' && draft.status.status !== 'idle') void draft.loadStatus();
 });

@@ -25,7 +25,7 @@ type Slot = 'loader' | 'devices' | 'drivers';
 /** The three calls the panel makes, each answered (and shown) as soon as it arrives. */
 const CALLS: readonly { slot: Slot; channel: ChannelName; label: string }[] = [
   { slot: 'loader', channel: 'loader.info', label: 'loader information' },
-  { slot: 'devices', channel: 'devices', label: 'physical devices' },
+  { slot: 'devices', channel: 'devices.list', label: 'physical devices' },
   { slot: 'drivers', channel: 'drivers.negotiate', label: 'drivers' },
 ];
 

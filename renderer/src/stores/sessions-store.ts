@@ -14,7 +14,6 @@ import { hasStrataApi, strataApi } from '../strata-bridge';
  * `session.*` events), the history of sessions, one opened session, and a comparison of two.
  */
 export type SessionsTab = 'launch' | 'history';
-export type { LaunchForm } from '../sessions/launch-request';
 
 export interface LogFilters {
   sources: LineSource[];

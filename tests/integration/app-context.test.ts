@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createAppContext } from '../../main/app-context';
+import { findAppRoot } from '../../main/app-paths';
+import type { StrataEvent } from '../../shared/ipc/events';
+import { makeTempHome } from '../helpers/temp-home';
+
+/**
+ * main/app-context.ts: the UI hosts' wiring. Manifest folders are watched only while a UI client is
+ * attached, and their changes arrive on the context's bus; launches made through the context report
+ * on that same bus; dispose stops both. (The watcher itself: tests/integration/manifest-watcher.test.ts.)
+ */
+const root = findAppRoot();
+
+function waitFor(events: StrataEvent[], match: (e: StrataEvent) => boolean, what: string, ms = 15_000): Promise<StrataEvent> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const check = () => {
+      const hit = events.find(match);
+      if (hit) return resolve(hit);
+      if (Date.now() - started > ms) return reject(new Error(`no ${what} within ${ms} ms`));
+      setTimeout(check, 20);
+    };
+    check();
+  });
+}
+
+test('a UI client attached: a manifest folder made under the given HOME arrives as discovery.changed on the bus', async () => {
+  const home = makeTempHome();
+  const ctx = createAppContext({ root, env: home.env });
+  const events: StrataEvent[] = [];
+  ctx.bus.subscribe((e) => events.push(e));
+  try {
+    const detach = ctx.attachUiClient();
+    const dir = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d');
+    mkdirSync(dir, { recursive: true });
+    const changed = await waitFor(events, (e) => e.name === 'discovery.changed', 'discovery.changed');
+    assert.deepEqual(changed.payload, { kinds: ['explicit_layer'], paths: [dir], more: 0 });
+    detach();
+  } finally {
+    ctx.dispose();
+    home.cleanup();
+  }
+});
+
+test("launches made through the context report on the context's bus", async () => {
+  const home = makeTempHome();
+  const ctx = createAppContext({ root, env: home.env });
+  const events: StrataEvent[] = [];
+  ctx.bus.subscribe((e) => events.push(e));
+  try {
+    const sessions = await ctx.sessions();
+    const s = await sessions.start({ command: '/bin/sh', args: ['-c', 'echo live'], cwd: home.dir, routeValidation: false });
+    await s.ended;
+    const names = events.map((e) => e.name).filter((n) => n.startsWith('session.'));
+    assert.equal(names[0], 'session.started');
+    assert.equal(names.at(-1), 'session.ended');
+    const lines = events.flatMap((e) => (e.name === 'session.lines' ? e.payload.records : []));
+    assert.deepEqual(
+      lines.map((r) => (r.kind === 'line' ? r.text : '')),
+      ['live'],
+    );
+  } finally {
+    ctx.dispose();
+    home.cleanup();
+  }
+});
