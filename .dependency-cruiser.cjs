@@ -26,8 +26,8 @@ const NPM = '(^|/)node_modules/';
 /** Matches an import that resolved into one of `names` (or its @types/ package). */
 const npmPackages = (/** @type {string[]} */ names) => `${NPM}(@types/)?(${names.join('|')})/`;
 
-/** Inside main/: the hosts and the wiring they share, which may import everything below them. */
-const HOST_SIDE = '^main/((cli|serve|electron)/|(app-context|service-context)[.]ts$)';
+/** Inside main/: the hosts (main/hosts/cli, serve, electron) and the wiring they share (main/hosts/*.ts), which may import everything below them. */
+const HOST_SIDE = '^main/hosts/';
 
 /** The target of an import into our own tree (not npm, not a Node built-in, resolved). The
  * allowed folders go in `pathNot`. */
@@ -118,6 +118,17 @@ module.exports = {
       from: { path: '^renderer/' },
       to: { path: NPM, pathNot: npmPackages([...REACT_PACKAGES, ...PLATFORM_FREE_PACKAGES]) },
     },
+    {
+      name: 'renderer-ui-below-features',
+      severity: 'error',
+      comment:
+        'Bad layering: renderer/src/ui/ holds the pieces every feature uses (Card, Dialog, DataTable, icons) ' +
+        'and knows no feature. Allowed in renderer/src/ui/: renderer/src/ui/, shared/, and type-only imports ' +
+        "of a feature (a panel id, a severity name); never a feature's component, store or view model. " +
+        'Pass what it needs in as props.',
+      from: { path: '^renderer/src/ui/' },
+      to: { path: '^renderer/src/', pathNot: '^renderer/src/ui/', dependencyTypesNot: ['type-only'] },
+    },
 
     // ---- preload/ --------------------------------------------------------------------------
     {
@@ -165,17 +176,17 @@ module.exports = {
       name: 'main-electron-only-in-main-electron',
       severity: 'error',
       comment:
-        'Bad layering: electron may be imported only in main/electron/ (the Electron host). The rest ' +
+        'Bad layering: electron may be imported only in main/hosts/electron/ (the Electron host). The rest ' +
         'of main/ (services, serve, cli) must run under plain Node: allowed there are main/, shared/, ' +
         'native-bridge/, Node built-ins and npm packages other than electron.',
-      from: { path: '^main/', pathNot: '^main/electron/' },
+      from: { path: '^main/', pathNot: '^main/hosts/electron/' },
       to: { path: npmPackages(['electron']) },
     },
 
     // ---- inside main/ (docs/architecture.md, "Inside main/") -------------------------------
-    // hosts (main/cli, main/serve, main/electron) and the wiring they share (main/app-context.ts,
-    // main/service-context.ts) → the router and the domain (services/, discovery/, chain/, override/,
-    // profiles/, sessions/, activity/, the bridge) → main/platform/. Never back up.
+    // main/hosts/ (cli, serve, electron and the wiring they share: app-context.ts, service-context.ts)
+    // → main/router/ and the domain (discovery/, chain/, override/, profiles/, sessions/, activity/,
+    // vulkan/, shaders/, app-info/, bridge/) → main/platform/. Never back up.
     {
       name: 'main-platform-allowed-folders',
       severity: 'error',
@@ -191,11 +202,11 @@ module.exports = {
       name: 'main-domain-no-hosts',
       severity: 'error',
       comment:
-        'Bad layering: the domain of main/ (router, services, discovery, chain, override, profiles, ' +
-        'sessions, activity, the bridge) must not know its hosts. Allowed: the hosts (main/cli/, ' +
-        'main/serve/, main/electron/) and their wiring (main/app-context.ts, main/service-context.ts) ' +
+        'Bad layering: the domain of main/ (router, discovery, chain, override, profiles, sessions, ' +
+        'activity, vulkan, shaders, app-info, the bridge) must not know its hosts. Allowed: the hosts ' +
+        '(main/hosts/cli/, serve/, electron/) and their wiring (main/hosts/app-context.ts, service-context.ts) ' +
         'import the domain, never the reverse. Pass what the domain needs in as a parameter, or emit an ' +
-        'event on main/event-bus.ts.',
+        'event on main/platform/event-bus.ts.',
       // main/platform/ is reported by main-platform-allowed-folders.
       from: { path: '^main/', pathNot: [HOST_SIDE, '^main/platform/'] },
       to: { path: HOST_SIDE },
@@ -204,62 +215,62 @@ module.exports = {
       name: 'main-hosts-apart',
       severity: 'error',
       comment:
-        'Bad layering: a host does not import another host: main/cli/ and main/electron/ are imported ' +
-        'by no one outside them. Allowed between hosts: main/cli/ → main/serve/entry.ts (lazily, for ' +
-        '`strata serve`) and main/electron/ → main/serve/static-files.ts and content-security-policy.ts ' +
+        'Bad layering: a host does not import another host: main/hosts/cli/ and main/hosts/electron/ are imported ' +
+        'by no one outside them. Allowed between hosts: cli/ → serve/entry.ts (lazily, for ' +
+        '`strata serve`) and electron/ → serve/static-files.ts and content-security-policy.ts ' +
         '(the renderer files and their headers, served the same way by both UI hosts). What two hosts ' +
         'share belongs in the domain or main/platform/.',
-      from: { path: '^main/(cli|serve|electron)/' },
-      to: { path: '^main/(cli|electron)/', pathNot: '^main/$1/' },
+      from: { path: '^main/hosts/(cli|serve|electron)/' },
+      to: { path: '^main/hosts/(cli|electron)/', pathNot: '^main/hosts/$1/' },
     },
     {
       name: 'main-electron-serve-files-only',
       severity: 'error',
       comment:
-        'Bad layering: main/electron/ may use only the renderer-serving part of main/serve/. Allowed in ' +
-        'main/electron/ from main/serve/: static-files.ts and content-security-policy.ts; not the HTTP ' +
+        'Bad layering: main/hosts/electron/ may use only the renderer-serving part of main/hosts/serve/. Allowed in ' +
+        'main/hosts/electron/ from main/hosts/serve/: static-files.ts and content-security-policy.ts; not the HTTP ' +
         'host, its guard or its tokens.',
-      from: { path: '^main/electron/' },
-      to: { path: '^main/serve/', pathNot: '^main/serve/(static-files|content-security-policy)[.]ts$' },
+      from: { path: '^main/hosts/electron/' },
+      to: { path: '^main/hosts/serve/', pathNot: '^main/hosts/serve/(static-files|content-security-policy)[.]ts$' },
     },
     {
       name: 'main-cli-serve-entry-only',
       severity: 'error',
       comment:
-        'Bad layering: main/cli/ reaches the browser host only through its one entry. Allowed in ' +
-        "main/cli/ from main/serve/: main/serve/entry.ts, imported lazily (await import('../serve/entry')); " +
+        'Bad layering: main/hosts/cli/ reaches the browser host only through its one entry. Allowed in ' +
+        "main/hosts/cli/ from main/hosts/serve/: main/hosts/serve/entry.ts, imported lazily (await import('../serve/entry')); " +
         'export what `strata serve` needs from there.',
-      from: { path: '^main/cli/' },
-      to: { path: '^main/serve/', pathNot: '^main/serve/entry[.]ts$' },
+      from: { path: '^main/hosts/cli/' },
+      to: { path: '^main/hosts/serve/', pathNot: '^main/hosts/serve/entry[.]ts$' },
     },
     {
       name: 'main-cli-serve-lazy',
       severity: 'error',
       comment:
-        'Bad layering: a static import of main/serve/entry.ts would load the HTTP server for every CLI ' +
+        'Bad layering: a static import of main/hosts/serve/entry.ts would load the HTTP server for every CLI ' +
         "command. Allowed: await import('../serve/entry') inside the `serve` command only.",
-      from: { path: '^main/cli/' },
-      to: { path: '^main/serve/entry[.]ts$', dynamic: false },
+      from: { path: '^main/hosts/cli/' },
+      to: { path: '^main/hosts/serve/entry[.]ts$', dynamic: false },
     },
     {
       name: 'main-router-from-wiring',
       severity: 'error',
       comment:
-        'Bad layering: the router is created once, by the wiring the hosts share (main/service-context.ts). ' +
-        'Allowed elsewhere in main/: type-only imports of main/router.ts (import type { Handlers, CallContext, Router }); ' +
+        'Bad layering: the router is created once, by the wiring the hosts share (main/hosts/service-context.ts). ' +
+        'Allowed elsewhere in main/: type-only imports of main/router/router.ts (import type { Handlers, CallContext, Router }); ' +
         'a service is called by the router, it does not call it.',
       from: { path: '^main/', pathNot: HOST_SIDE },
-      to: { path: '^main/router[.]ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^main/router/router[.]ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'main-handlers-from-wiring',
       severity: 'error',
       comment:
-        'Bad layering: the channel table (main/services/handlers.ts) is the top of the domain. Allowed ' +
-        'to import it: the hosts and their wiring (main/service-context.ts, main/app-context.ts); a ' +
+        'Bad layering: the channel table (main/router/handlers.ts) is the top of the domain. Allowed ' +
+        'to import it: the hosts and their wiring (main/hosts/); a ' +
         'service that needs another calls that service, not the channel table.',
-      from: { path: '^main/', pathNot: [HOST_SIDE, '^main/services/handlers[.]ts$'] },
-      to: { path: '^main/services/handlers[.]ts$' },
+      from: { path: '^main/', pathNot: [HOST_SIDE, '^main/router/handlers[.]ts$'] },
+      to: { path: '^main/router/handlers[.]ts$' },
     },
 
     // ---- native-bridge/ --------------------------------------------------------------------
@@ -268,7 +279,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Bad layering: native-bridge/ (koffi, the probe child process) is allowed only in main/ ' +
-        '(through main/bridge-client.ts) and in native-bridge/ itself. shared/, renderer/ and ' +
+        '(through main/bridge/bridge-client.ts) and in native-bridge/ itself. shared/, renderer/ and ' +
         'preload/ get loader facts from main/ as data.',
       from: { pathNot: '^(main|native-bridge)/' },
       to: { path: '^native-bridge/' },

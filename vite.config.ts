@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 // The renderer is plain static files: relative URLs ('./') so the same build loads from the
 // Electron app protocol and from the browser host.
 export default defineConfig({
-  root: fileURLToPath(new URL('./renderer', import.meta.url)),
+  root: fileURLToPath(new URL('./renderer/', import.meta.url)),
   base: './',
   plugins: [react()],
   build: {

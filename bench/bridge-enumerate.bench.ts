@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Bench } from './harness';
-import { findAppRoot } from '../main/app-paths';
-import { createAppContext } from '../main/app-context';
-import { BridgeClient } from '../main/bridge-client';
+import { findAppRoot } from '../main/platform/app-paths';
+import { createAppContext } from '../main/hosts/app-context';
+import { BridgeClient } from '../main/bridge/bridge-client';
 import { DevicesReportSchema } from '../shared/vulkan/devices';
 
 /**

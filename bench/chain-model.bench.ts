@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bench } from './harness';
-import { findAppRoot } from '../main/app-paths';
+import { findAppRoot } from '../main/platform/app-paths';
 import { discoveryManifests } from '../main/discovery/discovery-service';
 import { computeLayerChain, type ChainInput, type ChainManifest } from '../shared/loader/chain';
 import { makeTempHome } from '../tests/helpers/temp-home';

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { medianMs, type Bench } from './harness';
-import { findAppRoot } from '../main/app-paths';
+import { findAppRoot } from '../main/platform/app-paths';
 import { discoveryManifests } from '../main/discovery/discovery-service';
 import { makeTempHome, type TempHome } from '../tests/helpers/temp-home';
 import { seededRandom } from '../tests/helpers/seeded-random';

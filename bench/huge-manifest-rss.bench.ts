@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bench } from './harness';
-import { findAppRoot } from '../main/app-paths';
+import { findAppRoot } from '../main/platform/app-paths';
 import { READ_LIMITS } from '../shared/files/read-limits';
 import { makeTempHome, type TempHome } from '../tests/helpers/temp-home';
 

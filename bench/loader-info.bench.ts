@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { medianMs, type Bench } from './harness';
-import { findAppRoot } from '../main/app-paths';
+import { findAppRoot } from '../main/platform/app-paths';
 
 /**
  * `strata info --json` (Node start, CLI, probe process, koffi, vkEnumerateInstanceVersion) against

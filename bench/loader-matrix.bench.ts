@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Bench } from './harness';
-import { findAppRoot } from '../main/app-paths';
+import { findAppRoot } from '../main/platform/app-paths';
 import { makeTempHome } from '../tests/helpers/temp-home';
 
 /**

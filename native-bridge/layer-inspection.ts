@@ -69,7 +69,7 @@ function negotiate(lib: NativeLibrary, symbol: string, offered: number): LayerNe
 const PE_READ_LIMIT = 256 << 20;
 
 /**
- * LoadLibrary failed on Windows. The file itself was checked before (main/services/layer-inspect-service.ts:
+ * LoadLibrary failed on Windows. The file itself was checked before (main/vulkan/layer-inspect-service.ts:
  * present, a DLL of this machine), so what is missing is almost always a DLL it imports ("Module not
  * found", ERROR_MOD_NOT_FOUND, names no file). Its export table, read from the PE file without loading
  * it (shared/vulkan/pe-header.ts), still tells which entry points the loader would find once it loads.

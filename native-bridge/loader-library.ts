@@ -76,7 +76,7 @@ export function requireFunc<R extends CType>(lib: NativeLibrary, symbol: string,
 /**
  * Loads the real loader and asks vkEnumerateInstanceVersion. This runs inside the probe process
  * (native-bridge/probe.ts): the loader runs implicit layers' pre-instance hooks here, and a crash
- * there must not take Strata down. The one exception is main/loader-version-in-process.ts, which
+ * there must not take Strata down. The one exception is main/bridge/loader-version-in-process.ts, which
  * calls it in the CLI's own process only when no implicit layer manifest names pre-instance hooks.
  */
 export function queryLoaderVersion(platform: NodeJS.Platform = process.platform): LoaderVersionReport {

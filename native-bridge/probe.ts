@@ -3,7 +3,7 @@
  * one request per line with one JSON line on stdout: {"id", "ok", "value"|"error"}. Requests come
  * on stdin (a Node child process), or as messages on process.parentPort when Electron started it
  * with utilityProcess.fork (a utility process has no stdin); each message is the same JSON line.
- * Main talks to it through main/bridge-client.ts, which restarts it if a driver crashes it.
+ * Main talks to it through main/bridge/bridge-client.ts, which restarts it if a driver crashes it.
  * A probe answers for the environment it was started with (the loader reads VK_DRIVER_FILES,
  * HOME, … at load and instance creation), so requests carry no environment: the client keeps one
  * probe per environment.
@@ -29,7 +29,7 @@ const handlers: Record<string, Handler> = {
   'loader.version': () => queryLoaderVersion(),
   'loader.info': () => queryLoaderInfo(),
   devices: async (params) => (await lazy.devices()).queryDevices(params),
-  // Maps nothing: lets main tell a slow start from a driver that hangs (main/bridge-pool.ts
+  // Maps nothing: lets main tell a slow start from a driver that hangs (main/bridge/bridge-pool.ts
   // runIsolated). `prepare` names the method about to be timed: its code is loaded now, as part of
   // the start, so that a library's time limit is the library's alone.
   ping: async (params) => {

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { chainEnvironment, chainVariableNames, type ChainContext } from '../../shared/configurator/chain-context';
-import type { BridgeClient } from '../bridge-client';
+import type { BridgeClient } from '../bridge/bridge-client';
 import { discoveryManifests } from '../discovery/discovery-service';
 import { overrideLocation } from '../override/override-writer';
 import { describeLoader } from './loader-version';

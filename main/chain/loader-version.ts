@@ -1,6 +1,6 @@
 import type { LoaderLibrary } from '../../shared/app/app-info';
 import { formatStrataError } from '../../shared/errors/strata-error';
-import type { BridgeClient } from '../bridge-client';
+import type { BridgeClient } from '../bridge/bridge-client';
 
 interface LoaderVersionReport {
   library: string;

@@ -4,7 +4,7 @@ import type { Environment } from '../../shared/loader/xdg-directories';
 
 /**
  * This process as the loader would see it: setuid/setgid shows as real ≠ effective id. A module of
- * its own so that `strata info` (main/loader-version-in-process.ts) needs no discovery to ask it.
+ * its own so that `strata info` (main/bridge/loader-version-in-process.ts) needs no discovery to ask it.
  */
 export function currentUser(env: Environment): SearchUser {
   const elevated =

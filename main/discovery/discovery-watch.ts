@@ -1,6 +1,6 @@
 import { computeSearchPaths, platformFromNodeName, type PlatformDescription } from '../../shared/loader/search-paths';
 import type { Environment } from '../../shared/loader/xdg-directories';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../platform/event-bus';
 import { currentUser } from './discovery-service';
 import { ManifestWatcher } from './manifest-watcher';
 

@@ -1,4 +1,4 @@
-import type { Handlers } from '../router';
+import type { Handlers } from '../router/router';
 import {
   profilesApply,
   profilesBind,
@@ -19,7 +19,7 @@ import {
 
 type ProfileChannel = Extract<keyof Handlers, `profiles.${string}`>;
 
-/** The profiles.* handlers (shared/profiles/profile-channels.ts), spread into main/services/handlers.ts. */
+/** The profiles.* handlers (shared/profiles/profile-channels.ts), spread into main/router/handlers.ts. */
 export function profileHandlers(options: ProfileServiceOptions): Pick<Handlers, ProfileChannel> {
   return {
     'profiles.list': () => profilesList(options),

@@ -1,4 +1,4 @@
-import type { Handlers } from '../router';
+import type { Handlers } from '../router/router';
 import { diffSessions } from '../../shared/sessions/session-diff';
 import { exportSession } from './session-export';
 import { deleteSession, digestSession, listSessions, openSession, searchSessions } from './session-store';

@@ -10,7 +10,7 @@ import type { LaunchStartRequest, SessionSummary } from '../../shared/sessions/s
 import { makeSessionId, SESSION_FORMAT, type CaptureStream, type SessionFooter, type SessionHeader } from '../../shared/sessions/session-records';
 import { explainChain } from '../chain/chain-service';
 import type { LoaderVersionLookup } from '../chain/loader-version';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../platform/event-bus';
 import { Launch, type LaunchResult } from './launcher';
 import { LiveBatcher } from './live-batcher';
 import { CaptureRecorder } from './capture-recorder';

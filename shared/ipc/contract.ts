@@ -3,7 +3,7 @@ import { REQUEST_LIMITS, tooMany } from './request-limits';
 
 /**
  * The one IPC contract. Every channel names its request and response schema; Electron's ipcMain,
- * the browser host's POST /api/<channel> and the CLI all go through main/router.ts, which
+ * the browser host's POST /api/<channel> and the CLI all go through main/router/router.ts, which
  * validates both directions against these schemas.
  *
  * A channel's `schemas` loads the module that holds them (a dynamic import), so a process builds

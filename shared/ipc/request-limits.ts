@@ -2,7 +2,7 @@
  * Caps on the arrays a request may carry (IPC, HTTP, CLI alike: the router validates every request
  * against the contract's schemas). Far above real use, low enough that no handler's work on one
  * request can run away. tests/unit/request-limits.test.ts walks every channel's request schema and
- * fails on an array without a maximum. The HTTP body is capped too (24 MiB, main/serve/browser-host.ts).
+ * fails on an array without a maximum. The HTTP body is capped too (24 MiB, main/hosts/serve/browser-host.ts).
  */
 export const REQUEST_LIMITS = {
   /** VkInstanceCreateInfo::ppEnabledLayerNames of a chain question. A real system has tens of layers. */

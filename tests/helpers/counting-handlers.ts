@@ -1,4 +1,4 @@
-import { createRouter, type Handlers } from '../../main/router';
+import { createRouter, type Handlers } from '../../main/router/router';
 import type { AppInfo } from '../../shared/app/app-info';
 import { activityCountingHandlers, EMPTY_CHAIN, profileCountingHandlers } from './profile-counting-handlers';
 

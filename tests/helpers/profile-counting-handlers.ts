@@ -1,4 +1,4 @@
-import type { Handlers } from '../../main/router';
+import type { Handlers } from '../../main/router/router';
 
 type ProfileChannel = Extract<keyof Handlers, `profiles.${string}`>;
 

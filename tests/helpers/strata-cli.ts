@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { findAppRoot } from '../../main/app-paths';
+import { findAppRoot } from '../../main/platform/app-paths';
 
 export const APP_ROOT = findAppRoot();
 export const STRATA_BIN = join(APP_ROOT, 'bin', 'strata');

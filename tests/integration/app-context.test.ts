@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAppContext } from '../../main/app-context';
-import { findAppRoot } from '../../main/app-paths';
+import { createAppContext } from '../../main/hosts/app-context';
+import { findAppRoot } from '../../main/platform/app-paths';
 import type { StrataEvent } from '../../shared/ipc/events';
 import { makeTempHome } from '../helpers/temp-home';
 
 /**
- * main/app-context.ts: the UI hosts' wiring. Manifest folders are watched only while a UI client is
+ * main/hosts/app-context.ts: the UI hosts' wiring. Manifest folders are watched only while a UI client is
  * attached, and their changes arrive on the context's bus; launches made through the context report
  * on that same bus; dispose stops both. (The watcher itself: tests/integration/manifest-watcher.test.ts.)
  */

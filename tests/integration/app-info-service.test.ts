@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { appInfo } from '../../main/services/app-info-service';
-import { BridgeClient } from '../../main/bridge-client';
-import { findAppRoot, probeCommand } from '../../main/app-paths';
+import { appInfo } from '../../main/app-info/app-info-service';
+import { BridgeClient } from '../../main/bridge/bridge-client';
+import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
 import { AppInfoSchema } from '../../shared/app/app-info';
 import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
 import { makeTempHome } from '../helpers/temp-home';
 
 /**
- * main/services/app-info-service.ts (`app.info`, `strata info`): Strata's version, the host that
+ * main/app-info/app-info-service.ts (`app.info`, `strata info`): Strata's version, the host that
  * asked, this runtime, and the real loader found by the probe — its version the one vulkaninfo
  * reports (Debian libvulkan1) — or, when no probe answers, why not and the library looked for.
  */

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BridgeClient } from '../../main/bridge-client';
-import { findAppRoot, probeCommand } from '../../main/app-paths';
+import { BridgeClient } from '../../main/bridge/bridge-client';
+import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
 import { makeTempHome } from '../helpers/temp-home';
 import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
 

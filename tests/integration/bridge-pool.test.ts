@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BridgeClient, type BridgeClientOptions } from '../../main/bridge-client';
-import { BridgePool, environmentWith } from '../../main/bridge-pool';
-import { findAppRoot } from '../../main/app-paths';
+import { BridgeClient, type BridgeClientOptions } from '../../main/bridge/bridge-client';
+import { BridgePool, environmentWith } from '../../main/bridge/bridge-pool';
+import { findAppRoot } from '../../main/platform/app-paths';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
 /**
- * main/bridge-pool.ts: one probe process per environment. Probes here are real processes
+ * main/bridge/bridge-pool.ts: one probe process per environment. Probes here are real processes
  * (tests/fixtures/probes/fake-probe.mjs, which answers with its pid and FAKE_PROBE_TAG, and crashes
  * or hangs on request); the real probe's answers are tests/integration/bridge-client.test.ts.
  */

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { makeTempHome } from '../helpers/temp-home';
 import { parseVulkaninfoSummary, runVulkaninfo } from '../helpers/real-vulkan';
 import { runStrata } from '../helpers/strata-cli';
-import { createAppContext } from '../../main/app-context';
-import { findAppRoot } from '../../main/app-paths';
+import { createAppContext } from '../../main/hosts/app-context';
+import { findAppRoot } from '../../main/platform/app-paths';
 import { DevicesReportSchema } from '../../shared/vulkan/devices';
 import { LoaderInfoSchema } from '../../shared/vulkan/loader-info';
 

@@ -4,10 +4,10 @@ import { request as httpRequest } from 'node:http';
 import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBrowserHost, type RunningBrowserHost } from '../../main/serve/browser-host';
-import { createRouter } from '../../main/router';
+import { startBrowserHost, type RunningBrowserHost } from '../../main/hosts/serve/browser-host';
+import { createRouter } from '../../main/router/router';
 import { countingHandlers } from '../helpers/counting-handlers';
-import { EventBus } from '../../main/event-bus';
+import { EventBus } from '../../main/platform/event-bus';
 
 // Real HTTP on 127.0.0.1 against the real router; handlers count calls so "no side effect" is checked.
 let host: RunningBrowserHost;

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BridgeClient } from '../../main/bridge-client';
-import { findAppRoot, probeCommand } from '../../main/app-paths';
+import { BridgeClient } from '../../main/bridge/bridge-client';
+import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
 import { chainContext } from '../../main/chain/chain-context-service';
 import { withTempHome } from '../helpers/temp-home';
 

@@ -1,13 +1,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { callChannel, CliFailure } from '../../main/cli/cli-channel';
-import { EXIT } from '../../main/cli/cli-output';
+import { callChannel, CliFailure } from '../../main/hosts/cli/cli-channel';
+import { EXIT } from '../../main/hosts/cli/cli-output';
 import type { RequestOf } from '../../shared/ipc/contract';
 import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
 /**
- * main/cli/cli-channel.ts: one channel through the real router as the CLI host does it, in this
+ * main/hosts/cli/cli-channel.ts: one channel through the real router as the CLI host does it, in this
  * process's environment (here a temporary HOME put into process.env, as bin/strata would inherit
  * it): the answer; an error value as a CliFailure with exit 1; the probe channels through the probe
  * started early (their answer the real loader's, as vulkaninfo reports it).

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { APP_ROOT, runStrata } from '../helpers/strata-cli';
 import { makeTempHome } from '../helpers/temp-home';
-import { EXPORT_FORMAT_CHOICES } from '../../main/cli/settings-command';
+import { EXPORT_FORMAT_CHOICES } from '../../main/hosts/cli/settings-command';
 import { EXPORT_FORMATS } from '../../shared/settings/settings-output';
 
 const OUT_MAIN = join(APP_ROOT, 'out', 'main');
@@ -140,21 +140,21 @@ const OTHER_CHANNELS = [
   'main/sessions/session-service.ts',
   'main/profiles/profile-service.ts',
   'main/override/override-service.ts',
-  'main/services/shader-service.ts',
+  'main/shaders/shader-service.ts',
 ];
 
 test("a command loads its own channel's schemas and service, not the others' (lazy contract and handlers)", () => {
   const cases: { args: string[]; needs: string[]; not: string[] }[] = [
     {
       args: ['info', '--json'],
-      needs: ['shared/app/app-info.ts', 'main/services/app-info-service.ts', 'shared/ipc/contract.ts'],
+      needs: ['shared/app/app-info.ts', 'main/app-info/app-info-service.ts', 'shared/ipc/contract.ts'],
       not: [...OTHER_CHANNELS, 'shared/loader/chain.ts', 'shared/discovery/manifest-inventory.ts'],
     },
     { args: ['explain', '--json'], needs: ['shared/loader/chain.ts', 'main/chain/chain-service.ts'], not: OTHER_CHANNELS },
     // The probe answers it: no manifest is read in this process.
     {
       args: ['loader', 'show', '--json'],
-      needs: ['shared/vulkan/loader-info.ts', 'main/services/vulkan-service.ts'],
+      needs: ['shared/vulkan/loader-info.ts', 'main/vulkan/vulkan-service.ts'],
       not: [...OTHER_CHANNELS, 'main/discovery/discovery-service.ts', 'shared/discovery/manifest-inventory.ts'],
     },
     {

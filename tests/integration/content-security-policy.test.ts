@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../main/serve/content-security-policy';
-import { serveAppRequest } from '../../main/electron/app-protocol';
-import { startBrowserHost, type RunningBrowserHost } from '../../main/serve/browser-host';
-import { createRouter } from '../../main/router';
-import { EventBus } from '../../main/event-bus';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../main/hosts/serve/content-security-policy';
+import { serveAppRequest } from '../../main/hosts/electron/app-protocol';
+import { startBrowserHost, type RunningBrowserHost } from '../../main/hosts/serve/browser-host';
+import { createRouter } from '../../main/router/router';
+import { EventBus } from '../../main/platform/event-bus';
 import { countingHandlers } from '../helpers/counting-handlers';
 import { launchChromium } from '../helpers/e2e-harness';
 

@@ -2,13 +2,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatDrivers, formatLayers, formatLint, inventoryAsLint, lintHasErrors } from '../../main/cli/discovery-commands';
+import { formatDrivers, formatLayers, formatLint, inventoryAsLint, lintHasErrors } from '../../main/hosts/cli/discovery-commands';
 import { discoveryManifests } from '../../main/discovery/discovery-service';
 import type { ManifestInventory } from '../../shared/discovery/manifest-inventory';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
 /**
- * main/cli/discovery-commands.ts: the human forms of `strata layer list`, `strata driver list` and
+ * main/hosts/cli/discovery-commands.ts: the human forms of `strata layer list`, `strata driver list` and
  * `strata lint`, over what discovery really finds in a temporary HOME (manifests written to
  * $XDG_DATA_HOME/vulkan/…): one row per layer in the loader's order, implicit first, a manifest's
  * problems counted, compiler-style lint lines with 1-based positions.

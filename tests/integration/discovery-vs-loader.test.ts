@@ -693,7 +693,7 @@ function probeLoader(env: NodeJS.ProcessEnv, cwd: string, libDir?: string): Reco
 
 /** The CLI from source (tsx), so the test does not depend on a fresh `npm run build`. */
 function strataFromSource(args: string[], env: NodeJS.ProcessEnv) {
-  const script = `import('./main/cli/cli.ts').then(async (m) => { process.exitCode = await m.main(${JSON.stringify(args)}); })`;
+  const script = `import('./main/hosts/cli/cli.ts').then(async (m) => { process.exitCode = await m.main(${JSON.stringify(args)}); })`;
   return spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: APP_ROOT, env, encoding: 'utf8', timeout: 60_000 });
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiscoveryWatch } from '../../main/discovery/discovery-watch';
-import { EventBus } from '../../main/event-bus';
+import { EventBus } from '../../main/platform/event-bus';
 import type { StrataEvent } from '../../shared/ipc/contract';
 import { withTempHome } from '../helpers/temp-home';
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAppContext, type AppContext } from '../../main/app-context';
-import { findAppRoot } from '../../main/app-paths';
+import { createAppContext, type AppContext } from '../../main/hosts/app-context';
+import { findAppRoot } from '../../main/platform/app-paths';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { buildFakeIcds, buildNegotiateOracle, type FakeIcds } from '../helpers/fake-icds';
 import {

@@ -6,7 +6,7 @@ import { runStrata } from '../helpers/strata-cli';
 import { DriversNegotiateReportSchema } from '../../shared/vulkan/driver-negotiation';
 
 /**
- * main/cli/drivers-command.ts: `strata driver negotiate` as a user runs it (bin/strata, the built
+ * main/hosts/cli/drivers-command.ts: `strata driver negotiate` as a user runs it (bin/strata, the built
  * CLI) over gcc-built fake drivers: the table, --json, exit 1 when a driver fails, 2 on a bad option.
  * What each driver negotiates is tests/integration/driver-negotiation-service.test.ts.
  */

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BridgeClient } from '../../main/bridge-client';
-import { findAppRoot } from '../../main/app-paths';
-import { createRouter } from '../../main/router';
-import { createHandlers } from '../../main/services/handlers';
+import { BridgeClient } from '../../main/bridge/bridge-client';
+import { findAppRoot } from '../../main/platform/app-paths';
+import { createRouter } from '../../main/router/router';
+import { createHandlers } from '../../main/router/handlers';
 import { SessionService } from '../../main/sessions/session-service';
 import { channels } from '../../shared/ipc/contract';
 import type { EnvSummary } from '../../shared/loader/environment-summary';
@@ -12,7 +12,7 @@ import type { DiscoveryPaths } from '../../shared/loader/search-paths';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
 /**
- * main/services/handlers.ts: the channel table. One handler per contract channel; every handler
+ * main/router/handlers.ts: the channel table. One handler per contract channel; every handler
  * reasons about the environment it was given; the launch and session channels share one service,
  * made on the first call of any of them; a request that needs a probe pool is refused, with what
  * is missing, by a host that has none. (The services themselves have their own tests.)

@@ -227,7 +227,7 @@ test("strata driver negotiate: a hostile file named as a driver manifest is that
 
 test('strata info: a device, FIFO or deeply nested manifest among the implicit layers is left to the probe; Strata itself neither hangs nor crashes', () => {
   // vkEnumerateInstanceVersion scans the implicit layers (trampoline.c), so `strata info` reads them to decide whether the
-  // loader may answer in process (main/loader-version-in-process.ts). It once read /dev/zero to 3 GB, waited on a FIFO
+  // loader may answer in process (main/bridge/loader-version-in-process.ts). It once read /dev/zero to 3 GB, waited on a FIFO
   // forever, and ran 1.3.x's cJSON on a deep file in its own process (SIGSEGV). What the real loader then does with the
   // file, in the probe, is the loader's own (it hangs on the FIFO as an application would): the probe's error says so.
   for (const [what, make] of [

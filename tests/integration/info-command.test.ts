@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatAppInfo, formatEnvSummary } from '../../main/cli/info-command';
-import { appInfo } from '../../main/services/app-info-service';
-import { BridgeClient } from '../../main/bridge-client';
-import { findAppRoot, probeCommand } from '../../main/app-paths';
+import { formatAppInfo, formatEnvSummary } from '../../main/hosts/cli/info-command';
+import { appInfo } from '../../main/app-info/app-info-service';
+import { BridgeClient } from '../../main/bridge/bridge-client';
+import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
 import { summarizeEnvironment } from '../../shared/loader/environment-summary';
 import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
 import { makeTempHome } from '../helpers/temp-home';
 
 /**
- * main/cli/info-command.ts: `strata info` and `strata env show` as printed, over the real answers:
+ * main/hosts/cli/info-command.ts: `strata info` and `strata env show` as printed, over the real answers:
  * the loader the probe finds (its version the one vulkaninfo reports) or why none was found, and
  * the Vulkan variables and XDG folders of a temporary environment, defaults marked.
  */

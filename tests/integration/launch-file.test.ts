@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
-import { writeLaunchFile } from '../../main/serve/launch-file';
+import { writeLaunchFile } from '../../main/hosts/serve/launch-file';
 
 /**
- * main/serve/launch-file.ts: the page `strata serve --open` hands the browser. Only this user can
+ * main/hosts/serve/launch-file.ts: the page `strata serve --open` hands the browser. Only this user can
  * read it (0600 in a fresh 0700 folder), it forwards to the target three ways (meta refresh, script,
  * link) with the target escaped for each, and remove() leaves nothing behind.
  */

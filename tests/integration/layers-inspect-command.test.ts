@@ -6,7 +6,7 @@ import { runStrata } from '../helpers/strata-cli';
 import { LayersInspectReportSchema } from '../../shared/vulkan/layer-inspection';
 
 /**
- * main/cli/layers-inspect-command.ts and the table of main/cli/layers-inspect-format.ts: `strata
+ * main/hosts/cli/layers-inspect-command.ts and the table of main/hosts/cli/layers-inspect-format.ts: `strata
  * layer inspect` as a user runs it (bin/strata) over gcc-built fake layers, with --env, --json,
  * exit 1 on a failing or unknown layer, 2 on a bad option. What each layer negotiates is
  * tests/integration/layer-inspect-service.test.ts.

@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BridgeClient, type BridgeClientOptions } from '../../main/bridge-client';
-import { BridgePool } from '../../main/bridge-pool';
-import { findAppRoot, probeCommand } from '../../main/app-paths';
-import { formatLayersInspection } from '../../main/cli/layers-inspect-format';
-import { inspectLayers } from '../../main/services/layer-inspect-service';
+import { BridgeClient, type BridgeClientOptions } from '../../main/bridge/bridge-client';
+import { BridgePool } from '../../main/bridge/bridge-pool';
+import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
+import { formatLayersInspection } from '../../main/hosts/cli/layers-inspect-format';
+import { inspectLayers } from '../../main/vulkan/layer-inspect-service';
 import { makeTempHome } from '../helpers/temp-home';
 
 /**
- * main/cli/layers-inspect-format.ts: the human form of `strata layer inspect`, over a real inspection
+ * main/hosts/cli/layers-inspect-format.ts: the human form of `strata layer inspect`, over a real inspection
  * (the real probe loading Debian's validation layer) — one row per layer with what it exports and
  * the interface it negotiates, then the problems (a name no manifest defines) with their fix.
  * Crashing and hanging layers in the table: tests/integration/layers-inspect-command.test.ts.

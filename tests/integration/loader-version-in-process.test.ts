@@ -12,7 +12,7 @@ import { buildFakeLayers } from '../helpers/fake-layers';
 import { makeTempHome } from '../helpers/temp-home';
 import { runStrata } from '../helpers/strata-cli';
 import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
-import { inProcessBlocker } from '../../main/loader-version-in-process';
+import { inProcessBlocker } from '../../main/bridge/loader-version-in-process';
 
 const home = makeTempHome();
 test.after(() => home.cleanup());

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { BridgeClient } from '../../main/bridge-client';
-import { findAppRoot, probeCommand } from '../../main/app-paths';
+import { BridgeClient } from '../../main/bridge/bridge-client';
+import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
 import { describeLoader, loaderVersionFromBridge } from '../../main/chain/loader-version';
 import { makeTempHome } from '../helpers/temp-home';
 

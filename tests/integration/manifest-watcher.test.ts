@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { ManifestWatcher, type ManifestWatcherOptions } from '../../main/discovery/manifest-watcher';
 import { DiscoveryWatch } from '../../main/discovery/discovery-watch';
-import { EventBus } from '../../main/event-bus';
+import { EventBus } from '../../main/platform/event-bus';
 import { computeSearchPaths, DEBIAN_LINUX, MANIFEST_KINDS, type SearchPaths } from '../../shared/loader/search-paths';
 import type { DiscoveryChanged } from '../../shared/discovery/discovery-changes';
 import type { StrataEvent } from '../../shared/ipc/contract';
-import { startBrowserHost } from '../../main/serve/browser-host';
-import { createRouter } from '../../main/router';
+import { startBrowserHost } from '../../main/hosts/serve/browser-host';
+import { createRouter } from '../../main/router/router';
 import { countingHandlers } from '../helpers/counting-handlers';
 
 /**

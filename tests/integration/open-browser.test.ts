@@ -4,14 +4,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRouter } from '../../main/router';
-import { EventBus } from '../../main/event-bus';
-import { openInBrowser } from '../../main/serve/open-browser';
-import { startBrowserHost } from '../../main/serve/browser-host';
+import { createRouter } from '../../main/router/router';
+import { EventBus } from '../../main/platform/event-bus';
+import { openInBrowser } from '../../main/hosts/serve/open-browser';
+import { startBrowserHost } from '../../main/hosts/serve/browser-host';
 import { countingHandlers } from '../helpers/counting-handlers';
 
 /**
- * main/serve/open-browser.ts against a real browser host on 127.0.0.1: the opener
+ * main/hosts/serve/open-browser.ts against a real browser host on 127.0.0.1: the opener
  * (STRATA_OPEN_WITH, a script that records its argv as xdg-open would receive it) gets the path of
  * the private launch file and nothing else: never the token. The file forwards to a one-time code
  * of that server; trading the code deletes the file, and so does the function openInBrowser returns.

@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { formatApplyResult, formatOverrideStatus, formatRemoveResult } from '../../main/cli/override-command';
+import { formatApplyResult, formatOverrideStatus, formatRemoveResult } from '../../main/hosts/cli/override-command';
 import { overrideApply, overrideRemove, overrideStatus } from '../../main/override/override-service';
 import type { OverrideConfig } from '../../shared/override/override-config';
 import { makeTempHome } from '../helpers/temp-home';
 
 /**
- * main/cli/override-command.ts: what `strata override apply|status|remove` print, over what the
+ * main/hosts/cli/override-command.ts: what `strata override apply|status|remove` print, over what the
  * override service really did in a temporary HOME: which layers are forced on (in order) and off,
  * whose file it is, what the apply replaced and where the earlier override is kept, and that
  * remove puts back what was there before Strata.

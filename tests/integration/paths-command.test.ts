@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatDiscoveryPaths } from '../../main/cli/paths-command';
+import { formatDiscoveryPaths } from '../../main/hosts/cli/paths-command';
 import { discoveryPaths } from '../../main/discovery/discovery-service';
 import type { DiscoveryPaths } from '../../shared/loader/search-paths';
 import { makeTempHome } from '../helpers/temp-home';
 
 /**
- * main/cli/paths-command.ts: `strata path list` over what discovery answers for a temporary HOME —
+ * main/hosts/cli/paths-command.ts: `strata path list` over what discovery answers for a temporary HOME —
  * one table per kind in the loader's order, whether each folder exists, its origin; elevated, what
  * the loader then ignores (on Windows, with what counts as elevated there).
  */

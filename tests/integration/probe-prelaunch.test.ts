@@ -1,5 +1,5 @@
 /**
- * The probe started early (main/probe-prelaunch.ts, `strata loader show` / `strata device list`) and the
+ * The probe started early (main/bridge/probe-prelaunch.ts, `strata loader show` / `strata device list`) and the
  * probe's own start (issue #19): real probe processes throughout. A probe started before its
  * client exists answers as one started on demand; one that dies before the client listens is
  * reported as a crash; one nobody took is stopped. The probe's Node starts without
@@ -11,10 +11,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BridgeClient } from '../../main/bridge-client';
-import { findAppRoot, probeCommand } from '../../main/app-paths';
-import { prelaunchProbe } from '../../main/probe-prelaunch';
-import { childProcessLauncher, probeNodeEnv, type ProbeExit, type ProbeLauncher, type ProbeProcess } from '../../main/probe-transport';
+import { BridgeClient } from '../../main/bridge/bridge-client';
+import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
+import { prelaunchProbe } from '../../main/bridge/probe-prelaunch';
+import { childProcessLauncher, probeNodeEnv, type ProbeExit, type ProbeLauncher, type ProbeProcess } from '../../main/bridge/probe-transport';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
 const root = findAppRoot();

@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServiceContext } from '../../main/service-context';
-import { findAppRoot } from '../../main/app-paths';
+import { createServiceContext } from '../../main/hosts/service-context';
+import { findAppRoot } from '../../main/platform/app-paths';
 import type { EnvSummary } from '../../shared/loader/environment-summary';
 import { makeTempHome } from '../helpers/temp-home';
 
 /**
- * main/service-context.ts: what every host wires the same way. The router answers for the
+ * main/hosts/service-context.ts: what every host wires the same way. The router answers for the
  * environment the host was given (not this process's), the version is package.json's, the launch
  * service is made once, on first use, in that environment's state folder, and dispose stops what
  * was launched from it.

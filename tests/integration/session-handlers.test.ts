@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRouter, type Router } from '../../main/router';
+import { createRouter, type Router } from '../../main/router/router';
 import { sessionHandlers } from '../../main/sessions/session-handlers';
 import { SessionService } from '../../main/sessions/session-service';
 import type { IpcResult } from '../../shared/ipc/result';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { relevantEnvironment, resolveExecutable, SessionService } from '../../main/sessions/session-service';
 import { deleteSession, digestSession, listSessions, openSession, scanSession, searchSessions } from '../../main/sessions/session-store';
 import { exportSession } from '../../main/sessions/session-export';
-import { EventBus } from '../../main/event-bus';
+import { EventBus } from '../../main/platform/event-bus';
 import { profileResolver } from '../../main/sessions/profile-launch';
 import { diffSessions } from '../../shared/sessions/session-diff';
 import type { CaptureRecord, LineRecord, MessageRecord } from '../../shared/sessions/session-records';

@@ -1,14 +1,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { applySetOptions, formatSettingsShow, settingsShowJson } from '../../main/cli/settings-actions';
-import { CliFailure, EXIT } from '../../main/cli/cli-output';
+import { applySetOptions, formatSettingsShow, settingsShowJson } from '../../main/hosts/cli/settings-actions';
+import { CliFailure, EXIT } from '../../main/hosts/cli/cli-output';
 import { discoveryManifests } from '../../main/discovery/discovery-service';
 import { findLayerDescription, type DescribedLayer } from '../../shared/settings/layer-lookup';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
 /**
- * main/cli/settings-actions.ts over the settings description of the validation layer Debian
+ * main/hosts/cli/settings-actions.ts over the settings description of the validation layer Debian
  * installs (VkLayer_khronos_validation.json, file_format_version 1.2.0): `--set KEY=VALUE` checked
  * against each setting's type and range (with the layer's prefix or without, later ones winning),
  * every refusal a usage error that says what to give; `settings show` as a table and as JSON.

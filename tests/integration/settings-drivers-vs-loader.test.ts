@@ -315,7 +315,7 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds)
 
 /** The CLI from source (tsx), so the test does not depend on a fresh `npm run build`. */
 function strataFromSource(args: string[], env: NodeJS.ProcessEnv) {
-  const script = `import('./main/cli/cli.ts').then(async (m) => { process.exitCode = await m.main(${JSON.stringify(args)}); })`;
+  const script = `import('./main/hosts/cli/cli.ts').then(async (m) => { process.exitCode = await m.main(${JSON.stringify(args)}); })`;
   return spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: APP_ROOT, env, encoding: 'utf8', timeout: 120_000 });
 }
 

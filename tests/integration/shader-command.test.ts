@@ -4,12 +4,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatShaderInspection, formatSpirvDiagnostics } from '../../main/cli/shader-command';
-import { disassembleShaderFile, inspectShaderFile } from '../../main/services/shader-service';
+import { formatShaderInspection, formatSpirvDiagnostics } from '../../main/hosts/cli/shader-command';
+import { disassembleShaderFile, inspectShaderFile } from '../../main/shaders/shader-service';
 import { SHADER_FIXTURES, spirvCrossReflect, spirvDis } from '../helpers/shader-corpus';
 
 /**
- * main/cli/shader-command.ts: the human form of `strata shader inspect` and the diagnostics lines of
+ * main/hosts/cli/shader-command.ts: the human form of `strata shader inspect` and the diagnostics lines of
  * `strata shader disassemble`, over a module glslangValidator compiles from the fixtures. Oracles:
  * spirv-dis's header comments for the summary, spirv-cross --reflect for the descriptor bindings.
  */

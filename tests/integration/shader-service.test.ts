@@ -4,13 +4,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { disassembleShaderFile, inspectShaderBytes, inspectShaderFile, packShaderBytes, packShaderFiles } from '../../main/services/shader-service';
+import { disassembleShaderFile, inspectShaderBytes, inspectShaderFile, packShaderBytes, packShaderFiles } from '../../main/shaders/shader-service';
 import { StrataRequestError } from '../../shared/errors/strata-error';
 import { READ_LIMITS } from '../../shared/files/read-limits';
 import { SHADER_FIXTURES } from '../helpers/shader-corpus';
 
 /**
- * main/services/shader-service.ts: the I/O around the shader decoders in shared/. Files are read
+ * main/shaders/shader-service.ts: the I/O around the shader decoders in shared/. Files are read
  * through the guarded reader (a folder, a FIFO, a missing or oversized file each get their own
  * error, before anything is decoded); a VBC file is told by its magic and disassembled stage by
  * stage; a pack writes its file whole or not at all. Shaders are compiled from the fixtures with

@@ -4,12 +4,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatVbcDiagnostics, formatVbcInspection } from '../../main/cli/vbc-command';
-import { inspectShaderFile, packShaderFiles } from '../../main/services/shader-service';
+import { formatVbcDiagnostics, formatVbcInspection } from '../../main/hosts/cli/vbc-command';
+import { inspectShaderFile, packShaderFiles } from '../../main/shaders/shader-service';
 import { SHADER_FIXTURES } from '../helpers/shader-corpus';
 
 /**
- * main/cli/vbc-command.ts: the human form of `strata shader inspect FILE.vbc` over a VBC file packed
+ * main/hosts/cli/vbc-command.ts: the human form of `strata shader inspect FILE.vbc` over a VBC file packed
  * from two stages glslangValidator compiles. What the text says is checked against the files
  * themselves: the bytecode word counts are the SPIR-V files' sizes / 4, the sections tile the file
  * from byte 0 to its end, each stage's section is its SPIR-V file. Diagnostics name the byte.

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildShaderCorpus, spirvDis, spirvDisFriendly, type ShaderCorpus } from '../helpers/shader-corpus';
-import { inspectShaderBytes, packShaderBytes } from '../../main/services/shader-service';
+import { inspectShaderBytes, packShaderBytes } from '../../main/shaders/shader-service';
 import { ShaderInspectBytesSchema } from '../../shared/shader/shader-inspect-bytes';
 import { makeTempHome } from '../helpers/temp-home';
 import { runStrata } from '../helpers/strata-cli';

@@ -1,8 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDevices, formatDriverNegotiation, formatLoaderInfo } from '../../main/cli/vulkan-commands';
-import { createServiceContext, type ServiceContext } from '../../main/service-context';
-import { findAppRoot } from '../../main/app-paths';
+import { formatDevices, formatDriverNegotiation, formatLoaderInfo } from '../../main/hosts/cli/vulkan-commands';
+import { createServiceContext, type ServiceContext } from '../../main/hosts/service-context';
+import { findAppRoot } from '../../main/platform/app-paths';
 import type { DevicesReport } from '../../shared/vulkan/devices';
 import type { DriversNegotiateReport } from '../../shared/vulkan/driver-negotiation';
 import type { LoaderInfo } from '../../shared/vulkan/loader-info';
@@ -10,7 +10,7 @@ import { parseVulkaninfoSummary, runVulkaninfo } from '../helpers/real-vulkan';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
 /**
- * main/cli/vulkan-commands.ts: the human forms of `strata loader show`, `strata device list` and
+ * main/hosts/cli/vulkan-commands.ts: the human forms of `strata loader show`, `strata device list` and
  * `strata driver negotiate`, over the real loader and Mesa's lavapipe (the answers come from the
  * real probe; vulkaninfo --summary is the oracle for what the table shows).
  */

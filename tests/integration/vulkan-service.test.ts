@@ -2,15 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BridgeClient, type BridgeClientOptions } from '../../main/bridge-client';
-import { BridgePool } from '../../main/bridge-pool';
-import { findAppRoot } from '../../main/app-paths';
-import { loaderInfo } from '../../main/services/vulkan-service';
+import { BridgeClient, type BridgeClientOptions } from '../../main/bridge/bridge-client';
+import { BridgePool } from '../../main/bridge/bridge-pool';
+import { findAppRoot } from '../../main/platform/app-paths';
+import { loaderInfo } from '../../main/vulkan/vulkan-service';
 import { StrataRequestError } from '../../shared/errors/strata-error';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
 /**
- * main/services/vulkan-service.ts, its own logic: which probe answers (the pool's probe for the
+ * main/vulkan/vulkan-service.ts, its own logic: which probe answers (the pool's probe for the
  * request's environment; none without a pool), the answer checked against the contract, and —
  * when the probe died with every driver loaded — which driver manifest kills it alone. Probes are
  * real processes of tests/fixtures/probes/fake-probe.mjs, told how to behave through the

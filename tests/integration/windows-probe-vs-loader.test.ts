@@ -20,7 +20,7 @@ import { DriversNegotiateReportSchema } from '../../shared/vulkan/driver-negotia
  *
  * Both commands used to answer and then never exit under Wine: after the probe was stopped, its
  * stderr pipe never reached EOF (a process Wine starts on the probe's behalf outlives it), and the
- * CLI waited for it (main/probe-transport.ts). The lane's time limit is what fails then.
+ * CLI waited for it (main/bridge/probe-transport.ts). The lane's time limit is what fails then.
  */
 
 const skip = windowsLaneSkip('windows-probe-vs-loader');

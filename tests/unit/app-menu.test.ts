@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MenuItemConstructorOptions } from 'electron';
-import { appMenuTemplate, LOADER_DOCS_URL } from '../../main/electron/app-menu';
-import { EventBus } from '../../main/event-bus';
+import { appMenuTemplate, LOADER_DOCS_URL } from '../../main/hosts/electron/app-menu';
+import { EventBus } from '../../main/platform/event-bus';
 
 function setup(platform: NodeJS.Platform, devTools = true) {
   const bus = new EventBus();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APP_ENTRY_URL, frameNavigationVerdict, isAppUrl, isExternalWebUrl, navigationVerdict } from '../../main/electron/app-origin';
+import { APP_ENTRY_URL, frameNavigationVerdict, isAppUrl, isExternalWebUrl, navigationVerdict } from '../../main/hosts/electron/app-origin';
 
 test('the entry URL is on the app origin', () => {
   assert.equal(APP_ENTRY_URL, 'strata://app/index.html');

@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findAppRoot, probeCommand, readAppVersion, rendererDir, runningFromSource } from '../../main/app-paths';
+import { findAppRoot, probeCommand, readAppVersion, rendererDir, runningFromSource } from '../../main/platform/app-paths';
 
 /**
- * main/app-paths.ts: where Strata's own files are, found from the module's location (so `bin/strata`
+ * main/platform/app-paths.ts: where Strata's own files are, found from the module's location (so `bin/strata`
  * works from any working folder): the folder whose package.json is named "strata", walking up past
  * other packages and broken package.json files; how the probe is started from source or from out/.
  */

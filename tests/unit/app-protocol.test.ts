@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { APP_SCHEME_DEFINITION, serveAppRequest } from '../../main/electron/app-protocol';
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../main/serve/content-security-policy';
+import { APP_SCHEME_DEFINITION, serveAppRequest } from '../../main/hosts/electron/app-protocol';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../main/hosts/serve/content-security-policy';
 
 let base: string;
 let root: string;

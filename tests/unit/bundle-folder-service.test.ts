@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { saveBundleFolder } from '../../main/diagnostics/bundle-folder-service';
 import { MAX_BUNDLE_FILES, type BundleFolderRequest } from '../../shared/diagnostics/bundle-folder';
 import { StrataRequestError } from '../../shared/errors/strata-error';
-import { createRouter } from '../../main/router';
+import { createRouter } from '../../main/router/router';
 import { countingHandlers } from '../helpers/counting-handlers';
 import { withTempHome, type TempHome } from '../helpers/temp-home';
 

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Command } from 'commander';
-import { buildProgram } from '../../main/cli/cli';
-import { currentSpelling, DEPRECATED_SPELLINGS } from '../../main/cli/cli-grammar';
+import { buildProgram } from '../../main/hosts/cli/cli';
+import { currentSpelling, DEPRECATED_SPELLINGS } from '../../main/hosts/cli/cli-grammar';
 
 const program = buildProgram('0.0.0');
 

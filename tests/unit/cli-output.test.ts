@@ -1,5 +1,5 @@
 /**
- * main/cli/cli-output.ts: what every command prints and how it ends. printJsonArray, the pieces
+ * main/hosts/cli/cli-output.ts: what every command prints and how it ends. printJsonArray, the pieces
  * `strata layer list --json` writes as it makes them: byte for byte JSON.stringify(array, null, 2)
  * on a real stdout pipe, whatever the elements, small and large (many pieces). The aligned tables
  * and pairs of the human forms; severity names; `-o FILE` written atomically or refused with the fix.
@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { findAppRoot } from '../../main/app-paths';
+import { findAppRoot } from '../../main/platform/app-paths';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { CliFailure, EXIT, formatPairs, formatTable, severityName, writeOutputFile } from '../../main/cli/cli-output';
+import { CliFailure, EXIT, formatPairs, formatTable, severityName, writeOutputFile } from '../../main/hosts/cli/cli-output';
 
 const output = pathToFileURL(join(findAppRoot(), 'main', 'cli', 'cli-output.ts')).href;
 

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Command, CommanderError } from 'commander';
-import { envOption, envOverrides, envRequest, unsetOption } from '../../main/cli/env-option';
+import { envOption, envOverrides, envRequest, unsetOption } from '../../main/hosts/cli/env-option';
 
 /**
- * main/cli/env-option.ts: the one `--env NAME=VALUE` / `--unset NAME` grammar of every command,
+ * main/hosts/cli/env-option.ts: the one `--env NAME=VALUE` / `--unset NAME` grammar of every command,
  * parsed by commander as the CLI parses it. Set-but-empty and unset stay apart (the loader treats a
  * disable_environment variable set to "" as set); --unset wins; a malformed option is a usage error.
  */

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EventBus } from '../../main/event-bus';
+import { EventBus } from '../../main/platform/event-bus';
 import type { StrataEvent } from '../../shared/ipc/events';
 
 /**
- * main/event-bus.ts: contract events fanned out to every attached host. A payload is checked
+ * main/platform/event-bus.ts: contract events fanned out to every attached host. A payload is checked
  * against the contract on emit: a bad one throws at the emitter and reaches no listener.
  */
 test('every subscriber gets each event with its payload as parsed; unsubscribe stops it; size counts listeners', () => {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countingHandlers } from '../helpers/counting-handlers';
 import type { AppInfo } from '../../shared/app/app-info';
-import { EventBus } from '../../main/event-bus';
-import { forwardEvents, isTrustedSenderUrl, registerIpc, type InvokeEventLike, type IpcMainLike } from '../../main/electron/ipc-bridge';
+import { EventBus } from '../../main/platform/event-bus';
+import { forwardEvents, isTrustedSenderUrl, registerIpc, type InvokeEventLike, type IpcMainLike } from '../../main/hosts/electron/ipc-bridge';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/electron-channels';
 import type { IpcResult } from '../../shared/ipc/result';
 

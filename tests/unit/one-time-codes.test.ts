@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OneTimeCodes } from '../../main/serve/one-time-codes';
+import { OneTimeCodes } from '../../main/hosts/serve/one-time-codes';
 
 test('a code is redeemed once; another code, a prefix or a non-string is refused', () => {
   const codes = new OneTimeCodes(60_000);

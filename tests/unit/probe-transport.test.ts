@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { BridgeClient, lastProbeStage } from '../../main/bridge-client';
+import { BridgeClient, lastProbeStage } from '../../main/bridge/bridge-client';
 import {
   childProcessLauncher,
   electronMajor,
@@ -17,7 +17,7 @@ import {
   utilityProcessLauncher,
   type UtilityProcessApi,
   type UtilityProcessLike,
-} from '../../main/probe-transport';
+} from '../../main/bridge/probe-transport';
 
 class FakeUtilityProcess extends EventEmitter implements UtilityProcessLike {
   readonly stdout = new PassThrough();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useNavigation } from '../../renderer/src/stores/navigation-store';
+import { useNavigation } from '../../renderer/src/navigation/navigation-store';
 import { DEFAULT_PANEL } from '../../renderer/src/panels/panel-list';
 
 test('starts on the default panel without asking for focus; each open asks for it', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_NOTICES, addNotice, removeNotice, type Notice } from '../../renderer/src/notices/notice-list';
-import { useNotices } from '../../renderer/src/stores/notice-store';
+import { useNotices } from '../../renderer/src/notices/notice-store';
 
 const n = (id: number, message = `m${id}`, level: Notice['level'] = 'info'): Notice => ({ id, level, message });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { THEME_MODES, parseThemeMode, resolveTheme } from '../../renderer/src/theme/theme-mode';
-import { selectResolvedTheme, useTheme } from '../../renderer/src/stores/theme-store';
+import { selectResolvedTheme, useTheme } from '../../renderer/src/theme/theme-store';
 
 test('System follows the OS preference; Light and Dark ignore it', () => {
   assert.equal(resolveTheme('system', true), 'dark');

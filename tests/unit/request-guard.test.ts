@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { guardRequest, hostHeaderFor, isLoopback, isPublicRequest, type GuardPolicy } from '../../main/serve/request-guard';
+import { guardRequest, hostHeaderFor, isLoopback, isPublicRequest, type GuardPolicy } from '../../main/hosts/serve/request-guard';
 
 const policy: GuardPolicy = { token: 'secret-token', port: 4000, allowedHosts: new Set(['127.0.0.1:4000', 'localhost:4000', '[::1]:4000']) };
 const req = (headers: Record<string, string>, path = '/api/app.info') => ({ method: 'POST', url: new URL(path, 'http://x'), headers });

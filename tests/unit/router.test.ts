@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRouter, type Handlers } from '../../main/router';
+import { createRouter, type Handlers } from '../../main/router/router';
 import { channels } from '../../shared/ipc/contract';
 import type { AppInfo } from '../../shared/app/app-info';
 import { countingHandlers } from '../helpers/counting-handlers';

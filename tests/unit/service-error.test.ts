@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { createRouter } from '../../main/router';
+import { createRouter } from '../../main/router/router';
 import { countingHandlers } from '../helpers/counting-handlers';
 import { formatStrataError, serviceError, strataError, StrataRequestError } from '../../shared/errors/strata-error';
 import { APP_ROOT } from '../helpers/strata-cli';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countingHandlers } from '../helpers/counting-handlers';
-import { disassembleShaderFile, inspectShaderBytes, inspectShaderFile, packShaderBytes } from '../../main/services/shader-service';
+import { disassembleShaderFile, inspectShaderBytes, inspectShaderFile, packShaderBytes } from '../../main/shaders/shader-service';
 import { SHADER_BYTES_LIMIT } from '../../shared/shader/shader-inspect-bytes';
 
 /** A minimal module, as words: header, OpCapability Shader, OpMemoryModel Logical GLSL450. */

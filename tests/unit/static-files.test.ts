@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentType, readStatic, resolveInside } from '../../main/serve/static-files';
+import { contentType, readStatic, resolveInside } from '../../main/hosts/serve/static-files';
 
 /**
- * main/serve/static-files.ts: the renderer's files for both UI hosts. A URL path resolves inside the
+ * main/hosts/serve/static-files.ts: the renderer's files for both UI hosts. A URL path resolves inside the
  * root or not at all: `..`, its percent-encoded forms, encoded slashes and NUL cannot leave it, and
  * a malformed escape is refused rather than thrown. Types by extension, case-insensitive.
  */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WINDOW_BACKGROUND, windowOptions } from '../../main/electron/window-options';
+import { WINDOW_BACKGROUND, windowOptions } from '../../main/hosts/electron/window-options';
 
 const preloadPath = '/opt/strata/out/preload/electron-preload.cjs';
 

@@ -1,10 +1,10 @@
-import { ActivityStrip } from '../components/ActivityStrip';
-import { NoticeBanner } from '../components/NoticeBanner';
-import { PanelView } from '../components/PanelView';
-import { ProfileSwitcher } from '../components/ProfileSwitcher';
-import { Sidebar } from '../components/Sidebar';
-import { SkipLink } from '../components/SkipLink';
-import { useDraftTitle } from '../components/DraftNavBadge';
+import { ActivityStrip } from '../activity/ActivityStrip';
+import { NoticeBanner } from '../notices/NoticeBanner';
+import { PanelView } from '../panels/PanelView';
+import { ProfileSwitcher } from '../profiles/ProfileSwitcher';
+import { Sidebar } from '../navigation/Sidebar';
+import { SkipLink } from '../ui/SkipLink';
+import { useDraftTitle } from '../configurator/DraftNavBadge';
 import { useHostEvents } from './use-host-events';
 import { usePanelShortcuts } from './use-panel-shortcuts';
 

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { panelFromName } from '../panels/panel-list';
 import type { DiscoveryChanged } from '../../../shared/discovery/discovery-changes';
-import { useActivity } from '../stores/activity-store';
-import { useDiscovery } from '../stores/discovery-store';
-import { useNavigation } from '../stores/navigation-store';
-import { useNotices } from '../stores/notice-store';
+import { useActivity } from '../activity/activity-store';
+import { useDiscovery } from '../discovery/discovery-store';
+import { useNavigation } from '../navigation/navigation-store';
+import { useNotices } from '../notices/notice-store';
 import { hasStrataApi, strataApi } from '../strata-bridge';
 
 export const MANIFESTS_CHANGED_NOTICE = 'Manifests changed on disk — updated';

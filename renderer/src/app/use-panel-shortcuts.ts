@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { panelForShortcut } from '../navigation/panel-shortcuts';
-import { useNavigation } from '../stores/navigation-store';
+import { useNavigation } from '../navigation/navigation-store';
 
 /** Alt+1 … Alt+9 from anywhere in the window. */
 export function usePanelShortcuts() {

@@ -8,10 +8,10 @@ import { differingVersions } from '../../../shared/loader/chain-compare';
 import { PROVEN_VERSIONS } from '../../../shared/loader/loader-rules';
 import type { OverrideConfig } from '../../../shared/override/override-config';
 import { useDiscoveryLoaded } from '../discovery/use-discovery-loaded';
-import { useChain, type ChainRequest } from '../stores/chain-store';
-import { useChainContext } from '../stores/chain-context-store';
-import { useDiscovery } from '../stores/discovery-store';
-import { useDraft } from '../stores/draft-store';
+import { useChain, type ChainRequest } from '../chain/chain-store';
+import { useChainContext } from '../chain/chain-context-store';
+import { useDiscovery } from '../discovery/discovery-store';
+import { useDraft } from './draft-store';
 
 /**
  * Selectors for what the Layers, Chain and Problems panels show of the draft: the inventory with the

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useDiscovery } from '../stores/discovery-store';
+import { useDiscovery } from './discovery-store';
 
 /** Loads discovery the first time a panel that needs it opens; Refresh reloads it after that. */
 export function useDiscoveryLoaded() {

@@ -1,7 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { LayersView } from '../components/LayersView';
+import { LayersView } from '../layers/LayersView';
 // In the first bundle anyway: the Layers view shows the live chain (LayersView imports from ChainView).
-import { ChainView } from '../components/ChainView';
+import { ChainView } from '../chain/ChainView';
 import { PANELS, type PanelId } from './panel-list';
 
 /**
@@ -13,15 +13,15 @@ import { PANELS, type PanelId } from './panel-list';
  * To add a panel: its entry in panel-list.ts, and here the import of its view.
  */
 const loaders: Record<Exclude<PanelId, 'layers' | 'chain'>, () => Promise<ComponentType>> = {
-  drivers: () => import('../components/DriversDevicesView').then((m) => m.DriversDevicesView),
-  profiles: () => import('../components/ProfilesView').then((m) => m.ProfilesView),
-  applications: () => import('../components/ApplicationsView').then((m) => m.ApplicationsView),
-  settings: () => import('../components/SettingsView').then((m) => m.SettingsView),
-  sessions: () => import('../components/SessionsView').then((m) => m.SessionsView),
-  shaders: () => import('../components/ShadersView').then((m) => m.ShadersView),
-  problems: () => import('../components/ProblemsView').then((m) => m.ProblemsView),
-  diagnostics: () => import('../components/DiagnosticsView').then((m) => m.DiagnosticsView),
-  about: () => import('../components/AboutView').then((m) => m.AboutView),
+  drivers: () => import('../devices/DriversDevicesView').then((m) => m.DriversDevicesView),
+  profiles: () => import('../profiles/ProfilesView').then((m) => m.ProfilesView),
+  applications: () => import('../applications/ApplicationsView').then((m) => m.ApplicationsView),
+  settings: () => import('../settings/SettingsView').then((m) => m.SettingsView),
+  sessions: () => import('../sessions/SessionsView').then((m) => m.SessionsView),
+  shaders: () => import('../shaders/ShadersView').then((m) => m.ShadersView),
+  problems: () => import('../problems/ProblemsView').then((m) => m.ProblemsView),
+  diagnostics: () => import('../diagnostics/DiagnosticsView').then((m) => m.DiagnosticsView),
+  about: () => import('../about/AboutView').then((m) => m.AboutView),
 };
 
 type LazyPanel = keyof typeof loaders;

@@ -6,7 +6,7 @@ import { layerSettingsFromManifest, undescribedLayer } from '../../../shared/set
 import { defaultOf } from '../../../shared/settings/effective-settings';
 import { sameSettingValue } from '../../../shared/settings/setting-validation';
 import { platformName, platformOf } from '../../../shared/settings/setting-platforms';
-import { useAppInfo } from '../stores/app-info-store';
+import { useAppInfo } from '../about/app-info-store';
 import { buildFormModel } from './settings-form-model';
 import { SettingField } from './SettingField';
 import { SettingsPreview } from './SettingsPreview';

@@ -1,5 +1,5 @@
 import type { Platform } from '../../../shared/settings/setting-types';
-import { useDraft } from '../stores/draft-store';
+import { useDraft } from '../configurator/draft-store';
 import { settingsEnvironment, settingsFileText, type LayerSettingsInput } from '../../../shared/settings/settings-output';
 
 /**

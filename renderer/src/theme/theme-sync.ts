@@ -1,4 +1,4 @@
-import { useTheme, selectResolvedTheme } from '../stores/theme-store';
+import { useTheme, selectResolvedTheme } from './theme-store';
 import { parseThemeMode, THEME_STORAGE_KEY, type ThemeMode } from './theme-mode';
 
 function readStoredMode(): ThemeMode {

@@ -1,0 +1,126 @@
+import { InvalidArgumentError } from 'commander';
+import { formatStrataError, strataError, type StrataError } from '../../../shared/errors/strata-error';
+
+/** Exit codes of every strata command (README.md, "The CLI"). */
+export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
+
+/** Ends a command with a one-line error and an exit code (printed by main() in cli.ts). */
+export class CliFailure extends Error {
+  constructor(
+    readonly error: StrataError,
+    readonly exitCode: number,
+  ) {
+    super(error.message);
+  }
+}
+
+/**
+ * The options every command spells the same way (docs/cli.md, "Grammar"): `.option(...jsonOption())`,
+ * `.option(...outputOption())`. `what` says what the JSON holds when it is not the whole answer.
+ */
+export const jsonOption = (what?: string) => ['--json', `print machine-readable JSON${what ? `: ${what}` : ''}`] as const;
+export const outputOption = () => ['-o, --output <file>', 'write to this file (atomically) instead of printing'] as const;
+
+/**
+ * `-o FILE` of every command that writes one: atomically (a reader never sees half a file, a failed
+ * write leaves what was there), and one error when it cannot: what, where, the fix.
+ */
+export async function writeOutputFile(file: string, text: string): Promise<void> {
+  const { writeFileAtomic } = await import('../../platform/atomic-file');
+  try {
+    writeFileAtomic(file, text);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliFailure(
+      strataError('output/write-failed', `Cannot write the file: ${code ?? (e instanceof Error ? e.message : String(e))}`, {
+        where: file,
+        fix: code === 'ENOENT' ? 'create its folder first, or choose another path for -o' : 'choose a writable path for -o',
+      }),
+      EXIT.problems,
+    );
+  }
+}
+
+/** `--loader-version X.Y.Z` of every command that models another loader release. */
+export function parseLoaderVersion(v: string): string {
+  if (!/^\d{1,3}\.\d{1,3}\.\d{1,4}$/.test(v)) throw new InvalidArgumentError('expected a loader version such as 1.4.309');
+  return v;
+}
+
+/** `--timeout <ms>` of the commands that load each library on its own: per library, 100 ms to 2 minutes. */
+export const timeoutMsOption = (each: 'driver' | 'layer') =>
+  [
+    '--timeout <ms>',
+    `per-${each} limit in milliseconds`,
+    (v: string) => {
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n < 100 || n > 120_000) throw new InvalidArgumentError('expected milliseconds from 100 to 120000');
+      return n;
+    },
+  ] as const;
+
+/** A diagnostic's severity (LSP DiagnosticSeverity: 1 error … 4 hint; none given is an error) as every command prints it. */
+export function severityName(severity: number | undefined): 'error' | 'warning' | 'info' | 'hint' {
+  return (['error', 'warning', 'info', 'hint'] as const)[(severity ?? 1) - 1] ?? 'error';
+}
+
+/** Errors go to stderr as one line: what, where, how to fix. */
+export function printError(error: StrataError): void {
+  process.stderr.write(`strata: ${formatStrataError(error)}\n`);
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Text gathered before a write: large enough that writes are few, small enough that memory stays flat. */
+const JSON_PIECE = 1 << 19;
+
+/**
+ * printJson of an array, byte for byte, written a piece at a time as it is made and waiting while
+ * stdout's pipe is full, so that the whole text (26 MB for `strata layer list --json` on 10,000
+ * manifests) and its UTF-8 copy are never in memory at once (issue #19: peak RSS). Each element is
+ * JSON.stringify([element], null, 2) without its brackets: the same indentation, and `null` for
+ * what JSON has no form for, as in the whole array's text.
+ */
+export async function printJsonArray(items: readonly unknown[]): Promise<void> {
+  if (items.length === 0) return printJson(items);
+  const out = process.stdout;
+  const write = (text: string) =>
+    new Promise<void>((resolve) => {
+      // A closed stdout (EPIPE) is left to fail as a single write does; nothing is waited for.
+      if (out.destroyed || out.write(text)) resolve();
+      else {
+        const done = () => {
+          out.off('drain', done);
+          out.off('close', done);
+          resolve();
+        };
+        out.once('drain', done);
+        out.once('close', done);
+      }
+    });
+  let piece = '[\n';
+  for (let i = 0; i < items.length; i++) {
+    piece += `${JSON.stringify([items[i]], null, 2).slice(2, -2)}${i < items.length - 1 ? ',' : ''}\n`;
+    if (piece.length >= JSON_PIECE) {
+      await write(piece);
+      if (out.destroyed) return;
+      piece = '';
+    }
+  }
+  await write(`${piece}]\n`);
+}
+
+/** Two aligned columns, for the human form of read commands. */
+export function formatPairs(rows: readonly (readonly [string, string])[]): string {
+  const width = Math.max(0, ...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
+
+/** A table with a header row, columns padded to their widest cell; the last column is not padded. */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], indent = ''): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (r: readonly string[]) => indent + r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,367 @@
+import { envOption, unsetOption } from './env-option';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { findAppRoot, rendererDir } from '../../platform/app-paths';
+import { strataError } from '../../../shared/errors/strata-error';
+import type { ChannelName, RequestOf, ResponseOf } from '../../../shared/ipc/contract';
+import { EXIT, jsonOption, printError, printJson, printJsonArray, timeoutMsOption } from './cli-output';
+import { currentSpelling } from './cli-grammar';
+import { formatAppInfo, formatEnvSummary } from './info-command';
+import { PROBE_ENV_WHAT, formatDevices, formatLoaderInfo, probeRequest } from './vulkan-commands';
+import { addLayersInspectCommand } from './layers-inspect-command';
+import { driversNegotiateAction } from './drivers-command';
+import { formatDiscoveryPaths } from './paths-command';
+import { join } from 'node:path';
+import { shaderDisAction, shaderInspectAction, shaderValidateAction } from './shader-command';
+import { shaderPackAction } from './vbc-command';
+import { callChannel, CliFailure } from './cli-channel';
+import type { LayerFilter } from './discovery-commands';
+import { addOverrideCommands } from './override-command';
+import { addSettingsCommands } from './settings-command';
+import { addExplainCommand } from './chain-command';
+import { addSessionCommands } from './session-commands';
+import { addProfileCommands } from './profile-command';
+
+interface LayersListOptions {
+  json?: boolean;
+  implicit?: boolean;
+  explicit?: boolean;
+  elevated?: boolean;
+}
+
+const ELEVATED_HELP = 'as an elevated (setuid/setgid) application sees it: VK_* paths, XDG_* and HOME ignored';
+const discoveryRequest = (o: { json?: boolean; elevated?: boolean }) => (o.elevated ? { elevated: true } : {});
+
+function layerFilter(o: LayersListOptions): LayerFilter {
+  if (o.implicit && o.explicit) return 'all';
+  return o.implicit ? 'implicit' : o.explicit ? 'explicit' : 'all';
+}
+
+interface ReadOptions<C extends ChannelName, O> {
+  /** The human form (a promise when its formatter is loaded on first use). */
+  format: (value: ResponseOf<C>, opts: O) => string | Promise<string>;
+  /** What `--json` prints, when not the whole answer. */
+  json?: (value: ResponseOf<C>, opts: O) => unknown;
+  /** Exit 1 when the answer shows a problem. */
+  problems?: (value: ResponseOf<C>, opts: O) => boolean;
+  /** The request, from the options; `{}` when not given. */
+  request?: (opts: O) => RequestOf<C>;
+}
+
+/** The action of a read command: JSON with `--json`, the human form otherwise. */
+function readCommand<C extends ChannelName, O extends { json?: boolean } = { json?: boolean }>(channel: C, read: ReadOptions<C, O>) {
+  return async (opts: O) => {
+    const value = await callChannel(channel, read.request ? read.request(opts) : ({} as RequestOf<C>));
+    if (opts.json) {
+      const json = read.json ? read.json(value, opts) : value;
+      // `layers list` / `drivers list`: thousands of entries on a large tree, written as they are made.
+      if (Array.isArray(json)) await printJsonArray(json);
+      else printJson(json);
+    } else process.stdout.write(`${await read.format(value, opts)}\n`);
+    if (read.problems?.(value, opts)) process.exitCode = EXIT.problems;
+  };
+}
+
+/**
+ * What a command needs beyond parsing its arguments is loaded when it runs, so that `--help` and
+ * argument errors load commander and this file's light neighbours only (issue #19: start-up).
+ * The discovery formatters bring the LSP types (vscode-languageserver-types).
+ */
+const discoveryFormats = () => import('./discovery-commands');
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a whole number from 0 to 65535 (0 picks a free port)');
+  return n;
+}
+
+/** How long a link printed for a person stays usable (once). */
+const PRINTED_LINK_TTL_MS = 60 * 60_000;
+
+async function serve(options: { port: number; host?: string; open?: boolean; printToken?: boolean }) {
+  const [{ createAppContext }, { startBrowserHost, isLoopback, openInBrowser }] = await Promise.all([import('../app-context'), import('../serve/entry')]);
+  const root = findAppRoot();
+  const host = options.host ?? '127.0.0.1';
+  const ctx = createAppContext({ root });
+  let running;
+  try {
+    running = await startBrowserHost({
+      router: ctx.router,
+      bus: ctx.bus,
+      rendererDir: rendererDir(root),
+      browserPreloadFile: join(root, 'out', 'preload', 'browser.js'),
+      host,
+      port: options.port,
+      attachClient: () => ctx.attachUiClient(),
+    });
+  } catch (e) {
+    ctx.dispose();
+    const err = e as NodeJS.ErrnoException;
+    const fix =
+      err.code === 'EADDRINUSE'
+        ? 'choose another --port, or --port 0 for any free one'
+        : err.code === 'EADDRNOTAVAIL'
+          ? 'use an address of this machine with --host'
+          : undefined;
+    throw new CliFailure(
+      strataError('serve/listen-failed', `Cannot listen on ${host}:${options.port}: ${err.code ?? err.message}`, fix ? { fix } : {}),
+      EXIT.problems,
+    );
+  }
+  if (!isLoopback(host)) {
+    process.stderr.write(
+      `strata: warning: listening on ${host}, reachable from other machines. Anyone with the URL's token can run any command as you on this machine, and plain HTTP sends it unencrypted: use this only on a network you trust, or tunnel (ssh -L) to a loopback server instead.\n`,
+    );
+  }
+  // A person at a terminal gets a one-time link (a code the page trades for the token once), so the
+  // browser's history never holds the token; scripts (stdout not a terminal, or --print-token) get the
+  // token URL they can reuse. Enter prints another link, for another tab or browser.
+  const person = process.stdout.isTTY === true && !options.printToken;
+  if (person) {
+    const link = () => running.oneTimeUrl(undefined, PRINTED_LINK_TTL_MS);
+    process.stdout.write(
+      `Strata is running at ${link()}\nThe link opens Strata once (it holds a one-time code, not the token). Press Enter for another link, Ctrl+C to stop.\n`,
+    );
+    process.stdin.on('data', () => process.stdout.write(`Another one-time link: ${link()}\n`));
+  } else process.stdout.write(`Strata is running at ${running.url}\nPress Ctrl+C to stop.\n`);
+  const removeLaunchFile = options.open ? openInBrowser(running) : () => {};
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      ctx.bus.emit('host.notice', { level: 'warning', message: 'The Strata server has stopped. Start `strata serve` again and open its new URL.' });
+      removeLaunchFile();
+      if (person) process.stdin.pause();
+      void running.close().then(() => resolve());
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  ctx.dispose();
+}
+
+/** Commander's message as our one line: "unknown option '--jsn' (did you mean --json?). Fix: …". */
+export function reshapeUsageError(text: string, command: string | null): string {
+  const message = text
+    .replace(/^error:\s*/, '')
+    .replace(/\s*\n\s*\(Did you mean (.*)\)\s*$/s, ' (did you mean $1)')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return `strata: ${message}. Fix: see \`strata ${command ? `${command} ` : ''}--help\`\n`;
+}
+
+export function buildProgram(version: string): Command {
+  let subcommand: string | null = null;
+  const program = new Command('strata')
+    .description('Strata: see and control which Vulkan layers and drivers an application gets, and why.')
+    .version(version, '-V, --version', 'print the Strata version')
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({
+      // Commander's own usage errors, reshaped into our one-line form.
+      outputError: (text, write) => write(reshapeUsageError(text, subcommand)),
+    })
+    .hook('preSubcommand', (_program, sub) => {
+      subcommand = sub.name();
+    });
+
+  // The grammar (docs/cli.md): `strata <noun> <verb>`; the product's main actions (info, explain,
+  // lint, launch, serve) are verbs of their own.
+  program
+    .command('info')
+    .description('Strata version, platform, and the Vulkan loader found on this machine')
+    .option(...jsonOption())
+    .action(readCommand('app.info', { format: formatAppInfo, problems: (info) => !info.loader.found }));
+
+  program
+    .command('env')
+    .description('the environment the loader reads')
+    .command('show')
+    .description('the Vulkan-related environment variables that are set, and the XDG folders the loader uses')
+    .option(...jsonOption())
+    .action(readCommand('env.summary', { format: formatEnvSummary }));
+
+  program
+    .command('path')
+    .description("the loader's search folders")
+    .command('list')
+    .description('where the Vulkan loader looks for layers and drivers, in its order, with where each folder comes from and whether it exists')
+    .option(...jsonOption())
+    .option('--elevated', ELEVATED_HELP)
+    .action(readCommand('discovery.paths', { format: formatDiscoveryPaths, request: discoveryRequest }));
+
+  program
+    .command('loader')
+    .description('the Vulkan loader installed here')
+    .command('show')
+    .description('what the real Vulkan loader reports: its version, instance layers and instance extensions')
+    .option(...jsonOption())
+    .option(...envOption(PROBE_ENV_WHAT))
+    .option(...unsetOption(PROBE_ENV_WHAT))
+    .action(readCommand('loader.info', { format: formatLoaderInfo, request: probeRequest }));
+
+  program
+    .command('device')
+    .description('Vulkan physical devices')
+    .command('list')
+    .description(
+      'the physical devices the real Vulkan loader enumerates, with their drivers and the driver manifest each came from (exit 1 when there are none)',
+    )
+    .option(...jsonOption())
+    .option(...envOption(PROBE_ENV_WHAT))
+    .option(...unsetOption(PROBE_ENV_WHAT))
+    .action(readCommand('devices.list', { format: formatDevices, problems: (r) => r.devices.length === 0, request: probeRequest }));
+
+  program
+    .command('layer')
+    .description('Vulkan layers')
+    .command('list')
+    .description('every layer the loader would find, in its order, with type, versions, origin and problems')
+    .option(...jsonOption())
+    .option('--implicit', 'implicit layers only')
+    .option('--explicit', 'explicit layers only')
+    .option('--elevated', ELEVATED_HELP)
+    .action(
+      readCommand('discovery.manifests', {
+        request: discoveryRequest,
+        format: async (inv, o: LayersListOptions) => (await discoveryFormats()).formatLayers(inv, layerFilter(o)),
+        json: (inv, o: LayersListOptions) => [
+          ...(layerFilter(o) !== 'explicit' ? inv.manifests.implicit_layer : []),
+          ...(layerFilter(o) !== 'implicit' ? inv.manifests.explicit_layer : []),
+        ],
+      }),
+    );
+
+  const drivers = program.command('driver').description('Vulkan drivers (ICDs)');
+  drivers
+    .command('list')
+    .description('every driver manifest the loader would find, in its order, with library, API version, origin and problems')
+    .option(...jsonOption())
+    .option('--elevated', ELEVATED_HELP)
+    .action(
+      readCommand('discovery.manifests', {
+        format: async (inv) => (await discoveryFormats()).formatDrivers(inv),
+        json: (inv) => inv.manifests.driver,
+        request: discoveryRequest,
+      }),
+    );
+
+  program
+    .command('lint')
+    .description(
+      'diagnose layer and driver manifests and vk_loader_settings.json as the loader reads them (no argument: everything discovered, and the settings file); exit 1 on any error',
+    )
+    .argument('[paths...]', 'manifest files or folders of them')
+    .option(...jsonOption('[{uri, diagnostics}]'))
+    .action(async (paths: string[], opts: { json?: boolean }) => {
+      const { formatLint, inventoryAsLint, lintHasErrors } = await discoveryFormats();
+      // No argument: everything discovered, and the loader settings file the installed loader reads.
+      const results = paths.length
+        ? await callChannel('lint.files', { paths })
+        : [...inventoryAsLint(await callChannel('discovery.manifests', {})), ...(await callChannel('lint.files', { paths: [], settingsFile: true }))];
+      if (opts.json) printJson(results);
+      else process.stdout.write(`${formatLint(results)}\n`);
+      if (lintHasErrors(results)) process.exitCode = EXIT.problems;
+    });
+
+  drivers
+    .command('negotiate')
+    .description('load each driver on its own and negotiate the loader–driver interface, as the loader does (exit 1 when any driver fails)')
+    .argument('[manifest...]', 'driver manifests (default: those the loader finds)')
+    .option(...jsonOption())
+    .option(...timeoutMsOption('driver'))
+    .option(...envOption(PROBE_ENV_WHAT))
+    .option(...unsetOption(PROBE_ENV_WHAT))
+    .action(driversNegotiateAction);
+
+  const shader = program.command('shader').description('SPIR-V modules and VBC files: disassemble, inspect (reflection), validate, pack');
+  shader
+    .command('disassemble')
+    // The name spirv-dis users type; a short form kept on purpose, not a deprecated spelling.
+    .alias('dis')
+    .description(
+      'disassemble a SPIR-V module, text identical to `spirv-dis` (friendly names from OpName, types and constants) or `spirv-dis --raw-id` (exit 1 when the module is corrupt)',
+    )
+    .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (each stage in turn)')
+    .option('--raw-id', 'number ids as %N, like `spirv-dis --raw-id`')
+    .option(...jsonOption('text, ok, diagnostics'))
+    .action(shaderDisAction);
+  shader
+    .command('inspect')
+    .description(
+      'summary and reflection of a SPIR-V module: entry points, interface, descriptor bindings, push constants, specialization constants; of a VBC file: header, sections, its reflection cross-checked against each stage (exit 1 when the file has errors)',
+    )
+    .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (.vbc, told by its magic)')
+    .option(...jsonOption('summary, reflection, diagnostics'))
+    .action(shaderInspectAction);
+  shader
+    .command('pack')
+    .description(
+      'pack SPIR-V stages into a VBC ("Vega ByteCode") file with reflection derived from them (exit 1 when a stage does not validate, the stages do not link, or VBC cannot describe them)',
+    )
+    .option('--vert <file>', 'vertex stage SPIR-V')
+    .option('--tesc <file>', 'tessellation control stage SPIR-V')
+    .option('--tese <file>', 'tessellation evaluation stage SPIR-V')
+    .option('--geom <file>', 'geometry stage SPIR-V')
+    .option('--frag <file>', 'fragment stage SPIR-V')
+    .requiredOption('-o, --output <file>', 'the VBC file to write')
+    .option(...jsonOption('ok, output, byteLength, reflection, diagnostics'))
+    .action(shaderPackAction);
+  shader
+    .command('validate')
+    .description(
+      "check a SPIR-V module's logical layout and ids (SPIR-V § 2.4), or a VBC file (header, sections, each stage, cross-check); exit 1 on any error",
+    )
+    .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (.vbc, told by its magic)')
+    .option(...jsonOption('ok, diagnostics'))
+    .action(shaderValidateAction);
+
+  addOverrideCommands(program);
+  addSettingsCommands(program);
+  addExplainCommand(program);
+  addSessionCommands(program);
+  addProfileCommands(program);
+  addLayersInspectCommand(program);
+
+  program
+    .command('serve')
+    .description('run Strata in your browser: serves the UI on 127.0.0.1 with a one-time token')
+    .option('--port <n>', 'port to listen on (0: any free port)', parsePort, 0)
+    .option('--host <addr>', 'address to bind; anything but loopback exposes Strata to the network')
+    .option('--open', 'open the URL in the default browser')
+    .option('--print-token', 'print the reusable token URL even at a terminal (scripts get it whenever stdout is not a terminal)')
+    .action(serve);
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let version = '0.0.0';
+  try {
+    version = (await import('../../platform/app-paths')).readAppVersion(findAppRoot());
+  } catch {
+    // Version is cosmetic here; a missing package.json surfaces again in the command itself.
+  }
+  const program = buildProgram(version);
+  // `strata … | head`: the reader went away, so there is nobody left to tell; end quietly as other
+  // command-line tools do, instead of a stack trace for EPIPE.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(EXIT.ok);
+    throw e;
+  });
+  // Spellings from before the one grammar: rewritten, with a line on stderr (cli-grammar.ts).
+  const spelled = currentSpelling(argv);
+  if (spelled.notice) process.stderr.write(spelled.notice);
+  try {
+    await program.parseAsync(spelled.argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version end through here too, with exit code 0.
+      return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (e instanceof CliFailure) {
+      printError(e.error);
+      return e.exitCode;
+    }
+    printError(strataError('internal', e instanceof Error ? e.message : String(e), { fix: 'this is a bug in Strata; please report it' }));
+    return EXIT.problems;
+  }
+}

@@ -1,0 +1,78 @@
+import { BridgeClient, type BridgeClientOptions } from '../bridge/bridge-client';
+import { BridgePool } from '../bridge/bridge-pool';
+import type { EventBus } from '../platform/event-bus';
+import { createRouter, type Router } from '../router/router';
+import { createHandlers } from '../router/handlers';
+import { probeCommand, readAppVersion } from '../platform/app-paths';
+import type { SessionService } from '../sessions/session-service';
+import type { ProbeLauncher } from '../bridge/probe-transport';
+
+/**
+ * What every host wires the same way: the router over the services, the probe and its pool, the
+ * launches. A one-shot CLI command needs this alone; the UI hosts add the event bus and the
+ * discovery watch (app-context.ts). Nothing here loads a service or builds a schema before a call
+ * needs it (issue #19: start-up).
+ */
+export interface ServiceContext {
+  root: string;
+  version: string;
+  router: Router;
+  bridge: BridgeClient;
+  /**
+   * Launches and their sessions (one service, so every host in this process sees the same running
+   * launches), made on first use: a command that launches nothing never loads it.
+   */
+  sessions(): Promise<SessionService>;
+  dispose(): void;
+}
+
+export interface ServiceContextOptions {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  /** Answer `loader.version` in this process when that is safe (main/bridge/loader-version-in-process.ts): one-shot CLI commands. */
+  loaderVersionInProcess?: boolean;
+  /** Where launches send their live events (the UI hosts' bus); none: nobody is listening. */
+  bus?: EventBus;
+  /** How probes are started; default: main/bridge/probe-transport.ts's for this process (the CLI passes one holding a probe it started early). */
+  probeLauncher?: ProbeLauncher;
+}
+
+export function createServiceContext(options: ServiceContextOptions): ServiceContext {
+  const version = readAppVersion(options.root);
+  const env = options.env ?? process.env;
+  const bridgeOptions: BridgeClientOptions = {
+    probe: probeCommand(options.root),
+    cwd: options.root,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.probeLauncher ? { launcher: options.probeLauncher } : {}),
+  };
+  const bridge = new BridgeClient({ ...bridgeOptions, ...(options.loaderVersionInProcess ? { loaderVersionInProcess: true } : {}) });
+  const probes = new BridgePool(bridgeOptions, bridge);
+  let sessionService: Promise<SessionService> | undefined;
+  const sessions = () =>
+    (sessionService ??= Promise.all([import('../sessions/session-service'), import('../chain/loader-version'), import('../sessions/profile-launch')]).then(
+      ([{ SessionService }, { loaderVersionFromBridge }, { profileResolver }]) => {
+        const loaderVersion = loaderVersionFromBridge(bridge);
+        return new SessionService({
+          env,
+          version,
+          ...(options.bus ? { bus: options.bus } : {}),
+          loaderVersion,
+          profiles: profileResolver({ loaderVersion: async () => (await loaderVersion()).version }),
+        });
+      },
+    ));
+  const router = createRouter(createHandlers({ version, bridge, probes, sessions, ...(options.env ? { env: options.env } : {}) }));
+  return {
+    root: options.root,
+    version,
+    router,
+    bridge,
+    sessions,
+    dispose: () => {
+      // Applications launched from this host are stopped; their sessions close on their own.
+      void sessionService?.then((s) => s.dispose());
+      probes.dispose();
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { homedir } from 'node:os';
+import type { Handlers } from './router';
+import type { ChannelName } from '../../shared/ipc/contract';
+import type { BridgeClient } from '../bridge/bridge-client';
+import type { BridgePool } from '../bridge/bridge-pool';
+import type { SessionService } from '../sessions/session-service';
+
+export interface ServiceOptions {
+  version: string;
+  bridge: BridgeClient;
+  /** The environment Strata reasons about; defaults to its own. Tests pass their own. */
+  env?: NodeJS.ProcessEnv;
+  /** Probes per environment, for requests that carry `env`; without it only the default probe is used. */
+  probes?: BridgePool;
+  /**
+   * Launches and their sessions; hosts pass one wired to their event bus, made on the first call
+   * that needs it. Default: one without live events.
+   */
+  sessions?: () => Promise<SessionService>;
+}
+
+/**
+ * Every service module is imported by the first call of one of its channels, not when the handlers
+ * are made: a CLI command loads its own channel's service alone (issue #19: start-up). The import
+ * below is the one place a channel's handler names its module.
+ */
+const services = {
+  appInfo: () => import('../app-info/app-info-service'),
+  environment: () => import('../../shared/loader/environment-summary'),
+  vulkan: () => import('../vulkan/vulkan-service'),
+  driverNegotiation: () => import('../vulkan/driver-negotiation-service'),
+  layerInspect: () => import('../vulkan/layer-inspect-service'),
+  discovery: () => import('../discovery/discovery-service'),
+  lint: () => import('../discovery/lint-files-service'),
+  chain: () => import('../chain/chain-service'),
+  loaderVersion: () => import('../chain/loader-version'),
+  loaderVersionFile: () => import('../chain/loader-version-file'),
+  chainContext: () => import('../chain/chain-context-service'),
+  shader: () => import('../shaders/shader-service'),
+  override: () => import('../override/override-service'),
+  sessions: () => import('../sessions/session-handlers'),
+  profiles: () => import('../profiles/profile-handlers'),
+  activity: () => import('../activity/activity-service'),
+  bundleFolder: () => import('../diagnostics/bundle-folder-service'),
+};
+
+/**
+ * Handlers for channels that one module makes together (over shared state: one SessionService, one
+ * options object), loaded on the first call of any of them. `names` lists them, so the router knows
+ * them before the module loads; the Handlers type makes a missing or extra one a compile error.
+ */
+function handlerGroup<N extends ChannelName>(names: readonly N[], make: () => Promise<Pick<Handlers, N>>): Pick<Handlers, N> {
+  let made: Promise<Pick<Handlers, N>> | undefined;
+  const group = {} as Record<N, (request: never, context: never) => Promise<unknown>>;
+  for (const name of names) {
+    group[name] = async (request, context) => {
+      made ??= make();
+      const handler = (await made)[name] as (request: unknown, context: unknown) => unknown;
+      return handler(request, context);
+    };
+  }
+  return group as unknown as Pick<Handlers, N>;
+}
+
+/** One handler per channel of shared/ipc/contract.ts; the type makes a missing channel a compile error. */
+export function createHandlers(options: ServiceOptions): Handlers {
+  const env = options.env ?? process.env;
+  const loaderVersion = async () => (await (await services.loaderVersion()).loaderVersionFromBridge(options.bridge)()).version;
+  let sessions: Promise<SessionService> | undefined;
+  const sessionService = () =>
+    (sessions ??= options.sessions
+      ? options.sessions()
+      : import('../sessions/session-service').then(({ SessionService }) => new SessionService({ env, version: options.version })));
+  return {
+    'app.info': async (_request, context) => (await services.appInfo()).appInfo(options, context),
+    'env.summary': async () => (await services.environment()).summarizeEnvironment(env, env['HOME'] || homedir(), process.platform),
+    'discovery.paths': async (request) => (await services.discovery()).discoveryPaths({ env, ...request }),
+    // The lint's verdicts follow the installed loader's version, read from its file name (no load: cheap).
+    'discovery.manifests': async (request) => {
+      const [{ discoveryManifests }, { loaderVersionFromFileName }] = await Promise.all([services.discovery(), services.loaderVersionFile()]);
+      return discoveryManifests({ env, ...request, loaderVersion: loaderVersionFromFileName(env) });
+    },
+    'chain.explain': async (request) => {
+      const [{ explainChainRequest }, { loaderVersionFromBridge }] = await Promise.all([services.chain(), services.loaderVersion()]);
+      return explainChainRequest(env, request, loaderVersionFromBridge(options.bridge), (library) => {
+        // Another loader library: a probe of its own opens it by path (STRATA_LOADER_LIBRARY, native-bridge/loader-library.ts).
+        if (!options.probes) return async () => ({ version: null, why: 'this host has no probe pool to open another loader library' });
+        return loaderVersionFromBridge(options.probes.forEnv({ STRATA_LOADER_LIBRARY: library }));
+      });
+    },
+    'chain.compare': async (request) => (await services.chain()).compareChainRequest(env, request),
+    'chain.context': async () => (await services.chainContext()).chainContext({ env, bridge: options.bridge }),
+    'lint.files': async (request) => {
+      const [{ lintFiles }, { loaderVersionFromFileName }] = await Promise.all([services.lint(), services.loaderVersionFile()]);
+      return lintFiles(request, process.cwd(), loaderVersionFromFileName(env), env);
+    },
+    'loader.info': async (request) => (await services.vulkan()).loaderInfo(options, request),
+    'devices.list': async (request) => (await services.vulkan()).physicalDevices(options, request),
+    'drivers.negotiate': async (request) =>
+      (await services.driverNegotiation()).negotiateDrivers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
+    'layers.inspect': async (request) => (await services.layerInspect()).inspectLayers({ ...(options.probes ? { probes: options.probes } : {}), env }, request),
+    'shader.disassemble': async (request) => (await services.shader()).disassembleShaderFile(request),
+    'shader.inspect': async (request) => (await services.shader()).inspectShaderFile(request),
+    'shader.inspectBytes': async (request) => (await services.shader()).inspectShaderBytes(request),
+    'shader.pack': async (request) => (await services.shader()).packShaderBytes(request),
+    'override.status': async (request) => (await services.override()).overrideStatusOnAnyPlatform({ env }, request),
+    'override.apply': async (request) => (await services.override()).overrideApply({ env }, request),
+    'override.remove': async (request) => (await services.override()).overrideRemoveOnAnyPlatform({ env }, request),
+    'override.preview': async (request) => (await services.override()).overridePreview({ env }, request),
+    'override.export': async (request) => (await services.override()).overrideExport(request),
+    ...handlerGroup(
+      ['launch.start', 'launch.stop', 'sessions.list', 'sessions.open', 'sessions.search', 'sessions.delete', 'sessions.export', 'sessions.diff'],
+      async () => {
+        const [{ sessionHandlers }, service] = await Promise.all([services.sessions(), sessionService()]);
+        return sessionHandlers(service);
+      },
+    ),
+    ...handlerGroup(
+      [
+        'profiles.list',
+        'profiles.create',
+        'profiles.save',
+        'profiles.copy',
+        'profiles.rename',
+        'profiles.delete',
+        'profiles.export',
+        'profiles.import',
+        'profiles.apply',
+        'profiles.overrideExport',
+        'profiles.launchEnvironment',
+        'profiles.explain',
+        'profiles.bind',
+        'profiles.unbind',
+      ],
+      async () => (await services.profiles()).profileHandlers({ env, loaderVersion }),
+    ),
+    'activity.status': async () => (await services.activity()).activityStatus({ env, loaderVersion }),
+    'activity.disable': async (request) => (await services.activity()).activityDisable({ env, loaderVersion }, request),
+    'diagnostics.saveFolder': async (request) => (await services.bundleFolder()).saveBundleFolder(request, env),
+  };
+}

@@ -1,9 +1,0 @@
-import { useDiscovery } from '../stores/discovery-store';
-import { RefreshButton } from './RefreshButton';
-
-/** Reads the search paths and every manifest again (after the user edited a file, say). */
-export function DiscoveryRefreshButton() {
-  const refreshing = useDiscovery((s) => s.refreshing);
-  const refresh = useDiscovery((s) => s.refresh);
-  return <RefreshButton busy={refreshing} onRefresh={() => void refresh()} />;
-}
