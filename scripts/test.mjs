@@ -62,7 +62,12 @@ function testFiles(path) {
 
 const targets = process.argv.slice(2).length ? process.argv.slice(2) : ['tests/unit', 'tests/integration', 'tests/e2e'];
 const files = targets.flatMap((t) => testFiles(join(root, t))).map((f) => relative(root, f));
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+// Two test files at a time: node's default (cores − 1) runs one at a time on a 2-core machine, and
+// most files wait on processes (the loader, Wine, Chromium), not on the CPU. Every file has its own
+// HOME, prefix, Xvfb and ports, and loader builds are staged and renamed, so files do not meet.
+// STRATA_TEST_CONCURRENCY=1 runs them one by one (to tell a flaky test from a slow machine).
+const concurrency = /^[1-8]$/.test(process.env.STRATA_TEST_CONCURRENCY ?? '') ? process.env.STRATA_TEST_CONCURRENCY : '2';
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
   cwd: root,
   stdio: 'inherit',
 });

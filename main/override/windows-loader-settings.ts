@@ -84,8 +84,12 @@ export function windowsLoaderSettingsLocation(elevated: boolean, env: Environmen
       name: file,
       recordFile: win32.join(stateDir, 'loader-settings-registration.json'),
       label: 'loader settings file',
+      conflictWhy: "the loader reads one value of this key, and could take that one instead of Strata's loader settings file",
       refusalCode: 'profile/foreign-loader-settings',
       surrenderCommand: '`strata profile unbind`',
+      // The loader reads no value's data (a DWORD 1 disables nothing): what is in the way is deleted, and Strata's own value is simply taken.
+      setAside: { kind: 'delete' },
+      ownValueWithoutRecord: 'take',
     },
   };
 }
@@ -143,7 +147,7 @@ export async function syncWindowsLoaderSettings(options: WindowsBindingsOptions)
   );
   if (!built.ok) throw serviceError(built.error);
   // Both refusals before anything is written: another value in the key, another tool's file.
-  await assertRegistryValueAllowed(loc.registration, reg, force);
+  await assertRegistryValueAllowed(loc.registration, reg, 0, force, ops);
   asStrataFailure('write the loader settings file', loc.file.dir, () => {
     prepareOwned(loc.file, ops);
     underOwnedLock(loc.file, 'write the loader settings file', { ops }, () =>
@@ -159,7 +163,7 @@ export async function syncWindowsLoaderSettings(options: WindowsBindingsOptions)
     notes: [
       `loader ${options.loaderVersion} reads ${loc.file.file} through ${loc.registration.key} (value ${registered.action}): one settings object per bound profile, by app_keys`,
       reachNote(loc.hive),
-      ...registered.removed.map(
+      ...registered.setAside.map(
         (n) => `${n} was removed from ${loc.registration.key} (--force); \`strata profile unbind\` of the last application puts it back`,
       ),
       ...built.notes,

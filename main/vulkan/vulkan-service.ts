@@ -15,6 +15,7 @@ export interface VulkanServiceOptions {
 
 /** Discovery (manifests, lint), loaded by the requests that read manifests: `strata loader show` does not (issue #19). */
 const discovery = () => import('../discovery/discovery-service');
+const loaderVersionFile = () => import('../chain/loader-version-file');
 
 function clientFor(options: VulkanServiceOptions, env: ProbeEnvironment | undefined): BridgeClient {
   if (options.probes) return options.probes.forEnv(env);
@@ -102,6 +103,27 @@ export function loaderInfo(options: VulkanServiceOptions, request: { env?: Probe
 export async function physicalDevices(options: VulkanServiceOptions, request: DevicesRequest): Promise<DevicesReport> {
   if (request.origins === false) return ask(options, 'devices', DevicesReportSchema, request.env);
   const env = environmentWith(options.env ?? options.probes?.baseEnv ?? process.env, request.env);
-  const inventory = await (await discovery()).discoveryManifests({ env });
+  // The installed loader's version decides whether a settings file adds drivers (as `strata driver list`).
+  const [{ discoveryManifests }, { loaderVersionFromFileName }] = await Promise.all([discovery(), loaderVersionFile()]);
+  const inventory = await discoveryManifests({ env, loaderVersion: loaderVersionFromFileName(env) });
+  // A loader settings file's additional_drivers and device_configurations (loader 1.4.323+) apply to
+  // every vkCreateInstance, VK_DRIVER_FILES or not (shared/loader/settings-drivers.ts): a driver
+  // cannot be loaded alone to see its devices, so the pairing would be wrong. Say why instead.
+  const fromSettings = inventory.manifests.driver.filter((m) => m.origin.startsWith('additional_drivers['));
+  if (fromSettings.length || inventory.driverNotes?.length) {
+    const report = await ask(options, 'devices', DevicesReportSchema, request.env);
+    return {
+      ...report,
+      notes: [
+        ...(inventory.driverNotes ?? []),
+        ...(fromSettings.length
+          ? [
+              `${fromSettings.length} driver manifest${fromSettings.length === 1 ? '' : 's'} come${fromSettings.length === 1 ? 's' : ''} from the loader settings file (additional_drivers)`,
+            ]
+          : []),
+        'which driver manifest each device came from is not shown: the loader settings file applies to every instance, so Strata cannot load one driver alone',
+      ],
+    };
+  }
   return ask(options, 'devices', DevicesReportSchema, request.env, { attributeTo: inventory.manifests.driver.map((m) => m.path) });
 }

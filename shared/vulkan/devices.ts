@@ -107,6 +107,8 @@ export const DevicesReportSchema = z.object({
   driverManifests: z.array(DriverManifestDevicesSchema).nullable().default(null),
   /** What the loader logged while answering, when VK_LOADER_DEBUG is set in the request's environment. */
   loaderLog: z.array(z.string()).optional(),
+  /** What shaped the answer that a reader would not guess (a loader settings file's drivers or device_configurations). */
+  notes: z.array(z.string()).optional(),
 });
 export type DevicesReport = z.infer<typeof DevicesReportSchema>;
 

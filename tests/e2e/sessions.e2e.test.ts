@@ -86,7 +86,7 @@ test('the Sessions panel is built and opens on the Launcher', async () => {
 test('launch with the standard validation preset: the messages arrive in the live log with their objects and spec links', async () => {
   await launch('Validation — standard');
   const live = page.getByTestId('live-log');
-  await live.getByTestId('log-message').nth(1).waitFor({ timeout: 15_000 });
+  await live.getByTestId('log-message').nth(1).waitFor({ timeout: 45_000 }); // the validation layer under lavapipe is slow to start on a loaded 2-core machine
   const messages = await live.getByTestId('log-message').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
   assert.deepEqual(
     messages.map((m) => VUIDS.find((v) => m.includes(v))),

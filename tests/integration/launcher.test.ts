@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitStatus, Launch, type LaunchResult, type LaunchSpec } from '../../main/sessions/launcher';
@@ -112,14 +112,20 @@ test('pause holds the application in write() (back-pressure), resume lets it fin
   const dir = mkdtempSync(join(tmpdir(), 'strata-launcher-'));
   try {
     const done = join(dir, 'done');
+    const go = join(dir, 'go');
     let doneWhilePaused: boolean | null = null;
-    const { text } = await launch(`head -c 4000000 /dev/zero | tr '\\0' x; touch ${done}`, { drainMs: 2000 }, (l) => {
+    // The application waits for "go", so it cannot finish before the pause however loaded the machine is.
+    const script = `while [ ! -e ${go} ]; do sleep 0.01; done; head -c 4000000 /dev/zero | tr '\\0' x; touch ${done}`;
+    const { text } = await launch(script, { drainMs: 2000 }, (l) => {
       // Once the pipes are being read (the readers exist after the spawn).
-      setTimeout(() => l.pause(), 50);
       setTimeout(() => {
-        doneWhilePaused = existsSync(done);
-        l.resume();
-      }, 600);
+        l.pause();
+        writeFileSync(go, '');
+        setTimeout(() => {
+          doneWhilePaused = existsSync(done);
+          l.resume();
+        }, 600);
+      }, 50);
     });
     assert.equal(doneWhilePaused, false, 'the application finished writing while Strata was not reading');
     assert.equal(text.stdout.length, 4_000_000);

@@ -347,6 +347,43 @@ test("strata driver list: with the installed loader 1.4.341, the settings file's
   }
 });
 
+test("strata device list: with a settings file's drivers, no device is paired with a manifest loaded alone, and the notes say why", { skip }, () => {
+  const [b] = loaderMatrix(['1.4.341']);
+  assert.ok(b, 'loader 1.4.341 is not in the matrix');
+  const home = makeTempHome();
+  try {
+    const lavapipe = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
+    const env: NodeJS.ProcessEnv = { ...home.env, LD_LIBRARY_PATH: b.libDir, VK_DRIVER_FILES: lavapipe };
+    type Devices = { devices: { deviceName: string; origin?: { manifest: string } | null }[]; driverManifests: unknown; notes?: string[] };
+    const list = () => {
+      const r = strataFromSource(['device', 'list', '--json'], env);
+      assert.equal(r.status, 0, r.stderr);
+      return JSON.parse(r.stdout) as Devices;
+    };
+    // Without a settings file each device is paired with the manifest that gives it alone.
+    const plain = list();
+    assert.ok(plain.devices.length > 0, 'lavapipe gives a device');
+    assert.ok(plain.devices.every((d) => d.origin?.manifest === lavapipe));
+    assert.equal(plain.notes, undefined);
+
+    // The file's driver joins every vkCreateInstance, VK_DRIVER_FILES or not: loading one driver alone
+    // is impossible, so no device is paired, and the notes name the file.
+    const file = settingsFileSearch({ env, loaderVersion: b.version })[0]!;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(settingsOf({ additional_drivers: [path(lavapipe)] })));
+    const withFile = list();
+    assert.equal(withFile.devices.length, plain.devices.length * 2, 'the loader reads lavapipe twice: from the file and from VK_DRIVER_FILES');
+    assert.ok(withFile.devices.every((d) => !d.origin));
+    assert.equal(withFile.driverManifests, null);
+    assert.match(withFile.notes?.join('\n') ?? '', /additional_drivers/);
+    assert.match(withFile.notes?.join('\n') ?? '', /cannot load one driver alone/);
+    const human = strataFromSource(['device', 'list'], env);
+    assert.match(human.stdout, /Notes:\n {2}- .*loader settings file/);
+  } finally {
+    home.cleanup();
+  }
+});
+
 // ---- device_configurations: which physical devices vkEnumeratePhysicalDevices reports ----
 
 /** Asks for the count, then for that many; prints each device's API version, UUIDs, driver version and name. */

@@ -182,7 +182,7 @@ test("another tool's override registered in HKLM: refused without --force; force
   });
   const refused = lane.strata(['override', 'apply', '--system', '--config', config]);
   assert.equal(refused.status, 1, refused.stdout);
-  assert.match(refused.stderr, /Another override layer is registered.*vkconfig/);
+  assert.match(refused.stderr, /holds a value Strata did not write: .*vkconfig.*another override layer is registered there/);
   assert.equal(existsSync(join(lane.driveC, 'ProgramData', 'Strata', 'override', 'VkLayer_override.json')), false, 'a refused apply wrote the file');
 
   const forced = OverrideApplyResultSchema.parse(json(lane.strata(['override', 'apply', '--system', '--force', '--config', config, '--json'])));

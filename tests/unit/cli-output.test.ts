@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { CliFailure, EXIT, formatPairs, formatTable, severityName, writeOutputFile } from '../../main/hosts/cli/cli-output';
 
-const output = pathToFileURL(join(findAppRoot(), 'main', 'cli', 'cli-output.ts')).href;
+const output = pathToFileURL(join(findAppRoot(), 'main', 'hosts', 'cli', 'cli-output.ts')).href;
 
 /** `make` (an expression building the array) printed by printJsonArray in a child process, and the text JSON.stringify gives. */
 function printed(make: string): { got: string; want: string } {

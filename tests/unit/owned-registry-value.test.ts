@@ -73,8 +73,11 @@ const location = (home: TempHome): OwnedRegistryValueLocation => ({
   name: OURS,
   recordFile: join(home.dir, 'registration.json'),
   label: 'loader settings file',
+  conflictWhy: "the loader reads one value of this key, and could take that one instead of Strata's loader settings file",
   refusalCode: 'profile/foreign-loader-settings',
   surrenderCommand: '`strata profile unbind`',
+  setAside: { kind: 'delete' },
+  ownValueWithoutRecord: 'take',
 });
 
 const record = (loc: OwnedRegistryValueLocation) => JSON.parse(readFileSync(loc.recordFile, 'utf8')) as { previous: unknown; removed: RegistryValue[] };
@@ -99,7 +102,7 @@ test(
     assert.deepEqual(reg.log, []);
     assert.deepEqual(await reg.values(KEY), [dword(VKCONFIG, 1), dword(OTHER)]);
     // The same check alone (the writers call it before writing their file): forced, DWORDs pass.
-    await assertRegistryValueAllowed(loc, reg, true);
+    await assertRegistryValueAllowed(loc, reg, 0, true, realFileOps);
   }),
 );
 
@@ -109,8 +112,8 @@ test(
     const loc = location(home);
     const reg = new MemoryRegistry();
     reg.keys.set(KEY, [dword(OURS.toUpperCase(), 0)]);
-    await assertRegistryValueAllowed(loc, reg, false);
-    assert.deepEqual(await apply(loc, reg), { action: 'unchanged', removed: [] });
+    await assertRegistryValueAllowed(loc, reg, 0, false, realFileOps);
+    assert.deepEqual(await apply(loc, reg), { action: 'unchanged', setAside: [] });
     assert.deepEqual(reg.log, [], 'an unchanged value is not written');
   }),
 );
@@ -121,13 +124,13 @@ test(
     const loc = location(home);
     const reg = new MemoryRegistry();
     reg.keys.set(KEY, [dword(OURS, 7)]);
-    assert.deepEqual(await apply(loc, reg), { action: 'changed', removed: [] });
+    assert.deepEqual(await apply(loc, reg), { action: 'changed', setAside: [] });
     assert.deepEqual(await reg.values(KEY), [dword(OURS, 0)]);
     assert.deepEqual(record(loc).previous, dword(OURS, 7));
     // A second write keeps the first "previous" (not Strata's own 0).
-    assert.deepEqual(await apply(loc, reg, false, 0), { action: 'unchanged', removed: [] });
+    assert.deepEqual(await apply(loc, reg, false, 0), { action: 'unchanged', setAside: [] });
     assert.deepEqual(record(loc).previous, dword(OURS, 7));
-    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'restored', restored: [] });
+    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'restored', restored: [], previous: 7 });
     assert.deepEqual(await reg.values(KEY), [dword(OURS, 7)]);
     assert.equal(existsSync(loc.recordFile), false);
   }),
@@ -139,13 +142,13 @@ test(
     const loc = location(home);
     const reg = new MemoryRegistry();
     reg.keys.set(KEY, [dword(VKCONFIG, 1)]);
-    assert.deepEqual(await apply(loc, reg, true), { action: 'added', removed: [VKCONFIG] });
+    assert.deepEqual(await apply(loc, reg, true), { action: 'added', setAside: [VKCONFIG] });
     await reg.setDword(KEY, OTHER, 5);
     await reg.setDword(KEY, VKCONFIG, 1);
-    assert.deepEqual(await apply(loc, reg, true), { action: 'unchanged', removed: [OTHER, VKCONFIG] });
+    assert.deepEqual(await apply(loc, reg, true), { action: 'unchanged', setAside: [VKCONFIG, OTHER] });
     assert.deepEqual(record(loc).removed, [dword(VKCONFIG, 1), dword(OTHER, 5)]);
     assert.deepEqual(await reg.values(KEY), [dword(OURS)]);
-    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'removed', restored: [VKCONFIG, OTHER] });
+    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'removed', restored: [VKCONFIG, OTHER], previous: null });
     assert.deepEqual(await reg.values(KEY), [dword(VKCONFIG, 1), dword(OTHER, 5)]);
   }),
 );
@@ -161,7 +164,7 @@ for (const failing of ['deleteValue', 'setDword'] as const) {
       await assert.rejects(apply(loc, reg, true), /access denied/);
       // Whatever happened to the key, the record names the foreign value and its data.
       assert.deepEqual(record(loc).removed, [dword(VKCONFIG, 1)]);
-      assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'removed', restored: [VKCONFIG] });
+      assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'removed', restored: [VKCONFIG], previous: null });
       assert.deepEqual(await reg.values(KEY), [dword(VKCONFIG, 1)]);
       assert.equal(existsSync(loc.recordFile), false);
     }),
@@ -183,5 +186,17 @@ test(
       assert.deepEqual(reg.log, []);
       assert.equal(readFileSync(loc.recordFile, 'utf8'), text, 'the record is left for the user to look at');
     }
+  }),
+);
+
+test(
+  "Strata's name held by a value that is not a DWORD is refused even forced: surrender could not put it back",
+  withTempHome(async (home) => {
+    const loc = location(home);
+    const reg = new MemoryRegistry();
+    reg.keys.set(KEY, [{ name: OURS, type: 'REG_SZ', data: 'kept' }]);
+    await assert.rejects(apply(loc, reg, true), (e: unknown) => e instanceof StrataRequestError && /not a DWORD/.test(e.error.fix ?? ''));
+    assert.deepEqual(reg.log, []);
+    assert.equal(existsSync(loc.recordFile), false);
   }),
 );

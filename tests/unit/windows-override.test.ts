@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withTempHome } from '../helpers/temp-home';
 import {
@@ -152,5 +152,42 @@ test(
       windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }),
       (e) => refusal(e) === 'override/needs-elevation',
     );
+  }),
+);
+
+test(
+  'a record Strata 0.1.0 wrote (override-registration.json, value/disabled) is read: remove restores what it names',
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const locs = { override: location(home.dir), settings: null };
+    await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg });
+    await reg.setDword(HKCU, FOREIGN, 1);
+    const recordFile = join(locs.override.stateDir, 'override-registration.json');
+    // The old format: Strata's value had DWORD 3 before, and a forced apply disabled FOREIGN (it was 0).
+    writeFileSync(recordFile, JSON.stringify({ version: 1, key: HKCU, value: locs.override.file, previous: 3, disabled: [{ name: FOREIGN, previous: 0 }] }));
+    const removed = await windowsOverrideRemove(locs, home.env, { registry: reg });
+    assert.equal(removed.registration?.action, 'restored');
+    assert.deepEqual([reg.dword(HKCU, locs.override.file), reg.dword(HKCU, FOREIGN)], [3, 0]);
+    assert.equal(existsSync(recordFile), false);
+  }),
+);
+
+test(
+  'an override disabled by a forced apply and switched on again since is disabled again by the next forced apply, and remove restores its first state',
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const locs = { override: location(home.dir), settings: null };
+    await reg.setDword(HKCU, FOREIGN, 0);
+    await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg, force: true });
+    await reg.setDword(HKCU, FOREIGN, 0); // the other tool switched it back on
+    await assert.rejects(
+      windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg }),
+      (e) => refusal(e) === 'override/foreign-registration',
+    );
+    const again = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg, force: true });
+    assert.deepEqual(again.registration?.disabled, [FOREIGN]);
+    assert.equal(reg.dword(HKCU, FOREIGN), 1, 'the loader would otherwise load two override layers');
+    await windowsOverrideRemove(locs, home.env, { registry: reg });
+    assert.equal(reg.dword(HKCU, FOREIGN), 0);
   }),
 );

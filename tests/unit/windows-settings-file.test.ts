@@ -137,8 +137,11 @@ function withState(fn: (loc: OwnedRegistryValueLocation) => Promise<void>) {
     name: FILE,
     recordFile: join(dir, 'registration.json'),
     label: 'loader settings file',
+    conflictWhy: "the loader reads one value of this key, and could take that one instead of Strata's loader settings file",
     refusalCode: 'profile/foreign-loader-settings',
     surrenderCommand: '`strata profile unbind`',
+    setAside: { kind: 'delete' },
+    ownValueWithoutRecord: 'take',
   };
   return fn(loc).finally(() => rmSync(dir, { recursive: true, force: true }));
 }
@@ -146,12 +149,12 @@ function withState(fn: (loc: OwnedRegistryValueLocation) => Promise<void>) {
 test('an owned registry value: added and recorded; surrender deletes it and its record', () =>
   withState(async (loc) => {
     const reg = new MemoryRegistry();
-    assert.deepEqual(await applyOwnedRegistryValue(loc, reg, 0, { force: false, ops: realFileOps }), { action: 'added', removed: [] });
+    assert.deepEqual(await applyOwnedRegistryValue(loc, reg, 0, { force: false, ops: realFileOps }), { action: 'added', setAside: [] });
     assert.deepEqual(await reg.values(KEY), [dword(FILE, 0)]);
-    assert.deepEqual(await applyOwnedRegistryValue(loc, reg, 0, { force: false, ops: realFileOps }), { action: 'unchanged', removed: [] });
-    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'removed', restored: [] });
+    assert.deepEqual(await applyOwnedRegistryValue(loc, reg, 0, { force: false, ops: realFileOps }), { action: 'unchanged', setAside: [] });
+    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'removed', restored: [], previous: null });
     assert.deepEqual(await reg.values(KEY), []);
-    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'nothing', restored: [] });
+    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'nothing', restored: [], previous: null });
   }));
 
 test('another value in the key is refused without force (nothing written); forced it is deleted, and surrender puts it back', () =>
@@ -166,10 +169,10 @@ test('another value in the key is refused without force (nothing written); force
     });
     assert.deepEqual(await reg.values(KEY), [dword(OTHER, 0)]);
     const forced = await applyOwnedRegistryValue(loc, reg, 0, { force: true, ops: realFileOps });
-    assert.deepEqual(forced, { action: 'added', removed: [OTHER] });
+    assert.deepEqual(forced, { action: 'added', setAside: [OTHER] });
     assert.deepEqual(await reg.values(KEY), [dword(FILE, 0)]);
     assert.match(readFileSync(loc.recordFile, 'utf8'), /vkconfig/);
-    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'removed', restored: [OTHER] });
+    assert.deepEqual(await removeOwnedRegistryValue(loc, reg, realFileOps), { action: 'removed', restored: [OTHER], previous: null });
     assert.deepEqual(await reg.values(KEY), [dword(OTHER, 0)]);
   }));
 

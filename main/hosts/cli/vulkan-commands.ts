@@ -58,7 +58,7 @@ export function formatLoaderInfo(info: LoaderInfo): string {
 
 export function formatDevices(report: DevicesReport): string {
   if (report.devices.length === 0)
-    return `The Vulkan loader enumerates no physical devices (no driver loaded, or none has a device).${formatDriverManifests(report)}${formatLoaderLog(report.loaderLog)}`;
+    return `The Vulkan loader enumerates no physical devices (no driver loaded, or none has a device).${formatDriverManifests(report)}${formatNotes(report.notes)}${formatLoaderLog(report.loaderLog)}`;
   return (
     report.devices
       .map((d, i) => {
@@ -92,8 +92,13 @@ export function formatDevices(report: DevicesReport): string {
       })
       .join('\n\n') +
     formatDriverManifests(report) +
+    formatNotes(report.notes) +
     formatLoaderLog(report.loaderLog)
   );
+}
+
+function formatNotes(notes: readonly string[] | undefined): string {
+  return notes?.length ? `\n\nNotes:\n${notes.map((n) => `  - ${n}`).join('\n')}` : '';
 }
 
 /** Each driver manifest with the devices it accounts for (the loader enumerating with it alone). */

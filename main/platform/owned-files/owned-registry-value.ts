@@ -6,14 +6,11 @@ import { readIfExists, unlinkDurable, writeFileAtomic, type FileOps } from '../a
 /**
  * A registry value Strata owns, with the owned-file writer's rules (owned-file.ts): a record of what
  * Strata wrote and of what was there before, written before anything changes (so a kill half-way
- * still leaves the record naming what to restore); a key holding values that are not Strata's is
- * refused unless forced, and forced, those values are deleted and recorded; surrender puts every
- * recorded value back and deletes Strata's.
- *
- * Used for a key the loader reads one value of, where any other value could be the one it takes
- * (Windows LoaderSettings: shared/loader/windows-settings-file.ts): Strata's value must be the key's
- * only value. Foreign values are deleted rather than disabled because that loader does not read the
- * data (a DWORD 1 disables nothing).
+ * still leaves the record naming what to restore); values that stand in the way of Strata's are
+ * refused unless forced, and forced, they are set aside and recorded; surrender puts every recorded
+ * value back and deletes Strata's (or gives it back its old DWORD). One record format for every
+ * registry value Strata writes: the override's registration (main/override/windows-override.ts) and
+ * the loader settings file's (main/override/windows-loader-settings.ts).
  */
 
 /** The registry calls this needs (RegEnumValueW / RegSetValueExW / RegDeleteValueW on Windows). */
@@ -22,6 +19,17 @@ export interface RegistryWrites {
   setDword(key: string, name: string, data: number): Promise<void>;
   deleteValue(key: string, name: string): Promise<boolean>;
 }
+
+/**
+ * Which values of the key stand in the way of Strata's, and what a forced write does to them.
+ * - `delete`: every other value (a key the loader reads one value of and not its data, so any
+ *   other could be the one it takes: LoaderSettings, shared/loader/windows-settings-file.ts); a
+ *   forced write deletes them, since a DWORD 1 would disable nothing.
+ * - `disable`: the values `conflicting` names (a key whose every value the loader reads, DWORD 0
+ *   meaning on: ImplicitLayers, where only another enabled override layer conflicts); a forced write
+ *   sets them to 1.
+ */
+export type SetAside = { kind: 'delete' } | { kind: 'disable'; conflicting: (values: readonly RegistryValue[]) => string[] };
 
 export interface OwnedRegistryValueLocation {
   /** `HKCU\…` or `HKLM\…`. */
@@ -32,13 +40,23 @@ export interface OwnedRegistryValueLocation {
   recordFile: string;
   /** What the value is, in messages. */
   label: string;
-  /** The error code of a refusal (foreign values in the key). */
+  /** Why the values in the way matter, in the refusal ("the loader reads one value of this key, …"). */
+  conflictWhy: string;
+  /** The error code of a refusal. */
   refusalCode: string;
   /** The command that surrenders it, in messages. */
   surrenderCommand: string;
+  setAside: SetAside;
+  /**
+   * Strata's value found without a record, holding other data than Strata writes: `take` records and
+   * overwrites it (the loader does not read the data); `refuse` asks for --force first (someone
+   * disabled Strata's override on purpose).
+   */
+  ownValueWithoutRecord: 'take' | 'refuse';
 }
 
 const SavedValueSchema = z.object({ name: z.string(), type: z.literal('REG_DWORD'), data: z.number() });
+type SavedValue = z.infer<typeof SavedValueSchema>;
 
 const RecordSchema = z.object({
   version: z.literal(1),
@@ -46,14 +64,34 @@ const RecordSchema = z.object({
   name: z.string(),
   /** Strata's value as it was before Strata first wrote it (null: there was none). */
   previous: SavedValueSchema.nullable(),
-  /** Other values a forced write deleted, to be put back on surrender. */
+  /** Values a forced write set aside (deleted or disabled), with their data before, to be put back on surrender. */
   removed: z.array(SavedValueSchema),
 });
-type Record = z.infer<typeof RecordSchema>;
+type OwnedRecord = z.infer<typeof RecordSchema>;
+
+/** The override registration's record as Strata 0.1.0 wrote it (override-registration.json): read, and rewritten in the one format. */
+const LegacyOverrideRecordSchema = z.object({
+  version: z.literal(1),
+  key: z.string(),
+  value: z.string(),
+  previous: z.number().nullable(),
+  disabled: z.array(z.object({ name: z.string(), previous: z.number() })),
+});
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const dword = (name: string, data: number): SavedValue => ({ name, type: 'REG_DWORD', data });
 
-function readRecord(loc: OwnedRegistryValueLocation, ops: FileOps): Record | null {
+function parseRecord(json: unknown): OwnedRecord | null {
+  const r = RecordSchema.safeParse(json);
+  if (r.success) return r.data;
+  const legacy = LegacyOverrideRecordSchema.safeParse(json);
+  if (!legacy.success) return null;
+  const { key, value, previous, disabled } = legacy.data;
+  return { version: 1, key, name: value, previous: previous === null ? null : dword(value, previous), removed: disabled.map((d) => dword(d.name, d.previous)) };
+}
+
+/** Strata's record of the value, or null when there is none; a damaged one, or one for another value, is refused. */
+export function readOwnedRegistryRecord(loc: OwnedRegistryValueLocation, ops: FileOps): OwnedRecord | null {
   const bytes = readIfExists(loc.recordFile, ops);
   if (!bytes) return null;
   let json: unknown;
@@ -62,74 +100,105 @@ function readRecord(loc: OwnedRegistryValueLocation, ops: FileOps): Record | nul
   } catch {
     json = undefined;
   }
-  const r = RecordSchema.safeParse(json);
+  const record = parseRecord(json);
   // A record for another key or value is refused like a damaged one: surrender must not touch values it did not name.
-  if (!r.success || r.data.key !== loc.key || !same(r.data.name, loc.name))
+  if (!record || record.key !== loc.key || !same(record.name, loc.name))
     throw serviceError('override/record-unreadable', `Strata's record of the ${loc.label} it wrote is damaged or is for another value`, {
       where: loc.recordFile,
       fix: `look at ${loc.key}; delete Strata's value (${loc.name}) yourself if it should go, then delete ${loc.recordFile}`,
     });
-  return r.data;
+  return record;
 }
 
 const describe = (v: RegistryValue) => `${v.name} (${v.type} ${Array.isArray(v.data) ? v.data.join(' ') : String(v.data)})`;
 
-/** Throws the refusal of a write, before anything changed: foreign values without force, or ones force cannot restore. */
-export async function assertRegistryValueAllowed(loc: OwnedRegistryValueLocation, reg: RegistryWrites, force: boolean): Promise<void> {
-  const values = await reg.values(loc.key);
+function inTheWay(loc: OwnedRegistryValueLocation, values: readonly RegistryValue[]): RegistryValue[] {
   const others = values.filter((v) => !same(v.name, loc.name));
-  if (others.length === 0) return;
-  const restorable = others.every((v) => v.type === 'REG_DWORD');
-  if (force && restorable) return;
-  throw serviceError(
-    loc.refusalCode,
-    `${loc.key} holds ${others.length === 1 ? 'a value' : 'values'} Strata did not write: ${others.map(describe).join(', ')}; the loader reads one value of this key, and could take that one instead of Strata's ${loc.label}`,
-    {
-      fix: restorable
-        ? `close the tool that wrote it (vkconfig …), or run the command again with --force: Strata then deletes it and ${loc.surrenderCommand} puts it back`
-        : `remove the value yourself (it is not a DWORD, so Strata cannot put it back), then run the command again`,
-      data: { key: loc.key, values: others.map((v) => v.name) },
-    },
-  );
+  if (loc.setAside.kind === 'delete') return others;
+  const names = loc.setAside.conflicting(values);
+  return others.filter((v) => names.some((n) => same(n, v.name)));
+}
+
+/** Throws the refusal of a write, before anything changed: values in the way without force, or ones force could not put back. */
+export async function assertRegistryValueAllowed(
+  loc: OwnedRegistryValueLocation,
+  reg: RegistryWrites,
+  data: number,
+  force: boolean,
+  ops: FileOps,
+): Promise<void> {
+  const values = await reg.values(loc.key);
+  const conflicts = inTheWay(loc, values);
+  if (conflicts.length > 0) {
+    const restorable = conflicts.every((v) => v.type === 'REG_DWORD');
+    if (!force || !restorable)
+      throw serviceError(
+        loc.refusalCode,
+        `${loc.key} holds ${conflicts.length === 1 ? 'a value' : 'values'} Strata did not write: ${conflicts.map(describe).join(', ')}; ${loc.conflictWhy}`,
+        {
+          fix: restorable
+            ? `close the tool that wrote it (vkconfig …), or run the command again with --force: Strata then ${loc.setAside.kind === 'delete' ? 'deletes it' : 'disables it (DWORD 1)'} and ${loc.surrenderCommand} puts it back`
+            : `remove the value yourself (it is not a DWORD, so Strata could not put it back), then run the command again`,
+          data: { key: loc.key, values: conflicts.map((v) => v.name) },
+        },
+      );
+  }
+  const ours = values.find((v) => same(v.name, loc.name));
+  if (!ours || readOwnedRegistryRecord(loc, ops)) return;
+  if (ours.type !== 'REG_DWORD')
+    throw serviceError(loc.refusalCode, `${loc.key} already has a value for ${loc.name} that Strata did not write (${describe(ours)})`, {
+      fix: 'remove the value yourself (it is not a DWORD, so Strata could not put it back), then run the command again',
+      data: { key: loc.key, values: [ours.name] },
+    });
+  if (loc.ownValueWithoutRecord === 'refuse' && ours.data !== data && !force)
+    throw serviceError(loc.refusalCode, `${loc.key} already has a value for ${loc.name} that Strata did not write (${describe(ours)}: someone disabled it)`, {
+      fix: `run the command again with --force to enable it (${loc.surrenderCommand} puts the old value back)`,
+      data: { key: loc.key, values: [ours.name] },
+    });
 }
 
 /**
- * Makes Strata's value the key's only one, with DWORD `data`. The record is written first; foreign
- * values (allowed by assertRegistryValueAllowed) are deleted after it names them.
+ * Makes Strata's value DWORD `data`, with every value in its way set aside (allowed by
+ * assertRegistryValueAllowed). The record is written first, naming what is about to change.
+ * `setAside`: every value the record says Strata set aside (this write's and earlier ones').
  */
 export async function applyOwnedRegistryValue(
   loc: OwnedRegistryValueLocation,
   reg: RegistryWrites,
   data: number,
   options: { force: boolean; ops: FileOps },
-): Promise<{ action: 'added' | 'changed' | 'unchanged'; removed: string[] }> {
-  await assertRegistryValueAllowed(loc, reg, options.force);
+): Promise<{ action: 'added' | 'changed' | 'unchanged'; setAside: string[] }> {
+  await assertRegistryValueAllowed(loc, reg, data, options.force, options.ops);
   const values = await reg.values(loc.key);
   const ours = values.find((v) => same(v.name, loc.name)) ?? null;
-  const others = values.filter((v) => !same(v.name, loc.name));
-  let record = readRecord(loc, options.ops);
-  const saved = (v: RegistryValue) => ({ name: v.name, type: 'REG_DWORD' as const, data: typeof v.data === 'number' ? v.data : 0 });
-  record ??= { version: 1, key: loc.key, name: loc.name, previous: ours?.type === 'REG_DWORD' ? saved(ours) : null, removed: [] };
-  const toRemove = others.filter((v) => v.type === 'REG_DWORD' && !record!.removed.some((r) => same(r.name, v.name)));
-  record = { ...record, removed: [...record.removed, ...toRemove.map(saved)] };
+  const conflicts = inTheWay(loc, values);
+  let record = readOwnedRegistryRecord(loc, options.ops);
+  const saved = (v: RegistryValue) => dword(v.name, typeof v.data === 'number' ? v.data : 0);
+  record ??= { version: 1, key: loc.key, name: loc.name, previous: ours ? saved(ours) : null, removed: [] };
+  // A value set aside before and back since keeps its first recorded data: that is what surrender restores.
+  const fresh = conflicts.filter((v) => !record!.removed.some((r) => same(r.name, v.name)));
+  record = { ...record, removed: [...record.removed, ...fresh.map(saved)] };
   writeFileAtomic(loc.recordFile, `${JSON.stringify(record, null, 2)}\n`, options.ops);
-  for (const v of others) await reg.deleteValue(loc.key, v.name);
+  for (const v of conflicts) {
+    if (loc.setAside.kind === 'delete') await reg.deleteValue(loc.key, v.name);
+    else await reg.setDword(loc.key, v.name, 1);
+  }
   const action = !ours ? 'added' : ours.type === 'REG_DWORD' && ours.data === data ? 'unchanged' : 'changed';
   if (action !== 'unchanged') await reg.setDword(loc.key, loc.name, data);
-  return { action, removed: others.map((v) => v.name) };
+  return { action, setAside: record.removed.map((v) => v.name) };
 }
 
-/** Surrender: the values a forced write deleted come back, Strata's goes (or gets its old DWORD back), the record goes. */
+/** Surrender: the values set aside come back, Strata's goes (or gets its old DWORD back), the record goes. */
 export async function removeOwnedRegistryValue(
   loc: OwnedRegistryValueLocation,
   reg: RegistryWrites,
   ops: FileOps,
-): Promise<{ action: 'removed' | 'restored' | 'nothing'; restored: string[] }> {
-  const record = readRecord(loc, ops);
-  if (!record) return { action: 'nothing', restored: [] };
+): Promise<{ action: 'removed' | 'restored' | 'nothing'; restored: string[]; previous: number | null }> {
+  const record = readOwnedRegistryRecord(loc, ops);
+  if (!record) return { action: 'nothing', restored: [], previous: null };
   for (const v of record.removed) await reg.setDword(loc.key, v.name, v.data);
   if (record.previous) await reg.setDword(loc.key, loc.name, record.previous.data);
   else await reg.deleteValue(loc.key, loc.name);
   unlinkDurable(loc.recordFile, ops);
-  return { action: record.previous ? 'restored' : 'removed', restored: record.removed.map((v) => v.name) };
+  return { action: record.previous ? 'restored' : 'removed', restored: record.removed.map((v) => v.name), previous: record.previous?.data ?? null };
 }

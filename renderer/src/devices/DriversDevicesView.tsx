@@ -75,6 +75,13 @@ function DevicesSection() {
         </div>
       ) : (
         <div className="device-list">
+          {state.value.notes?.length ? (
+            <ul className="muted dd-notes" data-testid="devices-notes">
+              {state.value.notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          ) : null}
           {state.value.devices.map((d, i) => (
             <DeviceCard device={d} index={i} key={`${i}:${d.deviceName}`} originsAsked={state.value.driverManifests !== null} />
           ))}
