@@ -37,12 +37,26 @@ export interface ServiceContextOptions {
   probeLauncher?: ProbeLauncher;
 }
 
+/**
+ * STRATA_PROBE_TIMEOUT_MS: how long a probe request may take before it counts as hung (default 5000).
+ * For slow machines and emulation (Windows under Wine on a loaded CI machine); a value outside
+ * 1000–600000 ms, or not a whole number, is ignored.
+ */
+export function probeTimeoutMs(env: NodeJS.ProcessEnv): number | undefined {
+  const text = env['STRATA_PROBE_TIMEOUT_MS'];
+  if (!text || !/^\d+$/.test(text)) return undefined;
+  const ms = Number(text);
+  return ms >= 1000 && ms <= 600_000 ? ms : undefined;
+}
+
 export function createServiceContext(options: ServiceContextOptions): ServiceContext {
   const version = readAppVersion(options.root);
   const env = options.env ?? process.env;
+  const timeoutMs = probeTimeoutMs(env);
   const bridgeOptions: BridgeClientOptions = {
     probe: probeCommand(options.root),
     cwd: options.root,
+    ...(timeoutMs ? { timeoutMs } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.probeLauncher ? { launcher: options.probeLauncher } : {}),
   };

@@ -1,4 +1,5 @@
 import type { ManifestInventory } from '../discovery/manifest-inventory';
+import { inventoryLayers } from '../profiles/inventory-layers';
 import {
   DEFAULT_OVERRIDE_API_VERSION,
   forcesLayers,
@@ -37,21 +38,8 @@ const configurable = (name: string | null): name is string => !!name && /^\S+$/.
 
 /** Every layer name once, in the loader's order: implicit manifests first, then explicit (LLP_LOADER_2's list order). */
 export function discoveredLayerNames(inventory: ManifestInventory): DiscoveredLayerName[] {
-  const out: DiscoveredLayerName[] = [];
-  const seen = new Set<string>();
-  for (const [kind, implicit] of [
-    ['implicit_layer', true],
-    ['explicit_layer', false],
-  ] as const) {
-    const manifests = [...(inventory.manifests[kind] ?? [])].sort((a, b) => a.order - b.order);
-    for (const m of manifests)
-      for (const l of m.layers) {
-        if (!configurable(l.name) || seen.has(l.name)) continue;
-        seen.add(l.name);
-        out.push({ name: l.name, implicit });
-      }
-  }
-  return out;
+  // The one "first of a name wins" walk of the inventory (shared/profiles/inventory-layers.ts).
+  return [...inventoryLayers(inventory).values()].filter((l) => configurable(l.name)).map((l) => ({ name: l.name, implicit: l.implicit }));
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.length > 0) : []);

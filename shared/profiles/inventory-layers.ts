@@ -21,7 +21,7 @@ export function inventoryLayers(inventory: Pick<ManifestInventory, 'manifests'> 
   const out: InventoryLayers = new Map();
   if (!inventory) return out;
   for (const kind of ['implicit_layer', 'explicit_layer'] as const)
-    for (const m of inventory.manifests[kind] ?? [])
+    for (const m of [...(inventory.manifests[kind] ?? [])].sort((a, b) => a.order - b.order))
       for (const l of m.layers) {
         if (!l.name || out.has(l.name)) continue;
         out.set(l.name, {

@@ -30,7 +30,9 @@ export function makeTempHome(extra: NodeJS.ProcessEnv = {}): TempHome {
   return {
     dir,
     env: { ...base, HOME: dir, ...xdg, ...extra },
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    // Retried: a child that is still exiting (a `strata serve` stopped a moment ago saves its code
+    // cache under XDG_CACHE_HOME as it ends) can add a file while the folder is being removed.
+    cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
   };
 }
 

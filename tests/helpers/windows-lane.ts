@@ -369,6 +369,9 @@ export function openWindowsLane(): WindowsLane {
     WINEARCH: 'win64',
     WINEDEBUG: '-all',
     WINEDLLOVERRIDES: 'vulkan-1=n;winemenubuilder.exe=d;mscoree,mshtml=',
+    // winevulkan over Xvfb, emulated, beside another test file on 2 cores: a probe request can take
+    // longer than the 5 s a real machine gets (main/hosts/service-context.ts probeTimeoutMs).
+    STRATA_PROBE_TIMEOUT_MS: '30000',
   };
   const wine = (args: string[], timeoutMs = 120_000, io?: { stdout: number; stderr: number }) =>
     spawnSync('wine', args, { env: wineEnv, stdio: ['ignore', io?.stdout ?? 'pipe', io?.stderr ?? 'pipe'], timeout: timeoutMs, encoding: 'utf8' });

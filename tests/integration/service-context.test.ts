@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServiceContext } from '../../main/hosts/service-context';
+import { createServiceContext, probeTimeoutMs } from '../../main/hosts/service-context';
 import { findAppRoot } from '../../main/platform/app-paths';
 import type { EnvSummary } from '../../shared/loader/environment-summary';
 import { makeTempHome } from '../helpers/temp-home';
@@ -51,4 +51,12 @@ test('sessions(): one service, made on first use, in the given environment; disp
     ctx.dispose();
     home.cleanup();
   }
+});
+
+test('STRATA_PROBE_TIMEOUT_MS: whole milliseconds from 1000 to 600000 raise the probe limit; anything else is ignored', () => {
+  assert.equal(probeTimeoutMs({}), undefined);
+  assert.equal(probeTimeoutMs({ STRATA_PROBE_TIMEOUT_MS: '30000' }), 30_000);
+  assert.equal(probeTimeoutMs({ STRATA_PROBE_TIMEOUT_MS: '1000' }), 1000);
+  for (const bad of ['999', '600001', '5e3', '-1', '30 s', ''])
+    assert.equal(probeTimeoutMs({ STRATA_PROBE_TIMEOUT_MS: bad }), undefined, `"${bad}" is not a limit`);
 });

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import type { FileDiagnostics } from '../../../shared/lint/diagnostic-schema';
 import type { FileOwner } from '../../../shared/activity/activity-status';
 import { formatStrataError } from '../../../shared/errors/strata-error';
-import { describeCounts, countSeverities, messageText, positionLabel, SEVERITY_LABELS, severityName, splitFix } from './diagnostic-severity';
+import { describeCounts, countSeverities, SEVERITY_LABELS, severityName } from './diagnostic-severity';
+import { ProblemBody } from './ProblemBody';
 import { toStrataError, type RequestState } from '../requests/request-state';
 import { strataApi } from '../strata-bridge';
 import { useActivity } from '../activity/activity-store';
@@ -84,25 +85,13 @@ export function LoaderSettingsProblems() {
               <ul className="settings-file-problem-list">
                 {file.diagnostics.map((d, i) => {
                   const sev = severityName(d.severity);
-                  const { text, fix } = splitFix(messageText(d.message));
                   return (
                     <li key={i} className={`problem-row severity-row-${sev}`} data-testid="settings-file-problem" data-code={String(d.code ?? '')}>
                       <span className="problem-severity" title={SEVERITY_LABELS[sev]}>
                         <span className="visually-hidden">{SEVERITY_LABELS[sev]}:</span>
                         {SEVERITY_LABELS[sev]}
                       </span>
-                      <div className="problem-body">
-                        <p className="problem-message">{text}</p>
-                        {fix && (
-                          <p className="problem-fix">
-                            <span className="problem-fix-label">Fix:</span> {fix}
-                          </p>
-                        )}
-                        <p className="problem-meta">
-                          <code className="diag-code">{String(d.code ?? '')}</code>
-                          <span className="problem-position">{positionLabel(d.range.start)}</span>
-                        </p>
-                      </div>
+                      <ProblemBody diagnostic={d} />
                     </li>
                   );
                 })}

@@ -1,5 +1,6 @@
 import { useRovingList } from '../navigation/use-roving-list';
-import { messageText, severityName, splitFix, SEVERITY_LABELS } from './diagnostic-severity';
+import { severityName, SEVERITY_LABELS } from './diagnostic-severity';
+import { ProblemBody } from './ProblemBody';
 import { flatRows, KIND_LABELS, splitPath, type ProblemGroup } from './problem-groups';
 import { useProblemsView } from './problems-view-store';
 import { ProblemCounts } from './ProblemCounts';
@@ -42,7 +43,6 @@ export function ProblemList({ groups, draftPath = null }: { groups: readonly Pro
             {group.rows.map((row) => {
               const d = row.diagnostic;
               const sev = severityName(d.severity);
-              const { text, fix } = splitFix(messageText(d.message));
               const isSelected = row.key === selected;
               return (
                 <div
@@ -62,20 +62,7 @@ export function ProblemList({ groups, draftPath = null }: { groups: readonly Pro
                     <SeverityIcon severity={sev} />
                     <span className="visually-hidden">{SEVERITY_LABELS[sev]}:</span>
                   </span>
-                  <div className="problem-body">
-                    <p className="problem-message">{text}</p>
-                    {fix && (
-                      <p className="problem-fix">
-                        <span className="problem-fix-label">Fix:</span> {fix}
-                      </p>
-                    )}
-                    <p className="problem-meta">
-                      <code className="diag-code">{String(d.code ?? '')}</code>
-                      <span className="problem-position">
-                        Ln {d.range.start.line + 1}, Col {d.range.start.character + 1}
-                      </span>
-                    </p>
-                  </div>
+                  <ProblemBody diagnostic={d} />
                 </div>
               );
             })}
