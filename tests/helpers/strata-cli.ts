@@ -19,7 +19,7 @@ export function runStrata(args: string[], env: NodeJS.ProcessEnv): CliRun {
 
 /**
  * Starts a long-running command and resolves once its stdout shows the browser host's URL.
- * The caller kills the returned child.
+ * The caller stops it with `stop()` (or kills the returned child).
  */
 export function startAndWaitForUrl(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000) {
   const child = spawn(command, args, { cwd: APP_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,5 +41,20 @@ export function startAndWaitForUrl(command: string, args: string[], env: NodeJS.
       reject(new Error(`exited with ${code} before printing a URL.\nstdout: ${stdout}\nstderr: ${stderr}`));
     });
   });
-  return { child, url, output: () => ({ stdout, stderr }) };
+  /**
+   * SIGTERM, then the exit awaited (SIGKILL after 5 s): a server still ending writes into its HOME
+   * (its code cache), so a test removes that HOME only after this.
+   */
+  const stop = (): Promise<void> =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          child.once('exit', () => {
+            clearTimeout(force);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        });
+  return { child, url, output: () => ({ stdout, stderr }), stop };
 }

@@ -390,6 +390,6 @@ test('the browser host: hostile paths and requests through the channels, then th
     const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${run.child.pid}/status`, 'utf8'));
     assert.ok(hwm && Number(hwm[1]) < MEMORY_BOUND_KB, `the server peaked at ${hwm?.[1]} kB`);
   } finally {
-    run.child.kill('SIGTERM');
+    await run.stop();
   }
 });

@@ -25,7 +25,7 @@ test('npm start without a display falls back to the browser host and prints its 
     });
     assert.equal(info.status, 200, 'the token from the printed URL opens the API');
   } finally {
-    run.child.kill('SIGTERM');
+    await run.stop();
     home.cleanup();
   }
 });
