@@ -59,7 +59,14 @@ test('at a terminal, strata serve prints a one-time link: it opens once, the tok
     assert.equal((await redeem(second!)).status, 200, 'Enter gives a fresh link for another tab');
     assert.doesNotMatch(out, new RegExp(token), 'the token itself never reaches the terminal');
   } finally {
-    child.kill('SIGTERM');
+    // The server saves its code cache as it ends: its HOME goes only after it has exited.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(force);
+    }
     home.cleanup();
   }
 });
