@@ -59,7 +59,9 @@ test('a layer that crashes in its constructor: its own error, and the app carrie
   const problem = (await result.getByTestId('layer-library-problem').first().textContent()) ?? '';
   assert.match(problem, /^layer\/crashed Layer VK_LAYER_STRATA_fake_ctor_segv .* crashed the probe during dlopen of .*: killed by SIGSEGV/);
   // The next inspection works: the probe that died was this layer's alone.
-  assert.equal(await (await inspect(fakes.names.good)).getAttribute('data-ok'), 'true');
+  const next = await inspect(fakes.names.good);
+  const why = (await next.getByTestId('layer-library-problem').allTextContents()).join(' | ');
+  assert.equal(await next.getAttribute('data-ok'), 'true', `the good layer after the crash: ${why}`);
 });
 
 test('the device card and the driver row name each other: lavapipe manifest ↔ llvmpipe', async () => {

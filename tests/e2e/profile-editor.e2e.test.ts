@@ -174,6 +174,8 @@ test('the global editor keeps the order the user chose across a reload, and says
   const after = await page.getByTestId('layer-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-layer')));
   assert.deepEqual(after, before, 'the list order is the one chosen before the reload');
   // B is #1 in the list; in the chain it is where the loader puts the override.
+  // The chain is computed after the list appears (chain.context, then the model): wait for it.
+  await row(B).locator('[data-testid="layer-chain-pos"].is-loaded').waitFor({ timeout: 20_000 });
   const chip = (await row(B).getByTestId('layer-chain-pos').textContent()) ?? '';
   if (!/chain #1\b/.test(chip)) assert.match(chip, /override’s place/);
   assert.deepEqual(problems, [], 'no console errors, uncaught exceptions or CSP violations');
