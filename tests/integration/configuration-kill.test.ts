@@ -9,7 +9,7 @@ import { buildOverrideManifest } from '../../shared/override/override-config';
 import { applyConfiguration, configurationLocations, readConfigurationStatus, removeConfiguration } from '../../main/override/configuration-writer';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { seededRandom } from '../helpers/seeded-random';
-import { withTempHome } from '../helpers/temp-home';
+import { withTempHome, type TempHome } from '../helpers/temp-home';
 
 /**
  * Issue #15, "SIGKILL between operations" of a multi-file apply, with a real kill: a writer process
@@ -41,9 +41,10 @@ function buildWorker(dir: string): string {
     entry,
     `import { applyConfiguration, configurationLocations } from ${JSON.stringify(join(APP_ROOT, 'main', 'override', 'configuration-writer'))};
 const configs = JSON.parse(process.argv[2]);
-// The test's temporary HOME, never the real one: no HOME is an error, not a fallback.
-if (!process.env.HOME) throw new Error('the worker needs the test HOME');
-const locs = configurationLocations(false, process.env, process.env.HOME);
+// The test's temporary home comes as an argument (never the environment's HOME): none is an error, not a fallback.
+const home = process.argv[3];
+if (!home) throw new Error('the worker needs the test home folder as its second argument');
+const locs = configurationLocations(false, process.env, home);
 process.stdout.write('ready\\n');
 process.stdin.once('data', () => {
   for (let i = 0; ; i++) applyConfiguration(locs, configs[i % configs.length], process.env);
@@ -55,9 +56,9 @@ process.stdin.once('data', () => {
   return out;
 }
 
-function start(worker: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+function start(worker: string, home: TempHome): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [worker, JSON.stringify(CONFIGS)], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [worker, JSON.stringify(CONFIGS), home.dir], { env: home.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
     child.stdout!.once('data', () => resolve(child));
@@ -81,7 +82,7 @@ test(
       const random = seededRandom(20251125);
       const mixed = new Set<string>();
       for (let i = 0; i < ITERATIONS; i++) {
-        const child = await start(worker, home.env);
+        const child = await start(worker, home);
         const exited = new Promise<void>((r) => child.once('exit', () => r()));
         child.stdin!.write('go\n');
         await new Promise((r) => setTimeout(r, random() * 40));

@@ -14,14 +14,11 @@ test('core and extension values name their VkObjectType; unknown and null give n
   assert.equal(objectTypeName(null), null);
 });
 
-test('the table agrees with the installed vulkan_core.h where it has the enum', async (t) => {
+test('the table agrees with the installed vulkan_core.h where it has the enum', async () => {
   const { existsSync, readFileSync } = await import('node:fs');
   const header = '/usr/include/vulkan/vulkan_core.h';
-  if (!existsSync(header)) {
-    if (process.env['CI'] === 'true') assert.fail(`${header} is missing (Debian package libvulkan-dev)`);
-    t.skip(`${header} is missing: the table was not compared with the headers`);
-    return;
-  }
+  // npm test's setup installs libvulkan-dev: a missing header is a failure, not a skip.
+  assert.ok(existsSync(header), `${header} is missing: install the Debian package libvulkan-dev (npm test's setup does)`);
   const text = readFileSync(header, 'utf8');
   for (const [value, name] of Object.entries(VK_OBJECT_TYPES)) {
     const m = new RegExp(`^\\s+${name} = (\\d+),`, 'm').exec(text);

@@ -150,16 +150,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       sendJson(res, 405, { ok: false, error: strataError('serve/method', `Use POST for ${url.pathname}`, { where: url.pathname }) });
       return;
     }
-    // A JSON content type cannot be sent cross-site without a CORS preflight, which we never grant.
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
-      sendJson(res, 415, { ok: false, error: strataError('serve/content-type', 'Send the request body as application/json', { where: url.pathname }) });
-      return;
-    }
-    const body = await readBody(req);
-    if (body === 'too-large') {
-      tooLarge(res, url);
-      return;
-    }
+    const body = await jsonBody(req, res, url);
+    if (!body) return;
     let payload: unknown;
     try {
       payload = body.length ? JSON.parse(body.toString('utf8')) : {};
@@ -171,22 +163,27 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     sendJson(res, statusFor(result), result);
   };
 
-  const tooLarge = (res: ServerResponse, url: URL) => {
+  /**
+   * The body of a POST that must be JSON, or null once the refusal is sent: a JSON content type
+   * cannot be sent cross-site without a CORS preflight, which we never grant (415 otherwise), and a
+   * body over MAX_BODY_BYTES is not read to its end (413).
+   */
+  const jsonBody = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<Buffer | null> => {
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      sendJson(res, 415, { ok: false, error: strataError('serve/content-type', 'Send the request body as application/json', { where: url.pathname }) });
+      return null;
+    }
+    const body = await readBody(req);
+    if (body !== 'too-large') return body;
     res.setHeader('Connection', 'close');
     sendJson(res, 413, { ok: false, error: strataError('serve/too-large', `Request body over ${MAX_BODY_BYTES} bytes`, { where: url.pathname }) });
+    return null;
   };
 
   /** POST /auth/code {"code": …} → {"token": …}, once per code (strata serve --open). */
   const handleCode = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
-      sendJson(res, 415, { ok: false, error: strataError('serve/content-type', 'Send the request body as application/json', { where: url.pathname }) });
-      return;
-    }
-    const body = await readBody(req);
-    if (body === 'too-large') {
-      tooLarge(res, url);
-      return;
-    }
+    const body = await jsonBody(req, res, url);
+    if (!body) return;
     let code: unknown;
     try {
       code = (JSON.parse(body.toString('utf8')) as { code?: unknown } | null)?.code;
