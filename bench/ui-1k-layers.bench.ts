@@ -1,22 +1,27 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Bench } from './harness';
-import { runStrata } from '../tests/helpers/strata-cli';
+import { APP_ROOT, runStrata, STRATA_BIN } from '../tests/helpers/strata-cli';
 import { makeTempHome, type TempHome } from '../tests/helpers/temp-home';
 import { launchChromium, startServer, stopServer, type StrataServer } from '../tests/helpers/e2e-harness';
 
 /**
  * The Layers editor with 1,000 layers, in Debian's Chromium against `strata serve`, measured in the
  * page with the Performance API:
- * - first render: navigation start → the Layers list on screen (the renderer's
- *   performance.mark('strata:layers-rendered'), then the next frame). It includes discovering and
- *   linting the 1,000 manifests in main and the three calls the editor makes;
+ * - first render (the headline): a user opens the page of a running `strata serve`: navigation start
+ *   → the Layers list on screen (the renderer's performance.mark('strata:layers-rendered'), then the
+ *   next frame), in three fresh pages (median; the first is the first page that server served). It
+ *   includes discovering and linting the 1,000 manifests in main and the calls the first view makes;
+ * - server start-up to first render, beside it (not in the ratio): from spawning `strata serve` to the
+ *   list in a page opened as soon as the URL is printed;
  * - reorder / state change → updated chain diagram: the key or change event is dispatched in the page,
  *   a MutationObserver sees the diagram change, and the time is taken at the next animation frame
  *   (the frame that shows it).
- * Targets (issue 7): first render < 1 s, each edit < 100 ms. The ratio is against a reference in the
- * same browser: a plain page that builds a 1,000-row list from the same data with the DOM API.
+ * Targets (issue 7): first render < 1 s, each edit < 100 ms; issue 19: first render ≤ 1.5× the
+ * reference. The ratio is against a reference in the same browser: a plain page that holds a 1,000-row
+ * list of the same names (navigation start → DOMContentLoaded).
  */
 declare const document: {
   querySelector(s: string): DomEl | null;
@@ -80,6 +85,40 @@ function buildTree(home: TempHome): string[] {
   }
   return names;
 }
+
+/** How long the server is left after start-up before the first page opens (a person reading the printed link). */
+const SETTLE_MS = 1500;
+
+interface FirstRender {
+  /** Navigation start → the Layers list in the DOM (the renderer's mark; the browser paints it in the next frame). */
+  totalMs: number;
+  afterDiscoveryMs: number;
+  discoveryRequestMs: number;
+  discoveryResponseMs: number;
+}
+
+// Run in the page once the renderer's mark is there (no named functions inside: tsx's helpers for
+// their names do not exist in the page).
+/** The page's first render, read in the frame after the mark. */
+const FIRST_RENDER = () =>
+  new Promise<FirstRender>((resolve) =>
+    requestAnimationFrame(() => {
+      const mark = performance.getEntriesByName('strata:layers-rendered')[0]!.startTime;
+      const discovery = performance.getEntriesByName(new URL('./api/discovery.manifests', location.href).href) as unknown as {
+        requestStart: number;
+        responseEnd: number;
+      }[];
+      resolve({
+        totalMs: mark,
+        afterDiscoveryMs: mark - (discovery[0]?.responseEnd ?? 0),
+        discoveryRequestMs: discovery[0]?.requestStart ?? 0,
+        discoveryResponseMs: discovery[0]?.responseEnd ?? 0,
+      });
+    }),
+  );
+/** The wall-clock time (ms since the epoch) of the page's first render. */
+const LAYERS_RENDERED_EPOCH = () =>
+  (performance as unknown as { timeOrigin: number }).timeOrigin + performance.getEntriesByName('strata:layers-rendered')[0]!.startTime;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number) => Number(x.toFixed(1));
@@ -187,37 +226,53 @@ export const ui1kLayersBench: Bench = {
       writeFileSync(configFile, JSON.stringify({ layers: names.slice(0, ON).map((n) => ({ name: n, state: 'on' })) }));
       const applied = runStrata(['override', 'apply', '--config', configFile], home.env);
       if (applied.status !== 0) throw new Error(`strata override apply: ${applied.stderr}`);
+      // Server start-up to first render (reported beside the headline, not in its ratio): `strata serve`
+      // is spawned, and a page opens its URL the moment it is printed; the time runs from the spawn to
+      // the Layers list in the page (both clocks are the machine's wall clock).
+      const spawnedAt = Date.now();
       server = await startServer(home);
       const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-      const page = await context.newPage();
+      const startupPage = await context.newPage();
+      await startupPage.goto(server.url);
+      await startupPage.waitForFunction(() => performance.getEntriesByName('strata:layers-rendered').length > 0, null, { timeout: 30_000, polling: 'raf' });
+      const startupToFirstRenderMs = (await startupPage.evaluate(LAYERS_RENDERED_EPOCH)) - spawnedAt;
+      await startupPage.close();
+      await stopServer(server);
 
-      // First render, three times (a fresh page each), median.
-      const firsts: { totalMs: number; afterDiscoveryMs: number; discoveryRequestMs: number; discoveryResponseMs: number }[] = [];
+      // The headline: a user opens the page of a running `strata serve`. A new server, left a moment
+      // (a person reads the printed link), then three fresh pages, one after the other: each a full
+      // navigation (a new tab), the first of them the first page this server ever served.
+      server = await startServer(home);
+      await new Promise<void>((r) => setTimeout(r, SETTLE_MS));
+      const firsts: FirstRender[] = [];
+      const referenceFirsts: number[] = [];
+      const cliLayerList: number[] = [];
+      let page = await context.newPage();
       for (let r = 0; r < 3; r++) {
+        if (r > 0) {
+          await page.close();
+          page = await context.newPage();
+        }
         await page.goto(server.url);
-        // (No named functions inside evaluate: tsx's helpers for them do not exist in the page.)
         await page.waitForFunction(() => performance.getEntriesByName('strata:layers-rendered').length > 0, null, { timeout: 30_000, polling: 'raf' });
-        firsts.push(
-          await page.evaluate(
-            () =>
-              new Promise<{ totalMs: number; afterDiscoveryMs: number; discoveryRequestMs: number; discoveryResponseMs: number }>((resolve) =>
-                requestAnimationFrame(() => {
-                  const mark = performance.getEntriesByName('strata:layers-rendered')[0]!.startTime;
-                  const discovery = performance.getEntriesByName(new URL('./api/discovery.manifests', location.href).href) as unknown as {
-                    requestStart: number;
-                    responseEnd: number;
-                  }[];
-                  // The mark is taken when React has put the list in the DOM; the browser paints it in the next frame.
-                  resolve({
-                    totalMs: mark,
-                    afterDiscoveryMs: mark - (discovery[0]?.responseEnd ?? 0),
-                    discoveryRequestMs: discovery[0]?.requestStart ?? 0,
-                    discoveryResponseMs: discovery[0]?.responseEnd ?? 0,
-                  });
-                }),
-              ),
-          ),
-        );
+        firsts.push(await page.evaluate(FIRST_RENDER));
+        // The reference right after, in a tab of its own: on a shared machine both see the same load.
+        const refPage = await context.newPage();
+        referenceFirsts.push((await reference(refPage, names)).firstMs);
+        await refPage.close();
+        // What the server's discovery answer is held against: the CLI computing the same answer (the
+        // same channel, whole process), on the same tree under the same load.
+        // (Exit 1: problems found, as here, where no layer's library exists.)
+        const cliStarted = performance.now();
+        const listed = spawnSync(process.execPath, [STRATA_BIN, 'layer', 'list', '--json'], {
+          cwd: APP_ROOT,
+          env: home.env,
+          encoding: 'utf8',
+          maxBuffer: 64 << 20,
+        });
+        if ((listed.status !== 0 && listed.status !== 1) || !listed.stdout.startsWith('['))
+          throw new Error(`strata layer list: ${listed.error?.message ?? listed.stderr}`);
+        cliLayerList.push(performance.now() - cliStarted);
       }
       await page.waitForSelector('[data-testid="chain-preview"] [data-testid="chain-diagram"]');
       // Switching to a view not yet opened in this page (issue #19: ≤ 100 ms): click → the frame after
@@ -241,13 +296,20 @@ export const ui1kLayersBench: Bench = {
       for (let i = 0; i < EDITS; i++) states.push(await timeEdit(page, 'state', i));
       const ref = await reference(page, names);
       const firstMs = median(firsts.map((f) => f.totalMs));
+      const referenceFirstMs = median(referenceFirsts);
       return {
-        ratio: firstMs / ref.firstMs,
+        ratio: firstMs / referenceFirstMs,
         ratioEdit: round(median(reorders) / ref.moveMs),
         firstRenderMs: round(firstMs),
+        firstRenderRunsMs: firsts.map((f) => round(f.totalMs)),
+        firstRenderMinMs: round(Math.min(...firsts.map((f) => f.totalMs))),
+        startupToFirstRenderMs: round(startupToFirstRenderMs),
+        startupRatio: round(startupToFirstRenderMs / referenceFirstMs),
         firstRenderAfterDiscoveryMs: round(median(firsts.map((f) => f.afterDiscoveryMs))),
         discoveryRequestSentMs: round(median(firsts.map((f) => f.discoveryRequestMs))),
         discoveryAnsweredMs: round(median(firsts.map((f) => f.discoveryResponseMs))),
+        discoveryInServerMs: round(median(firsts.map((f) => f.discoveryResponseMs - f.discoveryRequestMs))),
+        cliLayerListMs: round(median(cliLayerList)),
         reorderToDiagramMs: { median: round(median(reorders)), max: round(Math.max(...reorders)) },
         stateChangeToDiagramMs: { median: round(median(states)), max: round(Math.max(...states)) },
         switchToUnopenedViewMs: {
@@ -256,10 +318,11 @@ export const ui1kLayersBench: Bench = {
           ...Object.fromEntries(Object.entries(switches).map(([k, v]) => [k, round(v)])),
         },
         targetsMet: firstMs < 1000 && Math.max(...reorders, ...states) < 100,
-        referenceFirstRenderMs: round(ref.firstMs),
+        referenceFirstRenderMs: round(referenceFirstMs),
+        referenceFirstRenderRunsMs: referenceFirsts.map(round),
         referenceMoveMs: round(ref.moveMs),
         reference:
-          'the same Chromium opening a static page with a plain 1,000-row <ol> of the same names (navigation → DOMContentLoaded), and moving one row (→ next frame)',
+          'the same Chromium opening a static page with a plain 1,000-row <ol> of the same names (navigation → DOMContentLoaded; median of three, each right after one of the three Strata pages), and moving one row (→ next frame)',
         layers: LAYERS,
         rowsInList: rows,
         layersInChain: chainLayers,

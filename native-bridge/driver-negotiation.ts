@@ -126,7 +126,15 @@ export function negotiateDriver(manifest: string, requestedVersion = LOADER_ICD_
   partial.apiVersion = m.apiVersion;
   // Where the dynamic linker will find it: $LIB expanded, a bare name searched (LD_LIBRARY_PATH, ld.so.cache, default folders).
   partial.resolution = resolveManifestLibrary(manifest, m.libraryPath);
-  const file = m.libraryPath.includes('/') ? (partial.resolution?.path ?? resolveLibraryPath(manifest, m.libraryPath)) : null;
+  // Windows: the resolver answers for exactly the paths the loader joins to the manifest's folder
+  // (".\x.dll", "x\y.dll") or takes as they are (absolute), and null for a bare name, which goes to
+  // LoadLibrary as is (windows-library-path.ts; layer inspection opens layer DLLs the same way).
+  const file =
+    process.platform === 'win32'
+      ? (partial.resolution?.path ?? null)
+      : m.libraryPath.includes('/')
+        ? (partial.resolution?.path ?? resolveLibraryPath(manifest, m.libraryPath))
+        : null;
   partial.library = file ?? m.libraryPath;
 
   if (file) {

@@ -63,6 +63,17 @@ export function callPointer<R extends CType>(address: bigint, result: R, args: r
 }
 
 /**
+ * A native pointer to a Windows top-level exception filter (`LONG WINAPI f(EXCEPTION_POINTERS *)`,
+ * for SetUnhandledExceptionFilter) that calls `filter` with the exception's code: the first field of
+ * the EXCEPTION_RECORD that EXCEPTION_POINTERS' first field points to (winnt.h). Registered for the
+ * life of the process.
+ */
+export function exceptionFilterPointer(filter: (code: number) => number): bigint {
+  const proto = koffi.proto('int32_t', ['void *']);
+  return koffi.register((pointers: unknown) => filter(koffi.decode(koffi.decode(pointers, 'void *'), 'uint32_t') as number), koffi.pointer(proto));
+}
+
+/**
  * A scope of native allocations, zero-filled, all freed together by `free()`; the queries
  * allocate per call and free before answering.
  */

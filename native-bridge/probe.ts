@@ -72,6 +72,14 @@ const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPor
 // never asked two things at once, and the probe ends only once every request read is answered.
 let answered: Promise<void> = Promise.resolve();
 const enqueue = (line: string) => (answered = answered.then(() => answer(line)));
+// Windows: a driver or layer DLL that crashes ends the probe at once with its exception code, as it
+// would end an application, instead of leaving it to a debugger (windows-native.ts). Before any request.
+if (process.platform === 'win32')
+  answered = import('./windows-native')
+    .then((w) => w.exitOnUnhandledException())
+    .catch((e: unknown) => {
+      process.stderr.write(`strata probe: no exception filter (${e instanceof Error ? e.message : String(e)})\n`);
+    });
 
 if (parentPort) {
   parentPort.on('message', (message) => enqueue(typeof message.data === 'string' ? message.data : JSON.stringify(message.data)));

@@ -12,7 +12,7 @@
  *   reg.exe prints value names in the console code page, which loses any non-ASCII path; these
  *   calls do not.
  */
-import { NativeArena, openLibrary, type NativeFunction, type NativeLibrary } from './ffi';
+import { exceptionFilterPointer, NativeArena, openLibrary, type NativeFunction, type NativeLibrary } from './ffi';
 
 const KEY_QUERY_VALUE = 0x1;
 const KEY_SET_VALUE = 0x2;
@@ -273,4 +273,27 @@ export function processIntegrity(): { rid: number; elevated: boolean } | null {
   } finally {
     arena.free();
   }
+}
+
+/**
+ * Makes an exception that nothing handles end this process at once, with the exception's code as
+ * its exit code (0xC0000005 for an access violation), as a crashing driver or layer DLL ends an
+ * application. Installed by the probe on Windows (native-bridge/probe.ts), so that main reports the
+ * library as crashed (main/bridge/bridge-client.ts names the code) instead of waiting out its
+ * time limit: Windows Node's libuv sets SEM_NOGPFAULTERRORBOX, but a debugger registered under
+ * AeDebug, or Wine (whose UnhandledExceptionFilter ignores the error mode and starts winedbg, and
+ * then, after a fault on koffi's call stack, faulted in a loop instead of ending), would keep a
+ * crashed probe alive. Exceptions a library handles itself never reach this filter.
+ */
+export function exitOnUnhandledException(): void {
+  const kernel = openLibrary('kernel32.dll');
+  const setFilter = need(kernel, 'SetUnhandledExceptionFilter', 'u64', ['u64']);
+  const terminate = need(kernel, 'TerminateProcess', 'i32', ['u64', 'u32']);
+  const current = need(kernel, 'GetCurrentProcess', 'u64', []);
+  setFilter(
+    exceptionFilterPointer((code) => {
+      terminate(current(), code >>> 0);
+      return 0; // EXCEPTION_CONTINUE_SEARCH, should TerminateProcess ever return
+    }),
+  );
 }

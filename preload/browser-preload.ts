@@ -12,9 +12,7 @@ import '../shared/validation/zod-config';
 import { createStrataApi, type StrataApi } from '../shared/ipc/api';
 import { IpcResultSchema, type IpcResult } from '../shared/ipc/result';
 import { strataError } from '../shared/errors/strata-error';
-
-const TOKEN_KEY = 'strata.token';
-const TOKEN_HEADER = 'X-Strata-Token';
+import { FIRST_REQUEST, TOKEN_HEADER, TOKEN_KEY, type FirstRequestWindow } from './browser-token';
 
 function storedToken(): string | null {
   try {
@@ -70,6 +68,11 @@ async function invoke(channel: string, request: unknown): Promise<IpcResult<unkn
     headers: { 'Content-Type': 'application/json', ...authHeaders() },
     body: JSON.stringify(request ?? {}),
   });
+  return resultOf(channel, response);
+}
+
+/** A channel's answer from its HTTP response: the IpcResult it carries, checked, or an error saying what the server answered. */
+async function resultOf(channel: string, response: Response): Promise<IpcResult<unknown>> {
   const body: unknown = await response.json().catch(() => null);
   const parsed = IpcResultSchema.safeParse(body);
   if (parsed.success) return parsed.data as IpcResult<unknown>;
@@ -85,6 +88,37 @@ async function invoke(channel: string, request: unknown): Promise<IpcResult<unkn
   };
 }
 
+/**
+ * The first view's data, asked for before the renderer's modules have loaded (issue #19: first
+ * render): the Layers view shows discovery's answer and little before it, and the server's discovery
+ * then overlaps the page's start-up instead of following it. Sent by browser-first-request.ts, the
+ * page's first script, when it had the token; else here, as this script runs. The renderer's first
+ * `discovery.manifests` call ({}, renderer/src/main.tsx makes it before its first render) takes this
+ * answer; it is handed out once, so every later call (Refresh, a change on disk) asks the server again.
+ */
+const EARLY_CHANNEL = FIRST_REQUEST.channel;
+const sent = (window as FirstRequestWindow)[FIRST_REQUEST.global];
+delete (window as FirstRequestWindow)[FIRST_REQUEST.global];
+let early: Promise<IpcResult<unknown>> | null = sent
+  ? sent.then(
+      (response) => resultOf(EARLY_CHANNEL, response),
+      () => invoke(EARLY_CHANNEL, {}),
+    )
+  : invoke(EARLY_CHANNEL, {});
+// (A failure is the caller's to see when it takes the answer; until then it is not an unhandled rejection.)
+early.catch(() => undefined);
+// Nobody asked (another first view, or no renderer): dropped, so no answer older than this is ever handed out.
+setTimeout(() => (early = null), 30_000);
+
+function invokeOrEarly(channel: string, request: unknown): Promise<IpcResult<unknown>> {
+  const answer = early;
+  if (answer && channel === EARLY_CHANNEL && JSON.stringify(request ?? {}) === '{}') {
+    early = null;
+    return answer;
+  }
+  return invoke(channel, request);
+}
+
 /** One server-sent-events frame's data lines, joined (https://html.spec.whatwg.org/#event-stream-interpretation). */
 function frameData(frame: string): string | null {
   const data = frame
@@ -97,7 +131,7 @@ function frameData(frame: string): string | null {
 const RETRY_MS = 2000;
 
 (window as unknown as { strata: StrataApi }).strata = createStrataApi({
-  invoke,
+  invoke: invokeOrEarly,
   /**
    * The event stream, read with fetch so the token goes in a header (EventSource cannot send one);
    * it reconnects after RETRY_MS as EventSource would.

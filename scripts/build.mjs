@@ -213,8 +213,21 @@ export async function buildAll() {
       platform: 'browser',
       target: 'es2022',
       format: 'iife',
+      // Minified like the renderer's chunks: the page parses it before its first view (issue #19).
+      minify: true,
       entryPoints: ['preload/browser-preload.ts'],
       outfile: 'out/preload/browser.js',
+    }),
+    // The page's first script (strata serve runs it before the preload): the first view's request alone.
+    esbuild({
+      ...node,
+      plugins: [],
+      platform: 'browser',
+      target: 'es2022',
+      format: 'iife',
+      minify: true,
+      entryPoints: ['preload/browser-first-request.ts'],
+      outfile: 'out/preload/browser-first-request.js',
     }),
     viteBuild({ configFile: `${root}/vite.config.ts` }).then(pruneRendererAssets),
   ]);

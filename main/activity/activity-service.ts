@@ -18,7 +18,12 @@ import { bindingsByProfile, type ApplicationsFile } from '../../shared/profiles/
 import { LOADER_FEATURES, loaderAtLeast } from '../../shared/profiles/loader-features';
 import { loaderSettingsPath } from '../../shared/profiles/loader-settings';
 import { explainChain } from '../chain/chain-service';
-import { foundSettingsFile } from '../chain/settings-file-found';
+import { loaderSettingsRegistry, settingsFileFor } from '../chain/settings-file-found';
+import { LOADER_SETTINGS_KEY, loaderSettingsKey, registeredSettingsFiles } from '../../shared/loader/windows-settings-file';
+import type { RegistryValue } from '../../shared/discovery/registry-output';
+import { windowsProcessElevated } from '../discovery/windows-registry';
+import { windowsLoaderSettingsLocation } from '../override/windows-loader-settings';
+import { ownedStatus } from '../platform/owned-files/owned-file';
 import { discoveryManifests } from '../discovery/discovery-service';
 import { overrideRemove, overrideStatus } from '../override/override-service';
 import { appFileOwnership, appOverrideLocation } from '../profiles/app-override-writer';
@@ -66,6 +71,42 @@ function ownerOf(o: ActivityServiceOptions, path: string): FileOwner {
     if (e instanceof StrataRequestError) throw e;
     return 'foreign';
   }
+}
+
+/**
+ * Windows: the files registered under HKCU and HKLM `…\LoaderSettings` that exist, in the loader's
+ * order (HKCU first). Read in the key of `loaderVersion`, or the current key when that loader reads none:
+ * a file registered there is still a file some tool wrote.
+ */
+async function windowsSettingsCandidates(loaderVersion: string | null): Promise<{ path: string; loaders: string }[]> {
+  const keyVersion = loaderVersion && loaderSettingsKey(loaderVersion) ? loaderVersion : LOADER_FEATURES.settingsFolderRenamed;
+  const registry = await loaderSettingsRegistry(keyVersion);
+  if (!registry) return [];
+  const key = loaderSettingsKey(keyVersion);
+  const from = (hive: 'HKCU' | 'HKLM', values: RegistryValue[]) =>
+    registeredSettingsFiles(values)
+      .filter((path) => existsSync(path))
+      .map((path) => ({
+        path,
+        loaders: `${key === LOADER_SETTINGS_KEY ? `loader ${LOADER_FEATURES.settingsFolderRenamed} and later` : `loaders ${LOADER_FEATURES.settingsFile}–1.3.252`}, through ${hive}\\${key}${hive === 'HKCU' ? ' (applications that are not elevated only)' : ''}`,
+      }));
+  return [...from('HKCU', registry.hkcu), ...from('HKLM', registry.hklm)];
+}
+
+/** Windows: Strata's loader settings file (either scope's, by its record) or another tool's. */
+function windowsSettingsOwner(env: NodeJS.ProcessEnv, path: string, loaderVersion: string | null): FileOwner {
+  for (const elevated of [true, false]) {
+    const loc = windowsLoaderSettingsLocation(elevated, env, loaderVersion ?? LOADER_FEATURES.settingsFolderRenamed).file;
+    if (loc.file.toLowerCase() !== path.toLowerCase()) continue;
+    try {
+      const ownership = ownedStatus(loc).ownership;
+      return ownership === 'strata' || ownership === 'modified' ? ownership : 'foreign';
+    } catch (e) {
+      if (e instanceof StrataRequestError) throw e;
+      return 'foreign';
+    }
+  }
+  return 'foreign';
 }
 
 export async function activityStatus(o: ActivityServiceOptions): Promise<ActivityStatus> {
@@ -123,19 +164,28 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
     });
   }
 
-  const existing = loaderSettingsCandidates(o.env, home).filter((c) => existsSync(c.path));
-  // The file this loader reads: the first that exists in its own search order (proven per version:
-  // tests/integration/settings-file-search-vs-loader.test.ts).
-  const read = loaderVersion ? foundSettingsFile({ ...o.env, HOME: home }, loaderVersion) : null;
+  const windows = process.platform === 'win32';
+  const elevated = windows && (await windowsProcessElevated()) === true;
+  // Linux/macOS: every file where some loader version looks; Windows: every file registered under
+  // HKCU/HKLM …\LoaderSettings (the loader has no folder there).
+  const existing = windows
+    ? await windowsSettingsCandidates(loaderVersion)
+    : loaderSettingsCandidates(o.env, home)
+        .filter((c) => existsSync(c.path))
+        .map((c) => ({ path: c.path, loaders: loadersReadingFolder(c.folder) }));
+  // The file this loader reads, found as explain and lint find it (one locator: settings-file-found.ts;
+  // proven per version by tests/integration/settings-file-search-vs-loader.test.ts, on Windows by
+  // tests/integration/windows-override-vs-loader.test.ts).
+  const read = loaderVersion ? await settingsFileFor({ env: { ...o.env, HOME: home }, loaderVersion }) : null;
   for (const c of existing) {
     // Read through the guarded reader (owned-file.ts): a FIFO or device named like a settings file must not
     // block or flood the status; unreadable, it is listed all the same, as another tool's.
-    const owner = ownerOf(o, c.path);
+    const owner = windows ? windowsSettingsOwner(o.env, c.path, loaderVersion) : ownerOf(o, c.path);
     files.push({
       path: c.path,
       role: 'loader-settings',
       owner,
-      loaders: loadersReadingFolder(c.folder),
+      loaders: c.loaders,
       readByLoader: loaderVersion ? c.path === read : null,
       summary: `${owner === 'foreign' ? 'A loader settings file another tool wrote (vkconfig 3 writes one)' : 'Strata’s loader settings file, one entry per bound profile'}${loaderVersion ? (c.path === read ? `; loader ${loaderVersion} reads it, and it decides the layers before any override layer` : `; loader ${loaderVersion} does not read it`) : ''}.`,
     });
@@ -153,7 +203,11 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
   const names = appOverrideFileNames([...bindingsByProfile({ schemaVersion: 1, applications })].map(([p]) => p));
   const bindings: ActiveBinding[] = [];
   for (const [i, a] of bound.entries()) {
-    const file = settingsMechanism ? loaderSettingsPath(home, loaderVersion!, o.env) : `${appDir}/${names.get(a.profile) ?? ''}`;
+    const file = settingsMechanism
+      ? windows
+        ? windowsLoaderSettingsLocation(elevated, o.env, loaderVersion!).file.file
+        : loaderSettingsPath(home, loaderVersion!, o.env)
+      : `${appDir}/${names.get(a.profile) ?? ''}`;
     const present = files.find((f) => f.path === file);
     if (i >= MAX_BINDINGS_CHECKED) {
       bindings.push({

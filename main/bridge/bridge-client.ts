@@ -32,9 +32,33 @@ interface Pending {
 /** Enough for VK_LOADER_DEBUG=all on a machine with many layers; the rest is cut. */
 const STDERR_CAPTURE_LIMIT = 1 << 20;
 
-/** "was killed by SIGSEGV", "exited with code 139". */
-function exitText({ code, signal }: ProbeExit): string {
-  return signal ? `was killed by ${signal}` : `exited with code ${code}`;
+/**
+ * Windows ends a process that faulted with the exception's NTSTATUS as its exit code (ntstatus.h);
+ * the ones a broken driver or layer DLL ends a probe with.
+ */
+const NTSTATUS_NAMES: Readonly<Record<number, string>> = {
+  0x80000003: 'EXCEPTION_BREAKPOINT',
+  0xc0000005: 'EXCEPTION_ACCESS_VIOLATION',
+  0xc000001d: 'EXCEPTION_ILLEGAL_INSTRUCTION',
+  0xc0000094: 'EXCEPTION_INT_DIVIDE_BY_ZERO',
+  0xc00000fd: 'EXCEPTION_STACK_OVERFLOW',
+  0xc0000374: 'STATUS_HEAP_CORRUPTION',
+  0xc0000409: 'STATUS_STACK_BUFFER_OVERRUN',
+};
+
+/** "was killed by SIGSEGV", "exited with code 139", on Windows "exited with code 0xC0000005 (EXCEPTION_ACCESS_VIOLATION)". */
+export function probeExitText({ code, signal }: ProbeExit): string {
+  if (signal) return `was killed by ${signal}`;
+  const status = code === null ? null : code >>> 0;
+  const name = status === null ? undefined : NTSTATUS_NAMES[status];
+  if (status !== null && (name || status >= 0xc0000000))
+    return `exited with code 0x${status.toString(16).toUpperCase().padStart(8, '0')}${name ? ` (${name})` : ''}`;
+  return `exited with code ${code}`;
+}
+
+/** How a probe died, from its error's message ("killed by SIGSEGV", "exited with code 139" or "… 0xC0000005 (EXCEPTION_ACCESS_VIOLATION)"); null when it does not say. */
+export function probeDeathDetail(message: string): string | null {
+  return /killed by \w+|exited with code (?:0x[0-9A-F]{8}(?: \(\w+\))?|-?\d+)/.exec(message)?.[0] ?? null;
 }
 
 /** The last stage a probe announced before it died (native-bridge/probe-stage.ts), from an error's stderr tail. */
@@ -138,7 +162,7 @@ export class BridgeClient {
       if (this.child !== child) return;
       const detail = this.stderrTail.trim().split('\n').pop();
       this.fail(
-        strataError('bridge/crashed', `The Vulkan probe ${exitText(exit)}${detail ? `: ${detail}` : ''}`, {
+        strataError('bridge/crashed', `The Vulkan probe ${probeExitText(exit)}${detail ? `: ${detail}` : ''}`, {
           where: 'native-bridge probe',
           fix: 'a layer or driver crashed while loading; run with VK_LOADER_DEBUG=all to see which one',
         }),

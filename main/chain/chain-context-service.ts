@@ -5,8 +5,7 @@ import { discoveryManifests } from '../discovery/discovery-service';
 import { overrideLocation } from '../override/override-writer';
 import { describeLoader } from './loader-version';
 import { readChainSettingsSource } from './chain-service';
-import { loaderSettingsRegistry } from './settings-file-found';
-import { windowsProcessElevated } from '../discovery/windows-registry';
+import { settingsFileFor } from './settings-file-found';
 
 /**
  * chain.context: what the renderer needs to run the chain model on its own draft (shared/configurator/
@@ -21,14 +20,13 @@ export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: Br
     ? (await import('../override/windows-override')).windowsOverrideLocation('user', options.env)
     : overrideLocation('user', options.env, options.env['HOME'] || homedir());
   const loaderVersion = loader.found ? loader.version : null;
-  const registry = windows ? await loaderSettingsRegistry(loaderVersion) : null;
+  const settingsFile = await settingsFileFor({ env: options.env, loaderVersion, windows });
   const discovered = [...inventory.manifests.implicit_layer, ...inventory.manifests.explicit_layer];
   return {
     env: chainEnvironment(options.env, chainVariableNames(inventory)),
     loaderVersion,
     overrideFile: loc.file,
     overrideDir: loc.dir,
-    settings:
-      windows && !registry ? null : readChainSettingsSource(options.env, loaderVersion, discovered, (await windowsProcessElevated()) === true, registry),
+    settings: readChainSettingsSource(options.env, loaderVersion, discovered, settingsFile),
   };
 }

@@ -10,13 +10,12 @@ import {
 } from '../../shared/loader/chain';
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { discoveryUser, layerManifestsAsFound, type DiscoveryContext } from '../discovery/discovery-service';
-import { systemRegistryReader } from '../discovery/windows-registry';
 import { LOADER_VARIABLES } from '../../shared/loader/environment-variables';
 import { platformFromNodeName } from '../../shared/loader/search-paths';
 import type { LoaderVersionAnswer, LoaderVersionLookup } from './loader-version';
 import { readTextGuardedSync } from '../platform/guarded-read';
 import { chainSettingsFor, settingsManifestPaths, type ChainSettingsSource } from '../../shared/loader/chain-settings';
-import { foundSettingsFile, loaderSettingsRegistry, type LoaderSettingsRegistry } from './settings-file-found';
+import { foundSettingsFile, settingsFileFor } from './settings-file-found';
 import { RULES_VERSION } from '../../shared/loader/loader-rules';
 import { compareChainsAcrossVersions, explainRequestFor, type ChainCompareRequest, type ChainComparison } from '../../shared/loader/chain-compare';
 
@@ -50,10 +49,15 @@ export async function explainChain(ctx: DiscoveryContext, req: ExplainChainReque
     const overrideEnv: Environment = { ...env, VK_LAYER_PATH: overridePaths.join(windows ? ';' : ':'), VK_ADD_LAYER_PATH: undefined };
     explicit = (await layerManifestsAsFound({ ...ctx, env: overrideEnv, user: { ...user, elevated: false }, loaderVersion: loader.version })).explicit_layer;
   }
-  // On Windows the loader finds its settings file through the registry (LoaderSettings), read here as it reads it.
-  const registry = windows ? await loaderSettingsRegistry(loader.version, ctx.registry !== undefined ? ctx.registry : systemRegistryReader()) : null;
-  const settings =
-    windows && !registry ? null : readChainSettings(ctx.env, req.app.path, loader.version, [...first.implicit_layer, ...explicit], user.elevated, registry);
+  // On Windows the loader finds its settings file through the registry (LoaderSettings), read there as it reads it.
+  const settingsFile = await settingsFileFor({
+    env: ctx.env,
+    loaderVersion: loader.version,
+    windows,
+    elevated: user.elevated,
+    ...(ctx.registry !== undefined ? { registry: ctx.registry } : {}),
+  });
+  const settings = readChainSettings(ctx.env, req.app.path, loader.version, [...first.implicit_layer, ...explicit], settingsFile);
   const chain = computeLayerChain({
     implicit: first.implicit_layer,
     explicit,
@@ -106,18 +110,18 @@ export function compareChainRequest(base: NodeJS.ProcessEnv, req: ChainCompareRe
 }
 
 /**
- * The loader settings file this loader reads (the first that exists where it looks), with every
- * manifest its layer entries name: from discovery when found there, else read here (the loader reads
- * them by path, wherever they are). Guarded reads: a device or a huge file is an unreadable file.
+ * The loader settings file this loader reads (`found`: what settingsFileFor answered; absent: the
+ * Linux search for a process that is not elevated), with every manifest its layer entries name: from
+ * discovery when found there, else read here (the loader reads them by path, wherever they are).
+ * Guarded reads: a device or a huge file is an unreadable file.
  */
 export function readChainSettingsSource(
   env: Environment,
   loaderVersion: string | null,
   discovered: readonly ChainManifest[],
-  elevated = false,
-  registry: LoaderSettingsRegistry | null = null,
+  found?: string | null,
 ): ChainSettingsSource | null {
-  const path = foundSettingsFile(env, loaderVersion, elevated, registry);
+  const path = found !== undefined ? found : foundSettingsFile(env, loaderVersion);
   if (!path) return null;
   let text: string;
   try {
@@ -149,9 +153,8 @@ export function readChainSettings(
   appPath: string | null,
   loaderVersion: string | null,
   discovered: readonly ChainManifest[],
-  elevated = false,
-  registry: LoaderSettingsRegistry | null = null,
+  found?: string | null,
 ): ChainSettingsInput | null {
-  const source = readChainSettingsSource(env, loaderVersion, discovered, elevated, registry);
+  const source = readChainSettingsSource(env, loaderVersion, discovered, found);
   return source && chainSettingsFor(source, appPath, loaderVersion ?? RULES_VERSION);
 }

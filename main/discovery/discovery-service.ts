@@ -19,6 +19,7 @@ import { DRIVER_SEARCH_VARIABLES, driverListWithSettings } from '../../shared/lo
 import type { SearchLocation, SearchPaths } from '../../shared/loader/search-paths';
 import { foundSettingsFile } from '../chain/settings-file-found';
 import { readTextGuardedSync } from '../platform/guarded-read';
+import { manifestCatalogue } from './manifest-catalogue';
 
 export interface DiscoveryContext {
   env: Environment;
@@ -125,8 +126,23 @@ export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPa
   return { platform, elevated: user.elevated, home: user.home, locations };
 }
 
-/** `discovery.manifests`: every manifest the loader would read, in its order, parsed and linted. */
-export async function discoveryManifests(ctx: DiscoveryContext): Promise<ManifestInventory> {
+/**
+ * `discovery.manifests`: every manifest the loader would read, in its order, parsed and linted.
+ *
+ * Answered through the process's one catalogue (manifest-catalogue.ts): requests for the same
+ * discovery while one is running share it (issue #19: a page's first view asks discovery.manifests,
+ * chain.context, profiles.list and activity.status at once, and each scanned, parsed and linted
+ * every manifest on its own), and while a UI host watches the search folders a settled answer is
+ * kept until the watcher reports a change or a call may have written. `fresh` scans again all the
+ * same. Callers read the answer and never change it: it may be another caller's too. A context with
+ * a registry reader of its own (tests) is never shared.
+ */
+export function discoveryManifests(ctx: DiscoveryContext & { fresh?: boolean }): Promise<ManifestInventory> {
+  if (ctx.registry) return discoverManifests(ctx);
+  return manifestCatalogue.answer(ctx, discoverManifests);
+}
+
+async function discoverManifests(ctx: DiscoveryContext): Promise<ManifestInventory> {
   const platform = ctx.platform ?? platformFromNodeName(process.platform);
   const user = await discoveryUser(ctx);
   const search = driverSearchWithSettings(ctx, platform, user, computeSearchPaths({ platform, env: ctx.env, user, loaderVersion: ctx.loaderVersion ?? null }));

@@ -3,6 +3,7 @@ import type { Environment } from '../../shared/loader/xdg-directories';
 import type { EventBus } from '../platform/event-bus';
 import { currentUser } from './discovery-service';
 import { ManifestWatcher } from './manifest-watcher';
+import { manifestCatalogue } from './manifest-catalogue';
 
 export interface DiscoveryWatchOptions {
   env: Environment;
@@ -16,11 +17,14 @@ export interface DiscoveryWatchOptions {
  * The hosts' side of manifest watching: one ManifestWatcher over the search paths discovery uses,
  * running only while at least one UI client (an Electron window, a browser's event stream) is
  * attached, so the CLI and an idle `strata serve` hold no watches. Changes go out as
- * `discovery.changed`; a folder that cannot be watched as one `host.notice` per process.
+ * `discovery.changed`; a folder that cannot be watched as one `host.notice` per process. While it
+ * watches, the manifest catalogue keeps its answers for this environment, and each change drops them
+ * (manifest-catalogue.ts).
  */
 export class DiscoveryWatch {
   private clients = 0;
   private watcher: ManifestWatcher | null = null;
+  private releaseCatalogue: (() => void) | null = null;
   private readonly noticed = new Set<string>();
 
   constructor(private readonly options: DiscoveryWatchOptions) {}
@@ -56,7 +60,10 @@ export class DiscoveryWatch {
       paths,
       cwd: this.options.cwd ?? process.cwd(),
       ...(this.options.debounceMs !== undefined ? { debounceMs: this.options.debounceMs } : {}),
-      onChange: (change) => bus.emit('discovery.changed', change),
+      onChange: (change) => {
+        manifestCatalogue.invalidate();
+        bus.emit('discovery.changed', change);
+      },
       onProblem: (message) => {
         if (this.noticed.has(message)) return;
         this.noticed.add(message);
@@ -66,6 +73,7 @@ export class DiscoveryWatch {
     this.watcher = watcher;
     try {
       watcher.start();
+      this.releaseCatalogue = manifestCatalogue.keep(env);
     } catch (e) {
       // start() is built not to throw; if it ever does, the host goes on without watching.
       bus.emit('host.notice', {
@@ -76,6 +84,8 @@ export class DiscoveryWatch {
   }
 
   private stopWatching(): void {
+    this.releaseCatalogue?.();
+    this.releaseCatalogue = null;
     this.watcher?.close();
     this.watcher = null;
   }

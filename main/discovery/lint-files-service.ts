@@ -13,7 +13,7 @@ import { libraryLookup } from './library-check';
 import { lintLoaderSettings } from '../../shared/lint/loader-settings-lint';
 import { settingsManifestPaths } from '../../shared/loader/chain-settings';
 import { SETTINGS_FILE_NAME } from '../../shared/loader/settings-file-locations';
-import { foundSettingsFile } from '../chain/settings-file-found';
+import { settingsFileFor } from '../chain/settings-file-found';
 
 /** The folders the loader's search paths end in ("Linux Layer Discovery": `<dir>/vulkan/icd.d` …). */
 const LOADER_FOLDERS = ['implicit_layer.d', 'explicit_layer.d', 'icd.d'];
@@ -82,7 +82,7 @@ export async function lintFiles(
   const files = await expand(request.paths, cwd);
   // With settingsFile, the loader settings file the installed loader reads (when there is one) is linted too.
   if (request.settingsFile) {
-    const found = foundSettingsFile(env, loaderVersion);
+    const found = await settingsFileFor({ env, loaderVersion });
     if (found && !files.some((f) => f.uri === found)) files.push({ uri: found, named: false });
   }
   const settings = files.filter((f) => basename(f.uri) === SETTINGS_FILE_NAME);

@@ -1,6 +1,75 @@
 import { EventBus } from '../platform/event-bus';
 import { DiscoveryWatch } from '../discovery/discovery-watch';
 import { createServiceContext, type ServiceContext } from './service-context';
+import { channelSchemas } from '../../shared/ipc/contract';
+import type { HostKind } from '../../shared/app/app-info';
+import { manifestCatalogue } from '../discovery/manifest-catalogue';
+import type { ChannelName } from '../../shared/ipc/contract';
+import type { Router } from '../router/router';
+
+/**
+ * Channels that write nothing the manifest catalogue holds (manifests, what their lint reads). Any
+ * other call (Apply, a binding, a profile saved, Disable…) drops the catalogue's kept answers before
+ * and after it, and its own discoveries are fresh (manifest-catalogue.ts). A channel missing here
+ * costs a scan, never a stale answer.
+ */
+const READS_ONLY: ReadonlySet<string> = new Set<ChannelName>([
+  'app.info',
+  'env.summary',
+  'discovery.paths',
+  'discovery.manifests',
+  'chain.explain',
+  'chain.compare',
+  'chain.context',
+  'lint.files',
+  'loader.info',
+  'devices.list',
+  'drivers.negotiate',
+  'layers.inspect',
+  'shader.disassemble',
+  'shader.inspect',
+  'shader.inspectBytes',
+  'override.status',
+  'override.preview',
+  'override.export',
+  'sessions.list',
+  'sessions.open',
+  'sessions.search',
+  'sessions.export',
+  'sessions.diff',
+  'profiles.list',
+  'profiles.export',
+  'profiles.explain',
+  'profiles.launchEnvironment',
+  'profiles.overrideExport',
+  'activity.status',
+]);
+
+/** The channels a UI's first view calls (the Layers editor, the status strip, the profile menu). */
+const FIRST_VIEW_CHANNELS: readonly ChannelName[] = [
+  'discovery.manifests',
+  'discovery.paths',
+  'chain.context',
+  'override.status',
+  'activity.status',
+  'profiles.list',
+];
+
+/** The router, with the catalogue told of every call that may write. */
+function catalogueAwareRouter(router: Router): Router {
+  return {
+    channelNames: router.channelNames,
+    call: async (channel, payload, context) => {
+      if (READS_ONLY.has(channel)) return router.call(channel, payload, context);
+      const done = manifestCatalogue.beginWrite();
+      try {
+        return await router.call(channel, payload, context);
+      } finally {
+        done();
+      }
+    },
+  };
+}
 
 /** Everything a UI host needs, wired once: the router over the services, the probe, the event bus, the discovery watch. */
 export interface AppContext extends ServiceContext {
@@ -10,6 +79,14 @@ export interface AppContext extends ServiceContext {
    * as `discovery.changed` on the bus. Call the returned function when the client leaves.
    */
   attachUiClient(): () => void;
+  /**
+   * While the host waits for its first page (issue #19: first render): the first view's schemas are
+   * built, the discovery service's code is loaded, and the dynamic linker's facts (`ldconfig -p`,
+   * kept for the process: native-bridge/library-resolver.ts) are read, all of which the first page's
+   * discovery paid for (~0.1–1 s on a loaded machine). It discovers no manifests and asks the loader
+   * nothing; a failure is left to the call that meets it.
+   */
+  warmUp(host: HostKind): Promise<void>;
 }
 
 export function createAppContext(options: { root: string; env?: NodeJS.ProcessEnv; loaderVersionInProcess?: boolean }): AppContext {
@@ -18,8 +95,15 @@ export function createAppContext(options: { root: string; env?: NodeJS.ProcessEn
   const discoveryWatch = new DiscoveryWatch({ env: options.env ?? process.env, bus });
   return {
     ...services,
+    router: catalogueAwareRouter(services.router),
     bus,
     attachUiClient: () => discoveryWatch.attach(),
+    warmUp: async (host) => {
+      await Promise.all(FIRST_VIEW_CHANNELS.map((c) => channelSchemas(c).catch(() => undefined)));
+      // The search order alone (a few stat calls): it loads the discovery service, as the first view's discovery does.
+      await services.router.call('discovery.paths', {}, { host });
+      if (process.platform === 'linux') (await import('../../native-bridge/library-resolver')).linkerFacts();
+    },
     dispose: () => {
       services.dispose();
       discoveryWatch.dispose();

@@ -18,6 +18,7 @@ import { profileFromOverrideJson, profileToOverrideConfig } from '../../shared/p
 import { PROFILE_SCHEMA_VERSION, serializeProfile, type Profile } from '../../shared/profiles/profile-schema';
 import { discoveryManifests } from '../discovery/discovery-service';
 import { readChainSettings } from '../chain/chain-service';
+import { settingsFileFor } from '../chain/settings-file-found';
 import { inventoryWithOverride } from '../../shared/configurator/draft-chain';
 import { overrideApply } from '../override/override-service';
 import { overrideLocation } from '../override/override-writer';
@@ -254,7 +255,13 @@ export async function profilesExplain(o: ProfileServiceOptions, req: z.input<(ty
     env: o.env,
     app: { path: appPath, requestedLayers: req.requestedLayers ?? [], apiVersion: req.apiVersion },
     loaderVersion: loader.version,
-    settings: readChainSettings(o.env, appPath, loader.version, [...implicit, ...explicit]),
+    settings: readChainSettings(
+      o.env,
+      appPath,
+      loader.version,
+      [...implicit, ...explicit],
+      await settingsFileFor({ env: o.env, loaderVersion: loader.version }),
+    ),
   });
   const notes = [...loader.notes, ...converted.notes];
   if (!placed.visible)

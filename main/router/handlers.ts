@@ -78,7 +78,8 @@ export function createHandlers(options: ServiceOptions): Handlers {
     // The lint's verdicts follow the installed loader's version, read from its file name (no load: cheap).
     'discovery.manifests': async (request) => {
       const [{ discoveryManifests }, { loaderVersionFromFileName }] = await Promise.all([services.discovery(), services.loaderVersionFile()]);
-      return discoveryManifests({ env, ...request, loaderVersion: loaderVersionFromFileName(env) });
+      // fresh: what the page shows (and its Refresh) is read anew; the services behind other channels may read a kept answer (manifest-catalogue.ts).
+      return discoveryManifests({ env, ...request, loaderVersion: loaderVersionFromFileName(env), fresh: true });
     },
     'chain.explain': async (request) => {
       const [{ explainChainRequest }, { loaderVersionFromBridge }] = await Promise.all([services.chain(), services.loaderVersion()]);
@@ -92,7 +93,9 @@ export function createHandlers(options: ServiceOptions): Handlers {
     'chain.context': async () => (await services.chainContext()).chainContext({ env, bridge: options.bridge }),
     'lint.files': async (request) => {
       const [{ lintFiles }, { loaderVersionFromFileName }] = await Promise.all([services.lint(), services.loaderVersionFile()]);
-      return lintFiles(request, process.cwd(), loaderVersionFromFileName(env), env);
+      // Windows: vulkan-1.dll's name carries no version, so the loader is asked (as explain and the status ask it).
+      const version = loaderVersionFromFileName(env) ?? (process.platform === 'win32' ? await loaderVersion().catch(() => null) : null);
+      return lintFiles(request, process.cwd(), version, env);
     },
     'loader.info': async (request) => (await services.vulkan()).loaderInfo(options, request),
     'devices.list': async (request) => (await services.vulkan()).physicalDevices(options, request),

@@ -1,3 +1,4 @@
+import { probeDeathDetail } from '../bridge/bridge-client';
 import { GuardedReadError, parseJsonGuarded, readTextGuarded, readTextGuardedSync } from '../platform/guarded-read';
 import { resolve } from 'node:path';
 import { environmentWith, type BridgePool } from '../bridge/bridge-pool';
@@ -69,8 +70,7 @@ async function negotiateOne(probes: BridgePool, manifest: string, timeoutMs: num
   if (!result.ok) {
     const library = libraryOf(manifest);
     if (!result.died) return failedNegotiation(manifest, result.error, result.elapsedMs, { libraryPath: library });
-    const detail =
-      result.died === 'timeout' ? `${timeoutMs} ms` : (result.error.message.match(/(killed by \w+|exited with code \d+)/)?.[1] ?? result.error.message);
+    const detail = result.died === 'timeout' ? `${timeoutMs} ms` : (probeDeathDetail(result.error.message) ?? result.error.message);
     return failedNegotiation(manifest, probeDiedError(result.died, manifest, library, result.stage, detail), result.elapsedMs, {
       libraryPath: library,
       library,

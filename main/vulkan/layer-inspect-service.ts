@@ -1,3 +1,4 @@
+import { probeDeathDetail } from '../bridge/bridge-client';
 import { environmentWith, type BridgePool } from '../bridge/bridge-pool';
 import { discoveryManifests } from '../discovery/discovery-service';
 import { resolveManifestLibrary } from '../../native-bridge/library-resolver';
@@ -166,8 +167,7 @@ async function inspectOne(probes: BridgePool, t: LayerTarget, env: NodeJS.Proces
   });
   if (!result.ok) {
     if (!result.died) return failed(result.error);
-    const detail =
-      result.died === 'timeout' ? `${timeoutMs} ms` : (result.error.message.match(/(killed by \w+|exited with code \d+)/)?.[1] ?? result.error.message);
+    const detail = result.died === 'timeout' ? `${timeoutMs} ms` : (probeDeathDetail(result.error.message) ?? result.error.message);
     return failed(layerProbeDiedError(result.died, t.name, t.manifest, resolution?.path ?? t.libraryPath, result.stage, detail));
   }
   const parsed = LayerInspectionSchema.array().length(1).safeParse(result.value);

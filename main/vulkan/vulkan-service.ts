@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { BridgeClient } from '../bridge/bridge-client';
+import { probeDeathDetail, type BridgeClient } from '../bridge/bridge-client';
 import { environmentWith, type BridgePool } from '../bridge/bridge-pool';
 import { serviceError, type StrataError } from '../../shared/errors/strata-error';
 import { DevicesReportSchema, type DevicesReport, type DevicesRequest } from '../../shared/vulkan/devices';
@@ -47,9 +47,7 @@ async function diagnoseProbeDeath(options: VulkanServiceOptions, method: string,
       const alone = { ...env, VK_DRIVER_FILES: manifest, VK_ICD_FILENAMES: null, VK_ADD_DRIVER_FILES: null };
       const r = await probes.runIsolated(method, undefined, { timeoutMs: 5000, env: alone });
       if (!r.ok && r.died)
-        deaths.push(
-          `${manifest} (${r.died === 'timeout' ? 'hangs' : (r.error.message.match(/killed by \w+|exited with code \d+/)?.[0] ?? 'crashes')}${r.stage ? ` during ${r.stage}` : ''})`,
-        );
+        deaths.push(`${manifest} (${r.died === 'timeout' ? 'hangs' : (probeDeathDetail(r.error.message) ?? 'crashes')}${r.stage ? ` during ${r.stage}` : ''})`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(DIAGNOSIS_CONCURRENCY, manifests.length) }, worker));

@@ -251,7 +251,10 @@ function lintLayers(
       report(
         'settings/no-layers',
         entry.range,
-        `On loader ${version} the applications this entry applies to get no layers at all, because it has no "layers" (1.4.336 leaves them to the usual rules). Fix: add "layers": [{ "control": "unordered_layer_location" }].`,
+        // 1.4.323–1.4.335 count an entry only with a log filter, layers, drivers or devices (settings-empty-entry-ignored).
+        loaderHas(version, 'settings-empty-entry-ignored') && !['stderr_log', 'additional_drivers', 'device_configurations'].some((k) => property(entry, k))
+          ? `Loader ${version} ignores the file for the applications this entry applies to: it has no "layers", stderr_log, additional_drivers or device_configurations, so nothing in it counts. Fix: add "layers": [{ "control": "unordered_layer_location" }].`
+          : `On loader ${version} the applications this entry applies to get no layers at all, because it has no "layers" (1.4.336 leaves them to the usual rules). Fix: add "layers": [{ "control": "unordered_layer_location" }].`,
       );
     return;
   }

@@ -89,7 +89,7 @@ export const LayerChainSchema = z.object({
   /** Each version-keyed rule, and whether it was applied for `loaderVersion`. */
   rules: z.array(LoaderRuleUseSchema),
   /** LOADER_CRASH: this loader version crashes or hangs in vkCreateInstance on this configuration (the notes say where). */
-  result: z.enum(['VK_SUCCESS', 'VK_ERROR_LAYER_NOT_PRESENT', 'VK_ERROR_INITIALIZATION_FAILED', 'LOADER_CRASH']),
+  result: z.enum(['VK_SUCCESS', 'VK_ERROR_LAYER_NOT_PRESENT', 'VK_ERROR_INITIALIZATION_FAILED', 'VK_ERROR_OUT_OF_HOST_MEMORY', 'LOADER_CRASH']),
   /** Application side first, driver side last. */
   chain: z.array(ChainEntrySchema),
   /** Meta-layers that were expanded into the chain (they have no library of their own). */

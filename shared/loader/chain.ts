@@ -149,6 +149,8 @@ export function computeLayerChain(input: ChainInput): LayerChain {
       override,
       app,
       version,
+      // PATH_SEPARATOR is ";" on Windows only (vk_loader_platform.h).
+      ...(input.listSeparator === ';' ? { windows: true } : {}),
     });
     return {
       loaderVersion: version,

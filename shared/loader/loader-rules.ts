@@ -9,8 +9,10 @@ import { z } from 'zod';
  * How the rows were found: every suite that compares with the real loader runs against six real
  * builds (1.3.239, 1.3.275, 1.4.309, 1.4.321, 1.4.341, 1.4.359: tests/helpers/loader-builds.ts);
  * a disagreement was traced to the loader source and its history, and the row's `since` is the
- * first tag containing that commit. Rows between two matrix versions are proven on both sides of
- * the boundary only (the builds either side), which the `proven` field says.
+ * first tag containing that commit. A row whose first version falls between two matrix versions was
+ * also run on builds of the tags either side of it (the matrix suites with STRATA_LOADER_SOURCES
+ * naming those builds, and STRATA_RULE_FLIP moving the row one release either way, which must fail):
+ * the `proven` field says which.
  */
 
 /** What the model does when the loader's version is unknown (Debian 12's system loader). */
@@ -42,6 +44,7 @@ export const LoaderRuleIdSchema = z.enum([
   'settings-windows-exists-check',
   'settings-layer-off-meta',
   'settings-disable-spares-on',
+  'settings-unordered-windows-oom',
   'settings-first-app-match',
   'settings-layers-optional',
   'settings-multi-layer-manifests',
@@ -50,12 +53,15 @@ export const LoaderRuleIdSchema = z.enum([
   'settings-instance-layers-fix',
   'settings-failed-manifest',
   'settings-off-component-crash',
+  'settings-empty-entry-ignored',
   'layers-allow',
   'implicit-layer-path',
   'meta-recursion-check',
   'settings-drivers',
   'settings-device-configurations',
   'settings-device-driver-uuid',
+  'settings-device-malformed-continue',
+  'settings-device-none-matched-fails',
   'settings-device-malformed-skipped',
   'settings-stderr-log-fallback',
   'settings-search-xdg',
@@ -91,6 +97,8 @@ export interface LoaderRule {
   summary: string;
   /** False for a rule the model knows of but does not implement. */
   modeled: boolean;
+  /** For a row between two matrix versions: the builds either side it was run on, or how its commit was found. */
+  proven?: string;
 }
 
 export const LOADER_RULES: readonly LoaderRule[] = [
@@ -185,6 +193,15 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     modeled: true,
   },
   {
+    id: 'settings-unordered-windows-oom',
+    since: '1.3.302',
+    source:
+      "63dcb0a8f (as settings-disable-spares-on); Windows: loader_platform_open_library of the entry's null library path fails (LoadLibrary error 87), seen on the mingw-built 1.3.275 under Wine (docs/windows.md)",
+    summary:
+      'Windows: before this, an unordered_layer_location entry left in the layer list (no other layer found to put there) is enabled as a layer without a library, and vkCreateInstance returns VK_ERROR_OUT_OF_HOST_MEMORY; on Linux the loader crashes there instead',
+    modeled: true,
+  },
+  {
     id: 'settings-first-app-match',
     since: '1.4.303',
     source: 'cc9d0cbfd "Refactor get_loader_settings to not allocate app_keys"',
@@ -205,6 +222,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'every layer of a manifest the settings file names is checked against the entry; before, only the manifest\'s last layer was (the others stayed as "auto"), and an entry whose manifest declares another name removed the entry before it too',
     modeled: true,
+    proven: 'builds of v1.4.346 and v1.4.347 (chain-vs-loader)',
   },
   {
     id: 'settings-consider-lib-path',
@@ -213,6 +231,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'a layer found by discovery is left out of the unordered_layer_location when the settings file or an earlier layer has its name; before, only one with the same library was, so two copies of a name could both be enabled',
     modeled: true,
+    proven: 'builds of v1.4.336 and v1.4.337 (chain-vs-loader)',
   },
   {
     id: 'settings-null-check',
@@ -220,6 +239,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: '272251ff5 "Add null check before strcmp"',
     summary: 'a settings file that lists a layer after an "off" entry (or a meta-layer) of the same name no longer crashes the loader in vkCreateInstance',
     modeled: true,
+    proven: 'builds of v1.4.325 and v1.4.326 (chain-vs-loader)',
   },
   {
     id: 'settings-instance-layers-fix',
@@ -239,12 +259,22 @@ export const LOADER_RULES: readonly LoaderRule[] = [
   },
   {
     id: 'settings-off-component-crash',
-    since: '1.4.341',
-    source:
-      'observed on the matrix builds (1.3.275–1.4.321: VK_ERROR_INITIALIZATION_FAILED or a hang; 1.4.341: SIGSEGV); the commit between 1.4.321 and 1.4.341 is not identified',
+    since: '1.4.324',
+    source: '77ccbe4f4 "Get real path to layer & driver binaries" (found by git bisect run between v1.4.321 and v1.4.341)',
     summary:
-      'a meta-layer whose component the settings file turns "off" crashes vkCreateInstance; before (1.3.275–1.4.321 of the matrix) the loader calls into itself and the outcome is undefined: a crash, a hang or VK_ERROR_INITIALIZATION_FAILED',
+      'a meta-layer whose component the settings file turns "off" crashes vkCreateInstance (the loader now asks for the real path of every library it opened, and the "off" entry has none); before, the loader calls into itself and the outcome is undefined: a crash, a hang or VK_ERROR_INITIALIZATION_FAILED',
     modeled: true,
+    proven: 'git bisect run over v1.4.321..v1.4.341 (no crash on v1.4.323, SIGSEGV on v1.4.324)',
+  },
+  {
+    id: 'settings-empty-entry-ignored',
+    since: '1.4.323',
+    source:
+      '1d2a2fdb5 "Add device and drivers fields to settings file" (get_loader_settings: "Only consider the settings active if there is at least one setting active")',
+    summary:
+      'a settings entry without a stderr_log filter, a layer entry, an additional driver or a device configuration is not active: the loader ignores the file and the usual rules decide the layers; before, "layers": [] left the application with no layers at all. From 1.4.336 a "layers" array counts again, even an empty one',
+    modeled: true,
+    proven: 'builds of v1.4.322 and v1.4.323 (chain-vs-loader: 5 of 315 scenarios disagreed on v1.4.323 before this row)',
   },
   {
     id: 'layers-allow',
@@ -275,6 +305,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'the settings file\'s additional_drivers go in front of the searched driver manifests (VK_DRIVER_FILES included), the last one first; additional_drivers_use_exclusively: true drops the searched ones; a last path not ending in ".json" leaves no driver at all; a malformed entry drops every additional driver',
     modeled: true,
+    proven: 'builds of v1.4.322 and v1.4.323 (settings-drivers-vs-loader)',
   },
   {
     id: 'settings-device-configurations',
@@ -283,6 +314,25 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'device_configurations: vkEnumeratePhysicalDevices reports only the devices the settings file lists (by UUID), in its order, and the loader ignores VK_DRIVER_FILES, VK_ICD_FILENAMES, VK_ADD_DRIVER_FILES, VK_LOADER_DRIVERS_SELECT and VK_LOADER_DRIVERS_DISABLE',
     modeled: true,
+    proven: 'builds of v1.4.322 and v1.4.323 (settings-drivers-vs-loader)',
+  },
+  {
+    id: 'settings-device-malformed-continue',
+    since: '1.4.325',
+    source: '434131b09 "Fix invalid settings configuration parsing errors"',
+    summary:
+      'a malformed device configuration before the last one is skipped; before, it dropped the whole device_configurations list, so every device was reported',
+    modeled: true,
+    proven: 'builds of v1.4.324 and v1.4.325 (settings-drivers-vs-loader)',
+  },
+  {
+    id: 'settings-device-none-matched-fails',
+    since: '1.4.325',
+    source: 'c3394a6c8 "Log when device configurations removes VkPhysicalDevices"',
+    summary:
+      'when no device configuration matches a device, vkEnumeratePhysicalDevices fails with VK_ERROR_INITIALIZATION_FAILED; before, it answered VK_SUCCESS with no device',
+    modeled: true,
+    proven: 'builds of v1.4.324 and v1.4.325 (settings-drivers-vs-loader)',
   },
   {
     id: 'settings-device-driver-uuid',
@@ -290,13 +340,16 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: '74047e496 "Add driverUUID and driverVersion to settings file device configuration parameters"',
     summary: 'a device configuration needs driverUUID and driverVersion as well as deviceUUID (an entry without them is malformed)',
     modeled: true,
+    proven: 'builds of v1.4.328 and v1.4.329 (settings-drivers-vs-loader)',
   },
   {
     id: 'settings-device-malformed-skipped',
     since: '1.4.358',
     source: '89df12056 "skip malformed entries in parse_device_configurations"',
-    summary: 'a malformed device configuration is skipped; before, a malformed last entry left the list active and empty: no device at all',
+    summary:
+      'a malformed device configuration is skipped and not counted; before, vkEnumeratePhysicalDevices counted it (1.4.325–1.4.357), and a malformed last entry left the list active and empty, so no device at all (1.4.336–1.4.357), or the list ignored (1.4.323–1.4.335)',
     modeled: true,
+    proven: 'builds of v1.4.357 and v1.4.358 (settings-drivers-vs-loader)',
   },
   {
     id: 'settings-stderr-log-fallback',
@@ -313,6 +366,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'vk_loader_settings.json is searched in XDG_CONFIG_HOME, XDG_DATA_HOME, HOME/.config, HOME/.local/share, XDG_CONFIG_DIRS, /etc, XDG_DATA_DIRS (before: HOME/.local/share, XDG_DATA_HOME, /etc)',
     modeled: true,
+    proven: 'builds of v1.4.323 and v1.4.324 (settings-file-search-vs-loader)',
   },
   {
     id: 'instance-layers-order-implicit',
@@ -321,14 +375,16 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'an implicit layer whose name appears anywhere in VK_INSTANCE_LAYERS (a substring test) is left to VK_INSTANCE_LAYERS: placed in its order, without its enable checks, or not at all when only a longer name contains it',
     modeled: true,
+    proven: 'builds of v1.4.325 and v1.4.326 (chain-vs-loader)',
   },
   {
     id: 'settings-layer-configurations',
     since: '1.4.336',
     source: '002a13d8f "Fix devices in the settings file removing layers"',
     summary:
-      'a settings file without "layers", or with an invalid layer entry, leaves the layer chain to the usual rules (before: no layers at all, or the whole file ignored)',
+      'a settings file without "layers", or with an invalid layer entry, leaves the layer chain to the usual rules (before: no layers at all, or the whole file ignored); an empty "layers" or "device_configurations" array counts as a setting (an empty device list: no device)',
     modeled: true,
+    proven: 'builds of v1.4.335 and v1.4.336 (chain-vs-loader, settings-drivers-vs-loader)',
   },
   {
     id: 'remove-duplicate-layers',
@@ -336,6 +392,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: '28a23dbbb "Remove duplicates from vkEnumerateInstanceLayerProperties"',
     summary: 'for each layer, the next manifest with the same name leaves the layer list (one per earlier layer, so a third copy can stay)',
     modeled: true,
+    proven: 'builds of v1.4.339 and v1.4.340 (chain-vs-loader)',
   },
   {
     id: 'meta-expansion-cycle-break',
@@ -350,6 +407,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: 'ce22e49b8 "fix whole-wildcard and short prefix globs in determine_filter_type"',
     summary: 'in the layer filters "*" and "**" mean every layer and a two-character "v*" is a prefix (before: "**" matched nothing and "v*" was a full name)',
     modeled: true,
+    proven: 'builds of v1.4.358 and v1.4.359 (chain-vs-loader)',
   },
   // The VK_LOADER_DEBUG log layout (the session parser: shared/sessions/loader-log-line.ts).
   {
@@ -397,6 +455,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: '1629b3b53 "Stop layers with an invalid "type" field from being added"',
     summary: 'a layer without a valid "type" is skipped again; 1.4.303–1.4.332 list it, and enabling it hangs vkCreateInstance',
     modeled: true,
+    proven: 'builds of v1.4.332 and v1.4.333 (lint-vs-loader)',
   },
   {
     id: 'missing-versions-skipped',
@@ -405,6 +464,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'a layer without api_version or implementation_version is skipped again; 1.4.303–1.4.356 list it, and enabling it hangs (1.4.309, 1.4.321) or crashes (1.4.341) vkCreateInstance',
     modeled: true,
+    proven: 'builds of v1.4.356 and v1.4.357 (lint-vs-loader)',
   },
 ];
 
@@ -455,6 +515,7 @@ export const CHAIN_RULE_IDS: readonly LoaderRuleId[] = [
   'settings-consider-lib-path',
   'settings-multi-layer-manifests',
   'settings-off-component-crash',
+  'settings-empty-entry-ignored',
 ];
 
 // Mutation tests flip one rule's version to prove some real-loader scenario depends on it.

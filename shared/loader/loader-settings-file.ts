@@ -13,6 +13,9 @@ import { readSettingsDrivers, stderrLogFilters, type SettingsDrivers } from './s
  * - "layers" left out: before 1.4.309 the file is invalid and ignored; 1.4.309–1.4.335 the settings
  *   are active with no layer at all (the bug 002a13d8f fixed); from 1.4.336 the usual rules decide
  *   the layers (`settings-layers-optional`, `settings-layer-configurations`).
+ * - 1.4.323–1.4.335: an entry with no stderr_log filter, layer entry, additional driver or device
+ *   configuration ("layers": [] or left out) is not active, so the file is ignored
+ *   (`settings-empty-entry-ignored`, found on builds of v1.4.322 and v1.4.323).
  * - A layer entry that is not an object, or lacks "control", or (unless it is the
  *   unordered_layer_location) "name" or "path": before 1.4.336 the whole file is ignored; from
  *   1.4.336 the layers are left to the usual rules while the rest of the file still applies.
@@ -108,10 +111,23 @@ export function readLoaderSettings(text: string, exePath: string | null, loaderV
   // devices; 1.4.323–1.4.335 count the layers only when there are some (002a13d8f).
   const drivers = (layersActive: boolean) => readSettingsDrivers(o, loaderVersion, stderrLog.length > 0 || layersActive);
 
+  // 1.4.323–1.4.335: an entry with no log filter, layer entry, driver or device is not active at all, so the
+  // file is ignored (`settings-empty-entry-ignored`); 1.4.336+ count a "layers" array even when it is empty.
+  const ignoredAsEmpty = (d: SettingsDrivers | null, layerCount: number) =>
+    loaderHas(loaderVersion, 'settings-empty-entry-ignored') &&
+    !loaderHas(loaderVersion, 'settings-layer-configurations') &&
+    !(d ? d.active : stderrLog.length > 0 || layerCount > 0);
+  const empty = {
+    active: false as const,
+    why: `${entry} has no stderr_log filter, layer, additional driver or device configuration, so this loader ignores the file`,
+  };
+
   const layers = o['layers'];
   if (layers === undefined) {
     if (!loaderHas(loaderVersion, 'settings-layers-optional')) return { active: false, why: `${entry} has no "layers", which this loader requires` };
-    return { active: true, entry, layers: loaderHas(loaderVersion, 'settings-layer-configurations') ? null : [], stderrLog, drivers: drivers(false) };
+    const d = drivers(false);
+    if (ignoredAsEmpty(d, 0)) return empty;
+    return { active: true, entry, layers: loaderHas(loaderVersion, 'settings-layer-configurations') ? null : [], stderrLog, drivers: d };
   }
   const list = Array.isArray(layers) ? layers : [];
   const configs: SettingsLayerConfig[] = [];
@@ -123,13 +139,9 @@ export function readLoaderSettings(text: string, exePath: string | null, loaderV
     }
     configs.push(c);
   }
-  return {
-    active: true,
-    entry,
-    layers: configs,
-    stderrLog,
-    drivers: drivers(loaderHas(loaderVersion, 'settings-layer-configurations') || configs.length > 0),
-  };
+  const d = drivers(loaderHas(loaderVersion, 'settings-layer-configurations') || configs.length > 0);
+  if (ignoredAsEmpty(d, configs.length)) return empty;
+  return { active: true, entry, layers: configs, stderrLog, drivers: d };
 }
 
 /** Where an application's loader log on stderr takes its filters from. */

@@ -37,6 +37,8 @@ export interface SettingsChainInput {
   override: Layer | null;
   app: ChainApplication;
   version: string | null;
+  /** The loader runs on Windows (its PATH_SEPARATOR is ";"): VK_INSTANCE_LAYERS is split there, and a pre-1.3.302 failure differs. */
+  windows?: boolean;
 }
 
 type Item =
@@ -330,7 +332,7 @@ export function computeSettingsChain(input: SettingsChainInput): SettingsChain {
   const spareOn = loaderHas(version, 'settings-disable-spares-on');
   const instanceLayersFixed = loaderHas(version, 'settings-instance-layers-fix');
   let instanceChecks = 0;
-  const instanceNames = (vars.get('VK_INSTANCE_LAYERS') ?? '').split(':').filter((n) => n.length > 0);
+  const instanceNames = (vars.get('VK_INSTANCE_LAYERS') ?? '').split(input.windows ? ';' : ':').filter((n) => n.length > 0);
   const expanded: Activation[] = [];
   const metaLayers: LayerChain['metaLayers'] = [];
   const source = input.settingsFile;
@@ -392,8 +394,21 @@ export function computeSettingsChain(input: SettingsChainInput): SettingsChain {
     if (item.kind === 'unordered') {
       // Before 1.3.302 the unordered entry is walked like an implicit layer without a name, enabled unless
       // the disable filter covers every layer, and the loader crashes on its missing library.
-      if (!spareOn && !(disableMatch(filters.disable, '', true, '') && !enableMatch(filters.allow, '', '')))
-        return crashed('the unordered_layer_location entry is taken as a layer without a library (no other layer was found to put there)', input, excluded);
+      if (!spareOn && !(disableMatch(filters.disable, '', true, '') && !enableMatch(filters.allow, '', ''))) {
+        const why = 'the unordered_layer_location entry is taken as a layer without a library (no other layer was found to put there)';
+        // Windows: LoadLibrary of the null path fails (error 87) and vkCreateInstance fails instead of crashing (rules table).
+        if (input.windows && !loaderHas(version, 'settings-unordered-windows-oom'))
+          return {
+            result: 'VK_ERROR_OUT_OF_HOST_MEMORY',
+            chain: [],
+            metaLayers: [],
+            excluded,
+            notes: [
+              `loader ${input.version} fails vkCreateInstance with VK_ERROR_OUT_OF_HOST_MEMORY with this settings file on Windows: ${why}, and loading it fails (LoadLibrary error 87). ${FIX_UPDATE}`,
+            ],
+          };
+        return crashed(why, input, excluded);
+      }
       continue;
     }
     const l = item.layer;
@@ -444,7 +459,7 @@ export function computeSettingsChain(input: SettingsChainInput): SettingsChain {
   if (metaCrash) {
     // The entry without a library is opened as the program itself (dlopen(NULL)), whose
     // vkGetInstanceProcAddr is the loader's own: vkCreateInstance then calls into the loader again.
-    // 1.4.341+ crash every time; before (1.3.275–1.4.321 of the matrix) what follows is undefined:
+    // 1.4.324+ crash every time (77ccbe4f4 asks for the real path of each opened library); before, what follows is undefined:
     // a crash, a hang, or VK_ERROR_INITIALIZATION_FAILED depending on the rest of the chain.
     const fix = 'Turn the meta-layer off too, or leave its component out of the settings file.';
     if (!loaderHas(version, 'settings-off-component-crash'))

@@ -58,6 +58,8 @@ export interface SettingsDrivers {
   /** device_configurations is active: the driver filters are off and the device list is the file's. */
   devicesActive: boolean;
   devices: SettingsDeviceConfiguration[];
+  /** How many configurations vkEnumeratePhysicalDevices counts: before 1.4.358 the skipped malformed ones too (the array's length). */
+  deviceCount: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -88,7 +90,10 @@ function uuidOf(v: unknown): string | null {
   return (v as number[]).map((x) => HEX(Math.trunc(x))).join('');
 }
 
-function deviceConfigurations(o: Record<string, unknown>, loaderVersion: string | null): { active: boolean; devices: SettingsDeviceConfiguration[] } {
+function deviceConfigurations(
+  o: Record<string, unknown>,
+  loaderVersion: string | null,
+): { active: boolean; devices: SettingsDeviceConfiguration[]; counted?: number } {
   const v = o['device_configurations'];
   if (v === undefined || !loaderHas(loaderVersion, 'settings-device-configurations')) return { active: false, devices: [] };
   const items = children(v);
@@ -105,13 +110,18 @@ function deviceConfigurations(o: Record<string, unknown>, loaderVersion: string 
     const driverUUID = needsDriver ? uuidOf(d['driverUUID']) : null;
     const driverVersion = needsDriver && typeof d['driverVersion'] === 'number' ? Math.trunc(d['driverVersion']) : null;
     const ok = deviceUUID !== null && (!needsDriver || (driverUUID !== null && driverVersion !== null));
+    // 1.4.323–1.4.324 stop at a malformed entry and drop the list (434131b09 skips it instead).
+    if (!ok && !loaderHas(loaderVersion, 'settings-device-malformed-continue')) return { active: false, devices: [] };
     lastMalformed = !ok;
     if (ok) devices.push({ index, deviceName: typeof d['deviceName'] === 'string' ? d['deviceName'] : null, deviceUUID, driverUUID, driverVersion });
   }
   // Before 1.4.358 (89df12056) a malformed *last* entry left its error behind, which freed every
-  // configuration while the list stayed active: no device at all.
-  if (lastMalformed && !loaderHas(loaderVersion, 'settings-device-malformed-skipped')) return { active: true, devices: [] };
-  return { active: true, devices };
+  // configuration: 1.4.336–1.4.357 keep the list active, so no device at all; before 1.4.336 a list
+  // counts only while it has entries (002a13d8f), so the file's devices are ignored.
+  if (lastMalformed && !loaderHas(loaderVersion, 'settings-device-malformed-skipped'))
+    return { active: loaderHas(loaderVersion, 'settings-layer-configurations'), devices: [] };
+  // 1.4.325–1.4.357 skip a malformed entry but keep the array's length as the count (89df12056 counts the kept ones).
+  return { active: true, devices, counted: loaderHas(loaderVersion, 'settings-device-malformed-skipped') ? devices.length : items.length };
 }
 
 /**
@@ -139,8 +149,16 @@ export function readSettingsDrivers(o: Record<string, unknown>, loaderVersion: s
   if (dropped) additional.length = 0;
   const devices = deviceConfigurations(o, loaderVersion);
   const active = othersActive || additional.length > 0 || devices.active;
-  if (!active) return { active, additional: [], useExclusively: false, dropped, devicesActive: false, devices: [] };
-  return { active, additional, useExclusively, dropped, devicesActive: devices.active, devices: devices.devices };
+  if (!active) return { active, additional: [], useExclusively: false, dropped, devicesActive: false, devices: [], deviceCount: 0 };
+  return {
+    active,
+    additional,
+    useExclusively,
+    dropped,
+    devicesActive: devices.active,
+    devices: devices.devices,
+    deviceCount: devices.counted ?? devices.devices.length,
+  };
 }
 
 /** The driver search variables the loader stops reading while device_configurations is active. */
@@ -215,10 +233,17 @@ export interface DevicesWithSettings<T> {
  * loader_apply_settings_device_configurations), for an application that asks for the count and then
  * for that many: each configuration in order takes the first device (Vulkan 1.1 or later) whose
  * deviceUUID (and from 1.4.329 driverUUID and driverVersion) match; the count is
- * min(configurations, devices) whatever matches; no match at all fails with VK_ERROR_INITIALIZATION_FAILED.
+ * min(configurations, devices) whatever matches; no match at all fails with VK_ERROR_INITIALIZATION_FAILED
+ * (from 1.4.325: `settings-device-none-matched-fails`).
  */
-export function devicesWithSettings<T extends PhysicalDeviceIds>(all: readonly T[], configs: readonly SettingsDeviceConfiguration[]): DevicesWithSettings<T> {
-  const count = Math.min(configs.length, all.length);
+export function devicesWithSettings<T extends PhysicalDeviceIds>(
+  all: readonly T[],
+  configs: readonly SettingsDeviceConfiguration[],
+  loaderVersion: string | null,
+  /** SettingsDrivers.deviceCount: how many configurations the loader counts (default: `configs`). */
+  counted = configs.length,
+): DevicesWithSettings<T> {
+  const count = Math.min(counted, all.length);
   // The application makes no second call for zero devices.
   if (count === 0) return { count, devices: [], result: 'VK_SUCCESS' };
   const out: T[] = [];
@@ -233,6 +258,8 @@ export function devicesWithSettings<T extends PhysicalDeviceIds>(all: readonly T
     if (out.length >= count) return { count, devices: out, result: 'VK_INCOMPLETE' };
     out.push(match);
   }
-  if (out.length === 0) return { count, devices: [], result: 'VK_ERROR_INITIALIZATION_FAILED' };
+  // 1.4.323–1.4.324 answer VK_SUCCESS and no device (c3394a6c8 made it a failure).
+  if (out.length === 0)
+    return { count, devices: [], result: loaderHas(loaderVersion, 'settings-device-none-matched-fails') ? 'VK_ERROR_INITIALIZATION_FAILED' : 'VK_SUCCESS' };
   return { count, devices: out, result: 'VK_SUCCESS' };
 }

@@ -75,6 +75,15 @@ export function settingsValueInKey(values: readonly RegistryValue[]): string | n
   return null;
 }
 
+/**
+ * Every value of one LoaderSettings key that names a vk_loader_settings.json (the status strip lists
+ * them all, as files someone registered), in the key's order, whether or not the loader's walk
+ * (settingsValueInKey) reaches it.
+ */
+export function registeredSettingsFiles(values: readonly RegistryValue[]): string[] {
+  return values.map((v) => v.name).filter((name) => name.slice(name.lastIndexOf('\\') + 1) === SETTINGS_FILE_NAME);
+}
+
 /** windows_get_loader_settings_file_path, as the loader of `loaderVersion` runs it. */
 export function windowsSettingsFile(q: WindowsSettingsFileQuery): WindowsSettingsFile {
   const none: WindowsSettingsFile = { path: null, hive: null, missing: null };

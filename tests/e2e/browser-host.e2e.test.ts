@@ -170,6 +170,37 @@ test('keyboard: skip link, Alt+digit shortcuts, roving focus in the sidebar, ari
   await page.getByTestId('loader-version').waitFor();
 });
 
+test('first view (issue #19): discovery is asked once, as the page starts; the status strip and profile menu ask after its answer', async () => {
+  const fresh = await browser!.newPage();
+  try {
+    // Every /api/ request and response, in the order the browser saw them.
+    const seen: string[] = [];
+    const channel = (url: string) => /^\/api\/(.+)$/.exec(new URL(url).pathname)?.[1];
+    fresh.on('request', (r) => {
+      const c = channel(r.url());
+      if (c) seen.push(`request ${decodeURIComponent(c)}`);
+    });
+    fresh.on('response', (r) => {
+      const c = channel(r.url());
+      if (c) seen.push(`response ${decodeURIComponent(c)}`);
+    });
+    const answered = Promise.all(['activity.status', 'profiles.list'].map((c) => fresh.waitForResponse((r) => channel(r.url()) === c, { timeout: 30_000 })));
+    await fresh.goto(server!.url);
+    await answered;
+    await fresh
+      .getByTestId('layer-count')
+      .filter({ hasText: /\d+ layers/ })
+      .waitFor({ timeout: 30_000 });
+    assert.equal(seen.filter((e) => e === 'request discovery.manifests').length, 1, seen.join('\n'));
+    const discovered = seen.indexOf('response discovery.manifests');
+    assert.ok(discovered >= 0, seen.join('\n'));
+    for (const c of ['activity.status', 'profiles.list'])
+      assert.ok(seen.indexOf(`request ${c}`) > discovered, `${c} asked before discovery answered:\n${seen.join('\n')}`);
+  } finally {
+    await fresh.close();
+  }
+});
+
 test('no console errors, uncaught exceptions or CSP violations', () => {
   assert.deepEqual(problems, []);
 });

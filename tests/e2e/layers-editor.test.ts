@@ -183,6 +183,8 @@ test(
     await page.getByTestId('layer-list').waitFor({ timeout: 20_000 });
     await row(A).waitFor();
     assert.deepEqual(await strataOrder(), [D, A, B, C], 'discovery order: the implicit layer first');
+    // The list shows from discovery's answer; the override's status is asked after it (empty until it answers).
+    await page.locator('[data-testid="override-ownership"]:not([data-ownership=""])').waitFor({ timeout: 20_000 });
     assert.equal(await page.getByTestId('override-ownership').getAttribute('data-ownership'), 'absent');
     // The implicit layer cannot be ordered, and says why (tooltip and accessible description).
     assert.equal(await row(D).getAttribute('data-orderable'), 'false');

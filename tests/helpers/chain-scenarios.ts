@@ -579,7 +579,7 @@ export function pinnedScenarios(): Scenario[] {
       ...base,
       apiVersion: '1.3',
       title:
-        'a settings file turns on a meta-layer and turns its component off: 1.4.309–1.4.321 fail with VK_ERROR_INITIALIZATION_FAILED for an API 1.3 application, 1.4.341+ crash',
+        'a settings file turns on a meta-layer and turns its component off: 1.4.309–1.4.323 fail with VK_ERROR_INITIALIZATION_FAILED for an API 1.3 application, 1.4.324+ crash',
       manifests: [explicit(a), explicit(b), meta(meta1, [a, b])],
       env: { ...layerPath },
       requested: [],

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { APP_ROOT } from './strata-cli';
+import { LoaderRuleIdSchema, setRuleSinceForTest } from '../../shared/loader/loader-rules';
 
 /**
  * The real Khronos loaders the model is proven against: the unmodified sources of six releases in
@@ -17,6 +18,17 @@ export const LOADER_SOURCES = resolve(process.env['STRATA_LOADER_SOURCES'] ?? jo
 // Outside the clone, so that CI's fresh clones on the same machine build each version once; every
 // entry is named for the archive's SHA-256 and the recipe, so a stale one is never reused.
 export const LOADER_CACHE = resolve(process.env['STRATA_LOADER_CACHE'] ?? join(tmpdir() === '/tmp' ? '/var/tmp' : tmpdir(), 'strata-loader-cache'));
+
+/**
+ * STRATA_RULE_FLIP="rule-id=X.Y.Z[,…]": every suite that reads the matrix runs as if that row of the rules
+ * table arrived in X.Y.Z. Run on the builds either side of a row's boundary (STRATA_LOADER_SOURCES naming
+ * builds of other tags), it proves the row's first version: moving it one release either way must fail.
+ */
+for (const pair of (process.env['STRATA_RULE_FLIP'] ?? '').split(',').filter(Boolean)) {
+  const [id = '', since = ''] = pair.split('=');
+  if (!/^\d+\.\d+\.\d+$/.test(since)) throw new Error(`STRATA_RULE_FLIP: expected rule-id=X.Y.Z, got "${pair}"`);
+  setRuleSinceForTest(LoaderRuleIdSchema.parse(id), since);
+}
 
 export interface LoaderArchive {
   version: string;

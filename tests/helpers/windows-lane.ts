@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { build } from 'esbuild';
 import { basename, dirname, join, resolve } from 'node:path';
 import { APP_ROOT } from './strata-cli';
 import { makeTempHome, type TempHome } from './temp-home';
@@ -29,8 +30,9 @@ import { makeTempHome, type TempHome } from './temp-home';
  * Builds are cached in `$STRATA_LOADER_CACHE/windows` (default: the repository's ignored
  * `out/loader-cache/windows`), keyed by the sha256 of what went in (the loader archive; a fixture's
  * source and flags; the npm package's version), so only the first run pays (≈1 min for the loader on
- * 2 cores). The prefix is never cached: `wineboot -i` + `winecfg -v win10` take ≈10 s, and a fresh
- * one is the only way to know no earlier test left registry values behind.
+ * 2 cores). The booted prefix is cached too (preparedPrefix) and copied for each lane: every test
+ * file starts from a prefix no test has run in (the only way to know no earlier test left registry
+ * values behind), without a boot of its own.
  *
  * Wine traps this lane handles:
  * - Wine's own `vulkan-1.dll` answers unless `WINEDLLOVERRIDES=vulkan-1=n`; the built loader goes
@@ -353,7 +355,64 @@ function startXvfb(dir: string): { display: string; stop(): void } {
   throw new Error('Xvfb did not start within 10 s');
 }
 
-/** A fresh prefix with the built loader in system32 and Windows Node at hand. Close it (kills its wineserver and Xvfb). */
+/**
+ * The lane's booted prefix, made once per Wine version and loader build and cached like the builds
+ * (CACHE_ROOT/prefix-*): `wineboot -i`, `winecfg -v win10` (Windows Node needs it), the AeDebug
+ * setting below, and the built loader in system32, with its wineserver shut down so the registry is
+ * on disk. No test ever runs in it: every lane copies it (`cp -a`, ≈2–3 s), so each file still starts
+ * from a prefix no earlier test has touched, without paying a boot (≈10 s idle, 25–60 s on a busy
+ * machine) per file.
+ */
+export function preparedPrefix(loader: WindowsLoaderBuild = windowsLoader()): string {
+  const wineVersion = run('wine', ['--version']).trim();
+  const key = sha256(wineVersion, readFileSync(loader.dll), PREFIX_RECIPE.join('\n'));
+  return join(
+    cached(`prefix-${key.slice(0, 16)}`, (out) => bootPrefix(join(out, 'prefix'), loader)),
+    'prefix',
+  );
+}
+
+/** preparedPrefix's recipe, run in `prefix` (STRATA_WINE_FRESH_PREFIX=1: in each lane's own, as before the cache). */
+function bootPrefix(prefix: string, loader: WindowsLoaderBuild): void {
+  const home = makeTempHome();
+  const xvfb = startXvfb(home.dir);
+  const env: NodeJS.ProcessEnv = {
+    ...home.env,
+    DISPLAY: xvfb.display,
+    WINEPREFIX: prefix,
+    WINEARCH: 'win64',
+    WINEDEBUG: '-all',
+    WINEDLLOVERRIDES: 'winemenubuilder.exe=d;mscoree,mshtml=',
+  };
+  // ≈10 s on an idle machine; minutes when the machine is busy (the limits are for a hung Wine only).
+  const wine = (args: string[]) => {
+    const r = spawnSync('wine', args, { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`wine ${args.join(' ')} failed: ${r.error ? `${r.error.message}; ` : ''}status ${r.status ?? r.signal}: ${r.stderr}`);
+  };
+  try {
+    wine(['wineboot', '-i']);
+    wine(['winecfg', '-v', 'win10']);
+    // A process that crashes starts the AeDebug debugger (winedbg --auto), which under a Windows
+    // parent (env-run.exe) kept the crashed program from ending until the lane's time limit. On
+    // Windows, Node sets SEM_NOGPFAULTERRORBOX (libuv), so no debugger runs; Wine 8 ignores the
+    // error mode, so the lane's debugger exits at once instead. (Strata's probe ends itself on a
+    // crash: native-bridge/windows-native.ts exitOnUnhandledException.)
+    wine(['reg', 'add', 'HKLM\\Software\\Microsoft\\Windows NT\\CurrentVersion\\AeDebug', '/v', 'Debugger', '/d', 'cmd.exe /c exit %ld %ld', '/f']);
+    copyFileSync(loader.dll, join(prefix, 'drive_c', 'windows', 'system32', 'vulkan-1.dll'));
+  } finally {
+    // The registry reaches the disk when the wineserver ends (a copy taken before would lack it); a
+    // half-booted prefix's processes left behind made the next lanes' wineboot hang as well.
+    spawnSync('wineserver', ['-k'], { env, stdio: 'ignore', timeout: 60_000 });
+    spawnSync('wineserver', ['-w'], { env, stdio: 'ignore', timeout: 60_000 });
+    xvfb.stop();
+    home.cleanup();
+  }
+}
+
+/** What preparedPrefix does (its cache key): change it when the recipe changes. */
+const PREFIX_RECIPE = ['wineboot -i', 'winecfg -v win10', 'AeDebug cmd.exe /c exit', 'vulkan-1.dll in system32', 'v1'];
+
+/** A fresh prefix (a copy of preparedPrefix) with Windows Node at hand. Close it (kills its wineserver and Xvfb). */
 export function openWindowsLane(): WindowsLane {
   const loader = windowsLoader();
   const nodeExe = windowsNode();
@@ -375,21 +434,19 @@ export function openWindowsLane(): WindowsLane {
   };
   const wine = (args: string[], timeoutMs = 120_000, io?: { stdout: number; stderr: number }) =>
     spawnSync('wine', args, { env: wineEnv, stdio: ['ignore', io?.stdout ?? 'pipe', io?.stderr ?? 'pipe'], timeout: timeoutMs, encoding: 'utf8' });
-  // ≈10 s on an idle machine; minutes when the machine is busy (the limits are for a hung Wine only).
-  // A failed start takes its wineserver and Xvfb down: left behind, a half-booted prefix's processes
-  // (rundll32 installing wine.inf) kept running and the next lanes' wineboot hung as well.
-  const failed = (what: string, r: ReturnType<typeof wine>) => {
-    spawnSync('wineserver', ['-k'], { env: wineEnv, stdio: 'ignore', timeout: 30_000 });
+  // A copy of the booted template (preparedPrefix): ≈2–3 s instead of a boot per file.
+  try {
+    if (process.env['STRATA_WINE_FRESH_PREFIX'] === '1') bootPrefix(prefix, loader);
+    else {
+      const copy = spawnSync('cp', ['-a', preparedPrefix(loader), prefix], { encoding: 'utf8', timeout: 300_000 });
+      if (copy.status !== 0) throw new Error(`cp -a of the prepared prefix failed (${copy.status ?? copy.signal}): ${copy.stderr}`);
+    }
+  } catch (e) {
     xvfb.stop();
     home.cleanup();
-    return new Error(`${what} failed: ${r.error ? `${r.error.message}; ` : ''}status ${r.status ?? r.signal}: ${r.stderr}`);
-  };
-  const boot = wine(['wineboot', '-i'], 300_000);
-  if (boot.status !== 0) throw failed('wineboot -i', boot);
-  const cfg = wine(['winecfg', '-v', 'win10'], 300_000);
-  if (cfg.status !== 0) throw failed('winecfg -v win10', cfg);
+    throw e;
+  }
   const driveC = join(prefix, 'drive_c');
-  copyFileSync(loader.dll, join(driveC, 'windows', 'system32', 'vulkan-1.dll'));
   // koffi looks next to Electron's resources (process.resourcesPath/koffi/<triplet>/koffi.node);
   // a Windows install from npm has it in node_modules/@koromix/koffi-win32-x64, which this
   // Linux checkout must not get. The preload points koffi at the unpacked package instead.
@@ -526,6 +583,37 @@ export function openWindowsLane(): WindowsLane {
     },
   };
   return lane;
+}
+
+/**
+ * A test-side program for Windows Node (`entry`, TypeScript), bundled as the CLI is built
+ * (scripts/build.mjs: one ESM bundle, packages but zod external) into the lane's copy of the build,
+ * so that its node_modules resolve and Strata's app root is found above it. Run it with lane.node().
+ */
+export async function bundleForLane(lane: WindowsLane, entry: string): Promise<string> {
+  const outfile = join(lane.appDir, 'out', `${basename(entry).replace(/\.ts$/, '')}.mjs`);
+  await build({
+    absWorkingDir: APP_ROOT,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    define: { __STRATA_BUNDLED__: 'true' },
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'external-packages-but-zod',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (a) =>
+            a.kind === 'entry-point' || a.path === 'zod' || a.path.startsWith('zod/') ? undefined : { path: a.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+  return outfile;
 }
 
 /** Seconds since `start` (for the lane's own timing notes). */

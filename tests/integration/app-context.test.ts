@@ -67,3 +67,20 @@ test("launches made through the context report on the context's bus", async () =
     home.cleanup();
   }
 });
+
+test('warmUp (issue #19) loads what the first view needs and starts no probe; the first view then answers', async () => {
+  const home = makeTempHome();
+  const ctx = createAppContext({ root, env: home.env });
+  // The probe's process (private to BridgeClient): the warm-up asks the loader nothing, so none is started.
+  const probe = () => (ctx.bridge as unknown as { child: unknown }).child;
+  try {
+    await ctx.warmUp('browser');
+    assert.equal(probe(), null, 'no probe started by the warm-up');
+    const answer = await ctx.router.call('discovery.manifests', {}, { host: 'browser' });
+    assert.ok(answer.ok, JSON.stringify(answer));
+    assert.equal(probe(), null, 'discovery asks no probe either');
+  } finally {
+    ctx.dispose();
+    home.cleanup();
+  }
+});

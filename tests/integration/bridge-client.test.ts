@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BridgeClient } from '../../main/bridge/bridge-client';
+import { BridgeClient, probeDeathDetail, probeExitText } from '../../main/bridge/bridge-client';
 import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
 import { makeTempHome } from '../helpers/temp-home';
 import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
@@ -91,4 +91,21 @@ test('requests in flight all fail together when the probe dies', async () => {
     client.dispose();
     home.cleanup();
   }
+});
+
+test('how a probe died, read back from its error: a signal, an exit code, a Windows NTSTATUS with its name', () => {
+  assert.equal(probeDeathDetail('The Vulkan probe was killed by SIGSEGV: …'), 'killed by SIGSEGV');
+  assert.equal(probeDeathDetail('The Vulkan probe exited with code 139: …'), 'exited with code 139');
+  assert.equal(
+    probeDeathDetail('The Vulkan probe exited with code 0xC0000005 (EXCEPTION_ACCESS_VIOLATION): strata-driver-stage …'),
+    'exited with code 0xC0000005 (EXCEPTION_ACCESS_VIOLATION)',
+  );
+  assert.equal(probeDeathDetail('The Vulkan probe did not answer'), null);
+  // Windows Node reports the NTSTATUS as an unsigned exit code.
+  assert.equal(probeExitText({ code: 3221225477, signal: null }), 'exited with code 0xC0000005 (EXCEPTION_ACCESS_VIOLATION)');
+  assert.equal(probeExitText({ code: -1073741819, signal: null }), 'exited with code 0xC0000005 (EXCEPTION_ACCESS_VIOLATION)');
+  assert.equal(probeExitText({ code: 139, signal: null }), 'exited with code 139');
+  assert.equal(probeExitText({ code: null, signal: 'SIGSEGV' }), 'was killed by SIGSEGV');
+  for (const code of [3221225477, 139])
+    assert.equal(probeDeathDetail(`The Vulkan probe ${probeExitText({ code, signal: null })}: x`), probeExitText({ code, signal: null }).replace(/^was /, ''));
 });

@@ -49,11 +49,13 @@ before(async () => {
   writeFileSync(join(dir, 'renderer', 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'outside the renderer');
   writeFileSync(join(dir, 'preload.js'), 'window.strata = {}');
+  writeFileSync(join(dir, 'first-request.js'), 'void 0');
   host = await startBrowserHost({
     router: createRouter(handlers),
     bus,
     rendererDir: join(dir, 'renderer'),
     browserPreloadFile: join(dir, 'preload.js'),
+    firstRequestFile: join(dir, 'first-request.js'),
     token: TOKEN,
   });
 });
@@ -135,7 +137,7 @@ for (const [label, doIt, status, code] of refused) {
 }
 
 test('the page and its assets need no token, set no cookie, and hold no secret', async () => {
-  for (const path of ['/', '/assets/app.js', '/strata-preload.js']) {
+  for (const path of ['/', '/assets/app.js', '/strata-preload.js', '/strata-first-request.js']) {
     const reply = await send('GET', path);
     assert.equal(reply.status, 200, path);
     assert.equal(reply.headers['set-cookie'], undefined, path);
@@ -168,6 +170,10 @@ test('good: the page carries the preload before the app and a strict CSP', async
   const reply = await send('GET', '/', { Host: `localhost:${host.port}` });
   assert.equal(reply.status, 200);
   assert.ok(reply.body.indexOf('strata-preload.js') < reply.body.indexOf('assets/app.js'));
+  // Deferred: it does not hold the page's parsing, and still runs before the app's module (document order);
+  // the first-request script (the first view's request, issue #19) runs at once, before both.
+  assert.match(reply.body, /<script src="\.\/strata-first-request\.js"><\/script><script defer src="\.\/strata-preload\.js"><\/script>/);
+  assert.equal((await send('GET', '/strata-first-request.js')).body, 'void 0');
   assert.match(String(reply.headers['content-security-policy']), /script-src 'self'/);
   assert.equal(reply.headers['x-content-type-options'], 'nosniff');
 });

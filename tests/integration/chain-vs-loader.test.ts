@@ -210,7 +210,7 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
   test(
     `loader ${b.version}: the chain model equals the real loader on ${SCENARIOS} seeded scenarios and the pinned ones, and every version-keyed rule matters`,
     { timeout: 600_000, skip },
-    async () => {
+    async (t) => {
       kit ??= build();
       const { probe, libs } = kit;
       const scenarios = [...pinnedScenarios(), ...Array.from({ length: SCENARIOS }, (_, i) => makeScenario(FIRST_SEED + i))];
@@ -247,20 +247,27 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
         }
         // Mutation: each rule flipped for this version (applied ↔ not) must change some prediction away
         // from what the loader did. Sequential: the flip is process-wide while it lasts.
+        // STRATA_MUTATION_EACH=1 flips every rule on every version and reports which flips this loader
+        // catches: run on the builds either side of a row's boundary, it proves the row's first version.
+        const each = process.env['STRATA_MUTATION_EACH'] === '1';
+        const caught: string[] = [];
         for (const id of CHAIN_RULES) {
-          if (killed.has(id)) continue;
+          if (killed.has(id) && !each) continue;
           const since = LOADER_RULES.find((r) => r.id === id)!.since;
-          setRuleSinceForTest(id, loaderHas(b.version, id) ? '99.0.0' : '0.0.0');
+          const had = loaderHas(b.version, id);
+          setRuleSinceForTest(id, had ? '99.0.0' : '0.0.0');
           try {
             for (const c of checked)
               if (!(await c.agreesAgain())) {
                 killed.add(id);
+                caught.push(`${id} (${had ? 'turned off' : 'turned on'})`);
                 break;
               }
           } finally {
             setRuleSinceForTest(id, since);
           }
         }
+        if (each) t.diagnostic(`loader ${b.version}: flipping these rules breaks some scenario: ${caught.join(', ') || 'none'}`);
       } finally {
         for (const c of checked) c.cleanup();
       }

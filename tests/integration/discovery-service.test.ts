@@ -52,3 +52,32 @@ test(
     assert.ok(!elevatedNames.includes('VK_LAYER_added') && !elevatedNames.includes('VK_LAYER_mine'), JSON.stringify(elevatedNames));
   }),
 );
+
+test(
+  'requests for the same discovery while one runs share it; the next one after it settles scans again (issue #19)',
+  withTempHome(async (home) => {
+    const mine = join(home.dir, '.local', 'share', 'vulkan', 'explicit_layer.d');
+    mkdirSync(mine, { recursive: true });
+    writeFileSync(join(mine, 'one.json'), layer('VK_LAYER_one'));
+    const env = { ...home.env };
+    const ctx = { env, loaderVersion: '1.3.239', libraries: false };
+    // (The system's own layers are found too: only this test's are compared.)
+    const names = (inventory: Awaited<ReturnType<typeof discoveryManifests>>) =>
+      inventory.manifests.explicit_layer.flatMap((m) => m.layers.map((l) => l.name)).filter((n) => n === 'VK_LAYER_one' || n === 'VK_LAYER_two');
+
+    const [a, b] = [discoveryManifests(ctx), discoveryManifests({ ...ctx })];
+    assert.equal(a, b, 'the same context while a scan runs: one scan');
+    const other = discoveryManifests({ ...ctx, elevated: true });
+    assert.notEqual(other, a, 'another context scans on its own');
+    const sameValuesOtherEnv = discoveryManifests({ ...ctx, env: { ...env } });
+    assert.notEqual(sameValuesOtherEnv, a, 'another environment object scans on its own');
+    assert.deepEqual(names(await a), ['VK_LAYER_one']);
+    await Promise.all([other, sameValuesOtherEnv]);
+
+    // Settled: a file added now is in the next answer.
+    writeFileSync(join(mine, 'two.json'), layer('VK_LAYER_two'));
+    const next = discoveryManifests(ctx);
+    assert.notEqual(next, a);
+    assert.deepEqual(names(await next).sort(), ['VK_LAYER_one', 'VK_LAYER_two']);
+  }),
+);

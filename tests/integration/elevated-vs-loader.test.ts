@@ -1,16 +1,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
-import { APP_ROOT, runStrata } from '../helpers/strata-cli';
+import { runStrata } from '../helpers/strata-cli';
 import { parseLoaderSearches, type LoaderSearch } from '../helpers/loader-log';
 import { computeSearchPaths, DEBIAN_LINUX, DiscoveryPathsSchema, MANIFEST_KINDS, type ManifestKind } from '../../shared/loader/search-paths';
 import { DiscoveredManifestSchema } from '../../shared/discovery/manifest-inventory';
 import { scanManifests } from '../../main/discovery/manifest-scanner';
 import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
+import { buildElevatedProbes, isRoot, setuidCapableFolder, type ElevatedProbes } from '../helpers/elevated-probes';
 
 /**
  * Elevated mode against the real loader. "Exception for Elevated Privileges" (LLP_LOADER_13, and
@@ -24,63 +24,23 @@ import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-bu
  * Strata's `elevated: true` search paths + scanner, and with `strata path list --elevated`.
  */
 
-const NOBODY = 65534;
-const NOGROUP = 65534;
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const SKIP = isRoot
   ? false
   : 'needs root: the test makes setuid/setgid copies of a probe owned by nobody/nogroup and runs them as root, so real id != effective id';
 
 let buildDir = '';
-type Probes = { plain: string; setuid: string; setgid: string };
 /** Probes per loader: the system's (Debian 12), and each version of the matrix through an RPATH (a setuid program ignores LD_LIBRARY_PATH). */
-const probeSets = new Map<string, Probes>();
+const probeSets = new Map<string, ElevatedProbes>();
 const matrixSkipped = matrixSkip();
 const builds: LoaderBuild[] = isRoot && !matrixSkipped ? loaderMatrix() : [];
-
-/** A temporary folder whose mount honours setuid bits (not `nosuid`): the system's, else /var/tmp, else out/. */
-function setuidCapableFolder(): string {
-  const candidates = [tmpdir(), '/var/tmp', join(APP_ROOT, 'out')];
-  for (const dir of candidates) {
-    const options = spawnSync('findmnt', ['-no', 'OPTIONS', '-T', dir], { encoding: 'utf8' });
-    if (
-      options.status === 0 &&
-      !options.stdout
-        .split(',')
-        .map((o) => o.trim())
-        .includes('nosuid')
-    )
-      return dir;
-  }
-  throw new Error(`every candidate folder (${candidates.join(', ')}) is on a nosuid mount, so a setuid probe cannot run elevated`);
-}
 
 before(() => {
   if (!isRoot) return;
   buildDir = mkdtempSync(join(setuidCapableFolder(), 'strata-elevated-probe-'));
   // nobody must reach the binaries: the folder is world-readable (mkdtemp makes it 0700).
   chmodSync(buildDir, 0o755);
-  for (const b of [{ version: 'system', libDir: null as string | null }, ...builds]) {
-    const probes: Probes = {
-      plain: join(buildDir, `elevated-probe-${b.version}`),
-      setuid: join(buildDir, `elevated-probe-${b.version}-setuid`),
-      setgid: join(buildDir, `elevated-probe-${b.version}-setgid`),
-    };
-    // DT_RPATH (not RUNPATH) to an absolute folder: honoured by ld.so for a setuid program, unlike LD_LIBRARY_PATH.
-    const rpath = b.libDir ? ['-Wl,--disable-new-dtags', `-Wl,-rpath,${b.libDir}`] : [];
-    execFileSync(
-      'gcc',
-      ['-O1', '-Wall', '-Werror', join(APP_ROOT, 'tests', 'fixtures', 'discovery', 'elevated-probe.c'), '-o', probes.plain, ...rpath, '-lvulkan'],
-      { stdio: 'pipe' },
-    );
-    copyFileSync(probes.plain, probes.setuid);
-    chownSync(probes.setuid, NOBODY, 0);
-    chmodSync(probes.setuid, 0o4755); // after chown: chown clears the setuid bit
-    copyFileSync(probes.plain, probes.setgid);
-    chownSync(probes.setgid, 0, NOGROUP);
-    chmodSync(probes.setgid, 0o2755);
-    probeSets.set(b.version, probes);
-  }
+  for (const b of [{ version: 'system', libDir: null as string | null }, ...builds])
+    probeSets.set(b.version, buildElevatedProbes(buildDir, b.version, b.libDir));
 });
 after(() => {
   if (buildDir) rmSync(buildDir, { recursive: true, force: true });

@@ -211,18 +211,20 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    name: 'device_configurations turns VK_LOADER_DRIVERS_DISABLE off',
+    // An empty list counts from 1.4.336 (002a13d8f); 1.4.323–1.4.335 have no device list then, and the filter applies.
+    name: 'device_configurations (empty) turns VK_LOADER_DRIVERS_DISABLE off from 1.4.336',
     setup: (t) => ({
       settings: settingsOf({ additional_drivers: [path(t.driver('a.json'))], device_configurations: [] }),
       env: { VK_LOADER_DRIVERS_DISABLE: 'a.json' },
     }),
     expect(list, t, v, inv) {
-      assert.deepEqual(ours(list, t), withFile(v) ? ['icds/a.json'] : []);
-      assert.equal(/VK_LOADER_DRIVERS_SELECT and VK_LOADER_DRIVERS_DISABLE/.test((inv.driverNotes ?? []).join('\n')), withFile(v));
+      const devices = loaderHas(v, 'settings-layer-configurations');
+      assert.deepEqual(ours(list, t), devices ? ['icds/a.json'] : []);
+      assert.equal(/VK_LOADER_DRIVERS_SELECT and VK_LOADER_DRIVERS_DISABLE/.test((inv.driverNotes ?? []).join('\n')), devices);
     },
   },
   {
-    name: 'device_configurations turns VK_DRIVER_FILES off: the usual folders are searched',
+    name: 'device_configurations (empty) turns VK_DRIVER_FILES off from 1.4.336: the usual folders are searched',
     setup(t) {
       t.driver('.config/vulkan/icd.d/cfg.json');
       return {
@@ -231,7 +233,11 @@ const scenarios: Scenario[] = [
       };
     },
     expect(list, t, v) {
-      assert.deepEqual(ours(list, t), withFile(v) ? ['icds/a.json', '.config/vulkan/icd.d/cfg.json'] : ['icds/c.json']);
+      const devices = loaderHas(v, 'settings-layer-configurations');
+      assert.deepEqual(
+        ours(list, t),
+        devices ? ['icds/a.json', '.config/vulkan/icd.d/cfg.json'] : withFile(v) ? ['icds/a.json', 'icds/c.json'] : ['icds/c.json'],
+      );
     },
   },
 ];
@@ -468,9 +474,9 @@ const deviceScenarios: DeviceScenario[] = [
     expect: (r, v) => assert.equal(r.devices.length, devicesOn(v) ? 1 : 2),
   },
   {
-    name: 'a configuration no device matches: the count says 1, the list fails with VK_ERROR_INITIALIZATION_FAILED',
+    name: 'a configuration no device matches: the count says 1, the list fails with VK_ERROR_INITIALIZATION_FAILED (1.4.325+; before, no device)',
     settings: (lvp) => settingsOf({ device_configurations: [{ ...config(lvp), deviceUUID: new Array(16).fill(7) }] }),
-    expect: (r, v) => assert.equal(r.fill, devicesOn(v) ? -3 : 0),
+    expect: (r, v) => assert.equal(r.fill, loaderHas(v, 'settings-device-none-matched-fails') ? -3 : 0),
   },
   {
     name: 'an empty device_configurations: no device at all (1.4.336+)',
@@ -478,9 +484,19 @@ const deviceScenarios: DeviceScenario[] = [
     expect: (r, v) => assert.equal(r.count, loaderHas(v, 'settings-layer-configurations') ? 0 : 2),
   },
   {
-    name: 'a malformed last configuration: no device before 1.4.358, skipped after',
+    name: 'a malformed last configuration: the list ignored before 1.4.336, no device 1.4.336–1.4.357, skipped after',
     settings: (lvp) => settingsOf({ device_configurations: [config(lvp), { deviceName: 'broken', deviceUUID: [1, 2] }] }),
-    expect: (r, v) => assert.equal(r.count, !devicesOn(v) ? 2 : loaderHas(v, 'settings-device-malformed-skipped') ? 1 : 0),
+    expect: (r, v) =>
+      assert.equal(r.count, !devicesOn(v) ? 2 : loaderHas(v, 'settings-device-malformed-skipped') ? 1 : loaderHas(v, 'settings-layer-configurations') ? 0 : 2),
+  },
+  {
+    name: 'a malformed first configuration: the list ignored before 1.4.325, skipped after (and counted until 1.4.358)',
+    settings: (lvp) => settingsOf({ device_configurations: [{ deviceName: 'broken', deviceUUID: [1, 2] }, config(lvp)] }),
+    expect: (r, v) => {
+      const skipped = devicesOn(v) && loaderHas(v, 'settings-device-malformed-continue');
+      assert.equal(r.devices.length, skipped ? 1 : 2);
+      assert.equal(r.count, skipped && loaderHas(v, 'settings-device-malformed-skipped') ? 1 : 2);
+    },
   },
   {
     name: 'two configurations of the same device: it is listed twice',
@@ -509,7 +525,7 @@ function predictDevices(text: string, app: string, version: string, env: NodeJS.
     if (select && !drivers.some((p) => matchesAny(p.split('/').at(-1)!, [select]))) return { create: -9, count: 0, fill: null, devices: [] };
     return baseline;
   }
-  const r = devicesWithSettings(baseline.devices, d.devices);
+  const r = devicesWithSettings(baseline.devices, d.devices, version, d.deviceCount);
   return { create: 0, count: r.count, fill: r.count > 0 ? RESULT[r.result]! : null, devices: r.devices };
 }
 
@@ -615,6 +631,8 @@ const MUTATED = [
   'settings-drivers',
   'settings-device-configurations',
   'settings-device-driver-uuid',
+  'settings-device-malformed-continue',
+  'settings-device-none-matched-fails',
   'settings-device-malformed-skipped',
   'settings-stderr-log-fallback',
 ] as const;

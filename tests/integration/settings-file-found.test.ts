@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { foundSettingsFile, loaderSettingsRegistry } from '../../main/chain/settings-file-found';
+import { foundSettingsFile, loaderSettingsRegistry, settingsFileFor } from '../../main/chain/settings-file-found';
 import type { RegistryReader } from '../../main/discovery/windows-registry';
 import { withTempHome } from '../helpers/temp-home';
 
@@ -52,3 +52,36 @@ test('the LoaderSettings registry values, HKCU and HKLM, only for a loader that 
   assert.deepEqual(r?.hklm, []);
   assert.deepEqual(asked, ['HKCU\\SOFTWARE\\Khronos\\Vulkan\\LoaderSettings', 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\LoaderSettings']);
 });
+
+test(
+  'settingsFileFor, the one locator of explain, lint and the status: the folder search off Windows, the LoaderSettings walk on Windows (elevated: HKLM only), nothing on Windows without a registry',
+  withTempHome(async (home) => {
+    const env = { ...home.env, XDG_DATA_DIRS: join(home.dir, 'share'), XDG_CONFIG_DIRS: join(home.dir, 'etc') };
+    const data = put(join(home.dir, '.local', 'share', 'vulkan', 'loader_settings.d', 'vk_loader_settings.json'));
+    // Real files stand for the Windows paths the registry names (the lookup checks that they exist,
+    // 1.3.302+); a backslash in the file's name makes its last part vk_loader_settings.json, as on Windows.
+    const user = put(join(home.dir, 'u\\vk_loader_settings.json'));
+    const machine = put(join(home.dir, 'm\\vk_loader_settings.json'));
+    const reader: RegistryReader = {
+      async values(key) {
+        return [{ name: key.startsWith('HKCU') ? user : machine, type: 'REG_DWORD', data: 0 }];
+      },
+      async subkeys() {
+        return [];
+      },
+    };
+    assert.equal(await settingsFileFor({ env, loaderVersion: '1.4.341', windows: false, registry: reader }), data, 'off Windows the registry is not read');
+    assert.equal(await settingsFileFor({ env, loaderVersion: '1.4.341', windows: true, elevated: false, registry: reader }), user, 'HKCU first');
+    assert.equal(await settingsFileFor({ env, loaderVersion: '1.4.341', windows: true, elevated: true, registry: reader }), machine, 'elevated: HKLM only');
+    assert.equal(
+      await settingsFileFor({ env, loaderVersion: '1.3.239', windows: true, elevated: true, registry: reader }),
+      null,
+      'no settings file before 1.3.251',
+    );
+    assert.equal(
+      await settingsFileFor({ env, loaderVersion: '1.4.341', windows: true, elevated: true, registry: null }),
+      null,
+      'no registry: no folder search either',
+    );
+  }),
+);

@@ -2,10 +2,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { describeScenario, FOLDERS, makeScenario, pinnedScenarios, RECORDING_LAYERS, type Folder, type Scenario } from '../helpers/chain-scenarios';
-import { elapsed, mingwBuild, openWindowsLane, windowsLaneSkip, winPath, type WindowsLane } from '../helpers/windows-lane';
+import { bundleForLane, elapsed, mingwBuild, openWindowsLane, windowsLaneSkip, winPath, type WindowsLane } from '../helpers/windows-lane';
 import type { RunnerPlan, RunnerResult, RunnerScenario } from '../helpers/windows-chain-runner';
 
 /**
@@ -77,30 +76,7 @@ before(async () => {
     JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: 'C:\\chain-driver\\null-icd.dll', api_version: '1.0.0' } }),
   );
   app = winPath(lane.nodeExe);
-  // The runner as the CLI is built (scripts/build.mjs): one ESM bundle, packages but zod external,
-  // written into the lane's copy of the build so that its node_modules resolve.
-  runner = join(lane.appDir, 'out', 'windows-chain-runner.mjs');
-  await build({
-    absWorkingDir: APP_ROOT,
-    entryPoints: [join(APP_ROOT, 'tests', 'helpers', 'windows-chain-runner.ts')],
-    outfile: runner,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    define: { __STRATA_BUNDLED__: 'true' },
-    logLevel: 'warning',
-    plugins: [
-      {
-        name: 'external-packages-but-zod',
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (a) =>
-            a.kind === 'entry-point' || a.path === 'zod' || a.path.startsWith('zod/') ? undefined : { path: a.path, external: true },
-          );
-        },
-      },
-    ],
-  });
+  runner = await bundleForLane(lane, join(APP_ROOT, 'tests', 'helpers', 'windows-chain-runner.ts'));
   process.stderr.write(`windows-chain-vs-loader: lane, layers and runner ready in ${elapsed(t)} s\n`);
 });
 after(() => lane?.close());

@@ -4,10 +4,21 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_ROOT } from '../helpers/strata-cli';
-import { mingwBuild, openWindowsLane, windowsLaneSkip, winPath, type RegValue, type WindowsLane, type WineRun } from '../helpers/windows-lane';
+import {
+  bundleForLane,
+  mingwBuild,
+  openWindowsLane,
+  windowsLoader,
+  windowsLaneSkip,
+  winPath,
+  type RegValue,
+  type WindowsLane,
+  type WineRun,
+} from '../helpers/windows-lane';
 import { ProfileBindResultSchema } from '../../shared/profiles/profile-channels';
 import { LayerChainSchema } from '../../shared/loader/chain';
 import { LayersInspectReportSchema } from '../../shared/vulkan/layer-inspection';
+import { ActivityStatusSchema, activityHeadline } from '../../shared/activity/activity-status';
 import { OverrideApplyResultSchema, OverrideRemoveResultSchema, OverrideStatusSchema } from '../../shared/override/override-status';
 
 /**
@@ -49,6 +60,22 @@ before(() => {
   }
 });
 after(() => lane?.close());
+
+let channelRunner: Promise<string> | null = null;
+/** A router channel answered by Windows Node (tests/helpers/windows-channel-runner.ts), for channels no command prints. */
+async function channel(name: string, request: unknown): Promise<unknown> {
+  channelRunner ??= bundleForLane(lane, join(APP_ROOT, 'tests', 'helpers', 'windows-channel-runner.ts'));
+  const runner = await channelRunner;
+  const requestFile = join(lane.home.dir, `request-${name}.json`);
+  const resultFile = join(lane.home.dir, `result-${name}.json`);
+  writeFileSync(requestFile, JSON.stringify(request));
+  rmSync(resultFile, { force: true });
+  const r = lane.node(runner, [name, winPath(requestFile), winPath(resultFile)]);
+  assert.ok(existsSync(resultFile), `the channel runner wrote no answer (exit ${r.status}): ${r.stdout}\n${r.stderr}`);
+  const answer = JSON.parse(readFileSync(resultFile, 'utf8')) as { ok: boolean; value?: unknown; error?: string };
+  assert.ok(answer.ok, answer.error);
+  return answer.value;
+}
 
 const explicitLayers = (): RegValue[] => LAYERS.map((n) => ({ name: `C:\\layers\\${n}.json`, data: 0 }));
 
@@ -236,6 +263,7 @@ test('layers inspect reads a DLL before loading it: a 32-bit (i686) DLL is the w
 // ---- The loader settings file on Windows (shared/loader/windows-settings-file.ts, main/override/windows-loader-settings.ts) ----
 
 const HKLM_SETTINGS = 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\LoaderSettings';
+const HKCU_SETTINGS = 'HKCU\\SOFTWARE\\Khronos\\Vulkan\\LoaderSettings';
 const STRATA_SETTINGS = 'C:\\ProgramData\\Strata\\loader-settings\\vk_loader_settings.json';
 const VKCONFIG_SETTINGS = 'C:\\vkconfig\\vk_loader_settings.json';
 const BOUND = 'C:\\apps\\bound.exe';
@@ -269,7 +297,12 @@ function writeVkconfigSettings() {
   );
 }
 
-const VK_RESULTS: Record<string, number> = { VK_SUCCESS: 0, VK_ERROR_INITIALIZATION_FAILED: -3, VK_ERROR_LAYER_NOT_PRESENT: -6 };
+const VK_RESULTS: Record<string, number> = {
+  VK_SUCCESS: 0,
+  VK_ERROR_OUT_OF_HOST_MEMORY: -1,
+  VK_ERROR_INITIALIZATION_FAILED: -3,
+  VK_ERROR_LAYER_NOT_PRESENT: -6,
+};
 
 /** The chain the real loader built for the program at `exe` (a Windows path), after checking the version it reported and vkCreateInstance's result. */
 function loaderChainOf(exe: string, version = '1.4.359', result = 'VK_SUCCESS'): string[] {
@@ -379,6 +412,83 @@ test(
     assert.match(values, /C:\\vkconfig\\vk_loader_settings\.json\s+REG_DWORD\s+0x1/);
     assert.doesNotMatch(values, /Strata/, unbound.stdout);
     assert.deepEqual(loaderChainOf(BOUND), ['VK_LAYER_STRATA_b'], `${values}\n${unbound.stdout}`);
+  },
+);
+
+test(
+  "another tool's settings file registered in HKLM\\…\\LoaderSettings shows in `strata lint` and in the status strip's data (activity.status), found as explain finds it; one registered in HKCU, which the elevated loader skips, is listed and not read",
+  { skip },
+  async () => {
+    const hkcuFile = 'C:\\users-tool\\vk_loader_settings.json';
+    reset({ [HKLM_SETTINGS]: [{ name: VKCONFIG_SETTINGS, data: 0 }], [HKCU_SETTINGS]: [{ name: hkcuFile, data: 0 }] });
+    writeVkconfigSettings();
+    // The HKCU file names a manifest that is not there: lint would report it, if it were the file read.
+    mkdirSync(join(lane.driveC, 'users-tool'), { recursive: true });
+    writeFileSync(
+      join(lane.driveC, 'users-tool', 'vk_loader_settings.json'),
+      JSON.stringify({
+        file_format_version: '1.0.0',
+        settings_array: [{ layers: [{ control: 'on', name: 'VK_LAYER_gone', path: 'C:\\gone.json', treat_as_implicit_manifest: false }] }],
+      }),
+    );
+    installApps();
+    // The real loader reads the HKLM file (elevated: HKCU skipped), and explain says so.
+    assert.deepEqual(loaderChainOf(FREE), ['VK_LAYER_STRATA_b']);
+    assert.deepEqual(predictedFor(FREE), ['VK_LAYER_STRATA_b']);
+
+    const lint = lane.strata(['lint', '--json']);
+    const results = JSON.parse(lint.stdout) as { uri: string; diagnostics: { code?: unknown }[] }[];
+    const settings = results.filter((r) => /vk_loader_settings\.json$/i.test(r.uri));
+    assert.deepEqual(
+      settings.map((r) => r.uri),
+      [VKCONFIG_SETTINGS],
+      `strata lint did not lint the settings file the loader reads (exit ${lint.status}): ${lint.stderr}`,
+    );
+    assert.deepEqual(settings[0]?.diagnostics, [], JSON.stringify(settings[0]));
+
+    const status = ActivityStatusSchema.parse(await channel('activity.status', {}));
+    const listed = status.files.filter((f) => f.role === 'loader-settings');
+    assert.deepEqual(
+      listed.map((f) => ({ path: f.path, owner: f.owner, readByLoader: f.readByLoader })),
+      [
+        { path: hkcuFile, owner: 'foreign', readByLoader: false },
+        { path: VKCONFIG_SETTINGS, owner: 'foreign', readByLoader: true },
+      ],
+      JSON.stringify(status, null, 1),
+    );
+    assert.match(listed[1]!.loaders, /HKLM\\SOFTWARE\\Khronos\\Vulkan\\LoaderSettings/);
+    assert.match(listed[1]!.summary, /loader 1\.4\.359 reads it/);
+    assert.match(activityHeadline(status), /2 files of another tool/);
+  },
+);
+
+test(
+  'loader 1.3.275 on Windows: a settings file whose unordered_layer_location is left in the list (no other layer found) fails vkCreateInstance with VK_ERROR_OUT_OF_HOST_MEMORY, as strata explain predicts (rules table settings-unordered-windows-oom)',
+  { skip },
+  () => {
+    const system32 = join(lane.driveC, 'windows', 'system32', 'vulkan-1.dll');
+    reset();
+    // No layer registered: the loader finds none to put at the unordered location.
+    lane.setKhronosRegistry({ [HKLM_SETTINGS]: [{ name: VKCONFIG_SETTINGS, data: 0 }] });
+    installApps();
+    mkdirSync(join(lane.driveC, 'vkconfig'), { recursive: true });
+    writeFileSync(
+      join(lane.driveC, 'vkconfig', 'vk_loader_settings.json'),
+      JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers: [{ control: 'unordered_layer_location' }] }] }),
+    );
+    copyFileSync(windowsLoader('1.3.275').dll, system32);
+    try {
+      const p = lane.strata(['explain', '--app', FREE, '--api-version', '1.3', '--loader-version', '1.3.275', '--json']);
+      const chain = LayerChainSchema.parse(JSON.parse(p.stdout));
+      assert.equal(chain.result, 'VK_ERROR_OUT_OF_HOST_MEMORY', chain.notes.join('\n'));
+      assert.equal(p.status, 1);
+      assert.deepEqual(loaderChainOf(FREE, '1.3.275', chain.result), []);
+    } finally {
+      copyFileSync(lane.loader.dll, system32);
+    }
+    // The same file on 1.4.359: the entry is skipped, the instance is created.
+    assert.deepEqual(predictedFor(FREE), []);
+    assert.deepEqual(loaderChainOf(FREE), []);
   },
 );
 

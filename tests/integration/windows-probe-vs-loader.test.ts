@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_ROOT } from '../helpers/strata-cli';
-import { elapsed, mingwBuild, openWindowsLane, windowsLaneSkip, type WindowsLane } from '../helpers/windows-lane';
+import { elapsed, mingwBuild, openWindowsLane, windowsLaneSkip, type RegValue, type WindowsLane } from '../helpers/windows-lane';
 import { AppInfoSchema } from '../../shared/app/app-info';
 import { LoaderInfoSchema } from '../../shared/vulkan/loader-info';
 import { LayersInspectReportSchema } from '../../shared/vulkan/layer-inspection';
@@ -26,6 +26,8 @@ import { DriversNegotiateReportSchema } from '../../shared/vulkan/driver-negotia
 const skip = windowsLaneSkip('windows-probe-vs-loader');
 let lane: WindowsLane;
 let enumerate = '';
+/** The Khronos keys before() registers (a test that changes them puts these back). */
+let registry: Record<string, RegValue[]> = {};
 const HKLM = 'HKLM\\SOFTWARE\\Khronos\\Vulkan';
 
 before(() => {
@@ -106,7 +108,7 @@ before(() => {
     }),
   );
   const on = (name: string) => ({ name, data: 0 });
-  lane.setKhronosRegistry({
+  registry = {
     [`${HKLM}\\ExplicitLayers`]: [
       on(layer('VK_LAYER_STRATA_b')),
       on(layer('VK_LAYER_STRATA_a')),
@@ -122,7 +124,8 @@ before(() => {
       ),
     ],
     'HKCU\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers': [on(layer('VK_LAYER_STRATA_d'))],
-  });
+  };
+  lane.setKhronosRegistry(registry);
 });
 after(() => lane?.close());
 
@@ -278,3 +281,56 @@ test("drivers negotiate under Wine: the registry's driver (winevulkan) loaded al
   assert.equal(o.status, 0, o.stderr);
   assert.equal(`${d.negotiateResult === 'VK_SUCCESS' ? 0 : d.negotiateResult} ${d.interfaceVersion}`, o.stdout.trim());
 });
+
+test(
+  'drivers negotiate under Wine: a driver DLL that crashes and one that hangs in vk_icdNegotiateLoaderICDInterfaceVersion are each reported (crashed, timed out) from a probe of their own; the other drivers negotiate normally',
+  { skip, timeout: 300_000 },
+  () => {
+    // tests/fixtures/icd/fake-icd.c, the Linux suite's fake drivers, built as DLLs.
+    const dir = join(lane.driveC, 'fake-icds');
+    mkdirSync(dir, { recursive: true });
+    const manifests: Record<string, string> = {};
+    for (const [name, macro] of [
+      ['segv', 'FAKE_SEGV'],
+      ['hang', 'FAKE_HANG'],
+      ['good', 'FAKE_GOOD'],
+    ] as const) {
+      copyFileSync(mingwBuild([join(APP_ROOT, 'tests', 'fixtures', 'icd', 'fake-icd.c')], `fake_${name}.dll`, [`-D${macro}`]), join(dir, `fake_${name}.dll`));
+      writeFileSync(
+        join(dir, `${name}.json`),
+        JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: `.\\fake_${name}.dll`, api_version: '1.3.239' } }),
+      );
+      manifests[name] = `C:\\fake-icds\\${name}.json`;
+    }
+    const winevulkan = 'C:\\windows\\system32\\winevulkan.json';
+    lane.setKhronosRegistry({
+      ...registry,
+      [`${HKLM}\\Drivers`]: [winevulkan, manifests['segv']!, manifests['hang']!, manifests['good']!].map((name) => ({ name, data: 0 })),
+    });
+    try {
+      const TIMEOUT_MS = 8000;
+      const r = lane.strata(['driver', 'negotiate', '--json', '--timeout', String(TIMEOUT_MS)], {}, { timeoutMs: 240_000 });
+      assert.equal(r.status, 1, `a failing driver must make the command exit 1: ${r.stderr}`);
+      const report = DriversNegotiateReportSchema.parse(JSON.parse(r.stdout));
+      const by = new Map(report.drivers.map((d) => [d.manifest, d]));
+      // All four, as the loader finds them (HKLM\…\Drivers): the failures take no other driver with them.
+      assert.deepEqual([...by.keys()].sort(), [winevulkan, ...Object.values(manifests)].sort());
+      const segv = by.get(manifests['segv']!)!;
+      assert.equal(segv.ok, false);
+      assert.equal(segv.error?.code, 'driver/crashed', JSON.stringify(segv.error));
+      assert.match(segv.error?.message ?? '', /segv\.json \(.*fake_segv\.dll\) crashed the probe during vk_icdNegotiateLoaderICDInterfaceVersion/);
+      // An access violation ends a Windows process with its NTSTATUS as the exit code.
+      assert.match(segv.error?.message ?? '', /0xC0000005|EXCEPTION_ACCESS_VIOLATION/);
+      const hang = by.get(manifests['hang']!)!;
+      assert.equal(hang.ok, false);
+      assert.equal(hang.error?.code, 'driver/timeout', JSON.stringify(hang.error));
+      assert.match(hang.error?.message ?? '', new RegExp(`did not return during vk_icdNegotiateLoaderICDInterfaceVersion within ${TIMEOUT_MS} ms`));
+      const good = by.get(manifests['good']!)!;
+      assert.deepEqual([good.ok, good.interfaceVersion, good.negotiateResult], [true, 5, 'VK_SUCCESS'], JSON.stringify(good.error));
+      const wine = by.get(winevulkan)!;
+      assert.equal(wine.ok, true, JSON.stringify(wine.error));
+    } finally {
+      lane.setKhronosRegistry(registry);
+    }
+  },
+);

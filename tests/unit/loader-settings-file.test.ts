@@ -55,6 +55,26 @@ test('"layers" left out: ignored before 1.4.309, no layer at all 1.4.309–1.4.3
   assert.equal(late.layers, null);
 });
 
+test('an entry with nothing the loader counts: no layer at all before 1.4.323, the file ignored 1.4.323–1.4.335 (1d2a2fdb5), active again from 1.4.336', () => {
+  const text = file([{ layers: [] }]);
+  const before = readLoaderSettings(text, APP, '1.4.322');
+  assert.ok(before.active);
+  assert.deepEqual(before.layers, []);
+  for (const v of ['1.4.323', '1.4.335'])
+    assert.equal(
+      (readLoaderSettings(text, APP, v) as { why: string }).why,
+      'the global entry (settings_array[0]) has no stderr_log filter, layer, additional driver or device configuration, so this loader ignores the file',
+    );
+  // A log filter, a driver or a layer makes the entry count.
+  assert.deepEqual((readLoaderSettings(file([{ layers: [], stderr_log: ['error'] }]), APP, '1.4.323') as { layers: unknown }).layers, []);
+  assert.equal(readLoaderSettings(file([{ layers: [], additional_drivers: [{ path: '/d.json' }] }]), APP, '1.4.323').active, true);
+  assert.equal(readLoaderSettings(file([{ stderr_log: ['error'] }]), APP, '1.4.330').active, true);
+  assert.equal(readLoaderSettings(file([{ stderr_log: ['nonsense'] }]), APP, '1.4.330').active, false);
+  const late = readLoaderSettings(text, APP, '1.4.336');
+  assert.ok(late.active);
+  assert.deepEqual(late.layers, []);
+});
+
 test('a bad layer entry: the whole file ignored before 1.4.336, only its layers from 1.4.336; an unknown control is "auto"', () => {
   const text = file([{ layers: [layer('A'), { control: 'on', name: 'B' }] }]);
   assert.equal((readLoaderSettings(text, APP, '1.4.335') as { why: string }).why, 'layers[1] (B) has no "path" string, so this loader ignores the file');

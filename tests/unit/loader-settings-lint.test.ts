@@ -43,6 +43,11 @@ test('an entry without "layers": ignored before 1.4.309, no layers at all until 
   const text = JSON.stringify({ file_format_version: '1.0.0', settings: { stderr_log: ['error'] } });
   assert.match(message(text, '1.3.275', 0), /ignores the whole file/);
   assert.match(message(text, '1.4.321', 0), /get no layers at all/);
+  assert.match(message(text, '1.4.330', 0), /get no layers at all/, 'its stderr_log makes the entry count');
+  // 1.4.323–1.4.335: an entry with nothing the loader counts leaves the file ignored (settings-empty-entry-ignored).
+  const empty = JSON.stringify({ file_format_version: '1.0.0', settings: { app_keys: ['/bin/app'] } });
+  assert.match(message(empty, '1.4.321', 0), /get no layers at all/);
+  assert.match(message(empty, '1.4.330', 0), /ignores the file for the applications this entry applies to/);
   // Only what its stderr_log does to the log a session captures.
   assert.deepEqual(codes(text, '1.4.341'), ['settings/log-filters']);
 });

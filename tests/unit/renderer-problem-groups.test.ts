@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { buildInventory, type ScannedManifest } from '../../shared/discovery/manifest-inventory';
 import type { ManifestKind } from '../../shared/loader/search-paths';
 import { countSeverities, describeCounts, positionLabel, severityName, splitFix } from '../../renderer/src/problems/diagnostic-severity';
-import { findProblem, flatRows, groupProblems, manifestCount, splitPath, totalCounts } from '../../renderer/src/problems/problem-groups';
+import { estimateGroupHeight, findProblem, flatRows, groupProblems, manifestCount, splitPath, totalCounts } from '../../renderer/src/problems/problem-groups';
 
 function scanned(kind: ManifestKind, order: number, path: string, text: string): ScannedManifest {
   return {
@@ -107,4 +107,14 @@ test('splitFix takes the last " Fix: " off the message; positions are shown 1-ba
   assert.deepEqual(splitFix('Says "Fix: a" inside. Fix: b'), { text: 'Says "Fix: a" inside.', fix: 'b' });
   assert.equal(positionLabel({ line: 4, character: 2 }), '5:3');
   assert.deepEqual(splitPath('/usr/share/vulkan/icd.d/x.json'), { folder: '/usr/share/vulkan/icd.d/', name: 'x.json' });
+});
+
+test('a group height estimate (before the virtualised list measures it) grows with its rows and its wrapped lines', () => {
+  const groups = groupProblems(inventory);
+  const two = groups.find((g) => g.rows.length === 2)!;
+  const one = { ...two, rows: two.rows.slice(0, 1) };
+  assert.ok(estimateGroupHeight(two, 80) > estimateGroupHeight(one, 80), 'a second row adds height');
+  assert.ok(estimateGroupHeight(two, 20) > estimateGroupHeight(two, 200), 'a narrow column wraps into more lines');
+  assert.ok(estimateGroupHeight({ ...two, rows: [] }, 80) > 0, 'the header alone has a height');
+  assert.equal(estimateGroupHeight(two, 5), estimateGroupHeight(two, 20), 'no column narrower than 20 characters is assumed');
 });

@@ -122,3 +122,48 @@ test('the same layer named twice with the same library: the first entry is kept'
   assert.deepEqual(names(chain), ['VK_LAYER_a']);
   assert.deepEqual(codes(chain, 'VK_LAYER_a'), ['duplicate/shadowed']);
 });
+
+test('Windows: with no other layer found, a pre-1.3.302 loader fails vkCreateInstance with VK_ERROR_OUT_OF_HOST_MEMORY on the unordered_layer_location entry (Linux: it crashes); 1.3.302 skips the entry', () => {
+  const run = (version: string, windows: boolean) => {
+    const source = {
+      path: FILE,
+      text: JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers: [{ control: 'unordered_layer_location' }] }] }),
+      manifests: [],
+    };
+    return computeLayerChain({
+      implicit: [],
+      explicit: [],
+      env: {},
+      app: { path: APP, requestedLayers: [] },
+      loaderVersion: version,
+      settings: chainSettingsFor(source, APP, version),
+      ...(windows ? { listSeparator: ';' as const } : {}),
+    });
+  };
+  // Seen on the mingw-built 1.3.275 under Wine: "Failed to open dynamic library "(null)" with error 87", create -1.
+  const win = run('1.3.275', true);
+  assert.equal(win.result, 'VK_ERROR_OUT_OF_HOST_MEMORY');
+  assert.match(win.notes.join('\n'), /LoadLibrary error 87/);
+  assert.equal(run('1.3.275', false).result, 'LOADER_CRASH');
+  assert.equal(run('1.3.302', true).result, 'VK_SUCCESS');
+});
+
+test('Windows: VK_INSTANCE_LAYERS is split at ";" while the settings file decides the layers', () => {
+  const a = layerManifest('explicit_layer', 'VK_LAYER_a');
+  const b = layerManifest('explicit_layer', 'VK_LAYER_b');
+  const source = {
+    path: FILE,
+    text: JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers: [entry(a, 'auto'), entry(b, 'auto')] }] }),
+    manifests: [a, b],
+  };
+  const chain = computeLayerChain({
+    implicit: [],
+    explicit: [a, b],
+    env: { VK_INSTANCE_LAYERS: 'VK_LAYER_b;VK_LAYER_a' },
+    app: { path: APP, requestedLayers: [] },
+    loaderVersion: '1.4.359',
+    settings: chainSettingsFor(source, APP, '1.4.359'),
+    listSeparator: ';',
+  });
+  assert.deepEqual(names(chain), ['VK_LAYER_a', 'VK_LAYER_b']);
+});

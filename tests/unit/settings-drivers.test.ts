@@ -52,9 +52,9 @@ test('the settings are active only with log filters, layers, drivers or devices 
   const withLayers = read({ layers: [], additional_drivers_use_exclusively: true }, '1.4.341');
   assert.ok(withLayers.active && withLayers.drivers?.active && withLayers.drivers.useExclusively);
   assert.deepEqual(driverListWithSettings(['/x.json'], withLayers.drivers, FILE).entries, []);
-  // 1.4.323–1.4.335: an empty "layers" does not count (002a13d8f).
+  // 1.4.323–1.4.335: an empty "layers" does not count (002a13d8f), so nothing is active and the file is ignored (settings-empty-entry-ignored).
   const old = read({ layers: [], additional_drivers_use_exclusively: true }, '1.4.330');
-  assert.ok(old.active && old.drivers && !old.drivers.active);
+  assert.equal(old.active, false);
 });
 
 const UUID = Array.from({ length: 16 }, (_, i) => i);
@@ -87,24 +87,37 @@ test('settings-device-driver-uuid (1.4.329) and settings-device-malformed-skippe
   assert.equal(readSettingsDrivers({ device_configurations: [cfg({ deviceUUID: [...UUID.slice(1), 256] })] }, '1.4.359', false)!.devices.length, 0);
 });
 
+test('settings-device-malformed-continue (1.4.325): before, any malformed entry drops the list; a malformed last entry leaves it inactive before 1.4.336', () => {
+  const broken = { deviceName: 'broken', deviceUUID: [1, 2] };
+  const at = (list: unknown[], v: string) => readSettingsDrivers({ device_configurations: list }, v, false)!;
+  assert.deepEqual([at([broken, cfg()], '1.4.324').devicesActive, at([broken, cfg()], '1.4.324').devices], [false, []]);
+  assert.deepEqual([at([broken, cfg()], '1.4.325').devices.length, at([broken, cfg()], '1.4.325').deviceCount], [1, 2], 'skipped, but counted until 1.4.358');
+  assert.equal(at([broken, cfg()], '1.4.358').deviceCount, 1);
+  assert.equal(at([cfg(), broken], '1.4.335').devicesActive, false, 'no device list: every device is reported');
+  assert.deepEqual([at([cfg(), broken], '1.4.336').devicesActive, at([cfg(), broken], '1.4.336').devices], [true, []], 'an active, empty list: no device');
+});
+
 test('devicesWithSettings: first match per entry, in the file order; the count is min(entries, devices); no match fails', () => {
   const a = device('A', { deviceUUID: 'aa'.repeat(16) });
   const b = device('B');
   const configs = readSettingsDrivers({ device_configurations: [cfg(), cfg({ deviceUUID: Array(16).fill(0xaa) })] }, '1.4.359', false)!.devices;
   assert.deepEqual(
-    devicesWithSettings([a, b], configs).devices.map((d) => d.name),
+    devicesWithSettings([a, b], configs, '1.4.359').devices.map((d) => d.name),
     ['B', 'A'],
   );
-  const one = devicesWithSettings([a, b], configs.slice(0, 1));
+  const one = devicesWithSettings([a, b], configs.slice(0, 1), '1.4.359');
   assert.deepEqual([one.count, one.devices.map((d) => d.name), one.result], [1, ['B'], 'VK_SUCCESS']);
-  const none = devicesWithSettings([a], configs.slice(0, 1));
+  const none = devicesWithSettings([a], configs.slice(0, 1), '1.4.325');
   assert.deepEqual([none.count, none.result], [1, 'VK_ERROR_INITIALIZATION_FAILED']);
+  // 1.4.323–1.4.324: no match is no device, and VK_SUCCESS (c3394a6c8).
+  const noneBefore = devicesWithSettings([a], configs.slice(0, 1), '1.4.324');
+  assert.deepEqual([noneBefore.count, noneBefore.devices, noneBefore.result], [1, [], 'VK_SUCCESS']);
   assert.equal(
-    devicesWithSettings([device('old', { apiVersion: 1 << 22 })], configs).result,
+    devicesWithSettings([device('old', { apiVersion: 1 << 22 })], configs, '1.4.359').result,
     'VK_ERROR_INITIALIZATION_FAILED',
     'a 1.0 device has no UUID to match',
   );
-  const twice = devicesWithSettings([b, a], [configs[0]!, configs[0]!]);
+  const twice = devicesWithSettings([b, a], [configs[0]!, configs[0]!], '1.4.359');
   assert.deepEqual(
     twice.devices.map((d) => d.name),
     ['B', 'B'],

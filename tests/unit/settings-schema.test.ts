@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DiagnosticSeverity, type Range } from 'vscode-languageserver-types';
-import { layerSettingsFromManifest, manifestLayerNames } from '../../shared/settings/settings-schema';
+import { layerSettingsFromManifest, manifestLayerNames, mayDescribeSettings } from '../../shared/settings/settings-schema';
 import { flattenSettings, SETTING_TYPES, type LayerSettingsDescription, type SettingDescription } from '../../shared/settings/setting-types';
 import { settingsDiagnosticCodes } from '../../shared/settings/settings-diagnostic-codes';
 import { checkLayerValues, checkSettingValue, parseSettingText } from '../../shared/settings/setting-validation';
@@ -298,6 +298,28 @@ test('malformed descriptions give diagnostics with the range of the offending JS
     describe(manifest([{ key: 'b', label: 'B', description: 'd', type: 'BOOL', default: true }], {}, '1.1.2')).diagnostics.map((x) => x.code),
     ['settings/old-file-format'],
   );
+});
+
+test('mayDescribeSettings: false only for texts whose parse has no setting (the Settings view skips those)', () => {
+  const layer = (extra: string) => `{"file_format_version": "1.2.0", "layer": {"name": "VK_LAYER_x", "type": "GLOBAL"${extra}}}`;
+  const one = ', "features": {"settings": [{"key": "k", "label": "K", "description": "d", "type": "BOOL", "default": true}]}';
+  const cases = [
+    layer(''),
+    layer(one),
+    layer(one.replace('"settings"', '"setting\\u0073"')),
+    layer(one.replace('"settings"', '"\\u0073ettings"')),
+    layer(', "settings": [{"key": "k", "label": "K", "description": "d", "type": "BOOL", "default": true}]'),
+    layer(', "description": "no settings here"'),
+    VALIDATION_TEXT,
+  ];
+  for (const text of cases) {
+    const described = flattenSettings(layerSettingsFromManifest(text, text === VALIDATION_TEXT ? VALIDATION : 'VK_LAYER_x')?.settings ?? []).length;
+    if (!mayDescribeSettings(text)) assert.equal(described, 0, text);
+  }
+  assert.equal(mayDescribeSettings(layer('')), false);
+  assert.equal(mayDescribeSettings(layer(one.replace('"settings"', '"\\u0073ettings"'))), true);
+  assert.equal(flattenSettings(layerSettingsFromManifest(layer(one.replace('"settings"', '"\\u0073ettings"')), 'VK_LAYER_x')!.settings).length, 1);
+  assert.equal(mayDescribeSettings(VALIDATION_TEXT), true);
 });
 
 test('mangled copies of the real manifest never throw (seeded)', () => {

@@ -4,7 +4,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RegistryValue } from '../../shared/discovery/registry-output';
-import { loaderSettingsKey, settingsValueInKey, windowsSettingsFile, type WindowsSettingsFileQuery } from '../../shared/loader/windows-settings-file';
+import {
+  loaderSettingsKey,
+  registeredSettingsFiles,
+  settingsValueInKey,
+  windowsSettingsFile,
+  type WindowsSettingsFileQuery,
+} from '../../shared/loader/windows-settings-file';
 import { realFileOps } from '../../main/platform/atomic-file';
 import {
   applyOwnedRegistryValue,
@@ -89,6 +95,17 @@ test('name_size is set once: after a value, only a strictly shorter name can be 
   // The first name may be up to 1023 characters (char name[MAX_STRING_SIZE], 1024).
   assert.equal(settingsValueInKey([dword(`C:\\${'z'.repeat(1020)}`)]), null);
   assert.equal(settingsValueInKey([dword(`C:\\${'z'.repeat(1021)}`), dword(FILE)]), null);
+});
+
+test("every value naming a vk_loader_settings.json, in the key's order, whether or not the walk reaches it (the status lists them all)", () => {
+  const values: RegistryValue[] = [
+    { name: 'C:\\a.txt', type: 'REG_DWORD', data: 0 },
+    { name: 'C:\\vkconfig\\vk_loader_settings.json', type: 'REG_DWORD', data: 1 },
+    { name: 'C:\\x\\VK_LOADER_SETTINGS.JSON', type: 'REG_DWORD', data: 0 },
+    { name: 'C:\\tool\\vk_loader_settings.json', type: 'REG_DWORD', data: 0 },
+  ];
+  assert.equal(settingsValueInKey(values), null, 'the walk stops at the longer name');
+  assert.deepEqual(registeredSettingsFiles(values), ['C:\\vkconfig\\vk_loader_settings.json', 'C:\\tool\\vk_loader_settings.json']);
 });
 
 test('a registered file that does not exist: 1.3.275 takes it (no settings, HKLM unread); 1.3.302+ skips it and reads HKLM', () => {

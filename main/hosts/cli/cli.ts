@@ -89,6 +89,7 @@ async function serve(options: { port: number; host?: string; open?: boolean; pri
       bus: ctx.bus,
       rendererDir: rendererDir(root),
       browserPreloadFile: join(root, 'out', 'preload', 'browser.js'),
+      firstRequestFile: join(root, 'out', 'preload', 'browser-first-request.js'),
       host,
       port: options.port,
       attachClient: () => ctx.attachUiClient(),
@@ -124,6 +125,7 @@ async function serve(options: { port: number; host?: string; open?: boolean; pri
     process.stdin.on('data', () => process.stdout.write(`Another one-time link: ${link()}\n`));
   } else process.stdout.write(`Strata is running at ${running.url}\nPress Ctrl+C to stop.\n`);
   const removeLaunchFile = options.open ? openInBrowser(running) : () => {};
+  void ctx.warmUp('browser').catch(() => undefined);
   await new Promise<void>((resolve) => {
     const stop = () => {
       ctx.bus.emit('host.notice', { level: 'warning', message: 'The Strata server has stopped. Start `strata serve` again and open its new URL.' });

@@ -19,6 +19,8 @@ export interface BrowserHostOptions {
   rendererDir: string;
   /** The browser-side window.strata implementation (out/preload/browser.js). */
   browserPreloadFile: string;
+  /** The page's first script, which sends the first view's request (out/preload/browser-first-request.js); none: the preload sends it. */
+  firstRequestFile?: string;
   host?: string;
   port?: number;
   /** Fixed token for tests; a random one otherwise. */
@@ -109,9 +111,16 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
-/** The renderer's index.html with the browser preload placed before any of its scripts. */
-function injectPreload(html: string): string {
-  const tag = '<script src="./strata-preload.js"></script>';
+/**
+ * The renderer's index.html with the browser preload placed before any of its scripts. `defer`: the
+ * page goes on parsing (and fetching the renderer's modules) while the preload downloads, and it still
+ * runs before them, since deferred and module scripts run in document order once parsing is done
+ * (HTML § 4.12.1.1); a plain script here held every module back until it had run (issue #19). Before
+ * it, when there is one, the first-request script (a few hundred bytes, run at once): it sends the
+ * first view's request before the preload and the renderer have loaded.
+ */
+function injectPreload(html: string, firstRequest: boolean): string {
+  const tag = `${firstRequest ? '<script src="./strata-first-request.js"></script>' : ''}<script defer src="./strata-preload.js"></script>`;
   const at = html.indexOf('<script');
   return at >= 0 ? html.slice(0, at) + tag + html.slice(at) : html.replace('</head>', `${tag}</head>`);
 }
@@ -220,6 +229,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       send(res, 200, await readFile(options.browserPreloadFile), 'text/javascript; charset=utf-8');
       return;
     }
+    if (url.pathname === '/strata-first-request.js' && options.firstRequestFile) {
+      send(res, 200, await readFile(options.firstRequestFile), 'text/javascript; charset=utf-8');
+      return;
+    }
     const path = url.pathname === '/' ? '/index.html' : url.pathname;
     const file = await readStatic(options.rendererDir, path);
     if (!file) {
@@ -227,7 +240,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       return;
     }
     if (path === '/index.html') {
-      send(res, 200, injectPreload(file.body.toString('utf8')), file.type);
+      send(res, 200, injectPreload(file.body.toString('utf8'), options.firstRequestFile !== undefined), file.type);
       return;
     }
     send(res, 200, file.body, file.type);

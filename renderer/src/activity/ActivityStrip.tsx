@@ -4,7 +4,7 @@ import { formatStrataError } from '../../../shared/errors/strata-error';
 import { hasStrataApi } from '../strata-bridge';
 import { useActivity } from './activity-store';
 import { useChain } from '../chain/chain-store';
-import { useDiscovery } from '../discovery/discovery-store';
+import { selectFirstAnswerPending, useDiscovery } from '../discovery/discovery-store';
 import { useDraft } from '../configurator/draft-store';
 import { useNavigation } from '../navigation/navigation-store';
 import { useProfiles } from '../profiles/profiles-store';
@@ -119,9 +119,11 @@ export function ActivityStrip() {
   const expanded = useActivity((s) => s.expanded);
   const dialog = useActivity((s) => s.disable.kind);
 
+  // After the first view's discovery answer (it asks the probe for the loader version, and discovers too).
+  const waitForDiscovery = useDiscovery(selectFirstAnswerPending);
   useEffect(() => {
-    if (hasStrataApi() && useActivity.getState().status.status === 'idle') void useActivity.getState().load();
-  }, []);
+    if (!waitForDiscovery && hasStrataApi() && useActivity.getState().status.status === 'idle') void useActivity.getState().load();
+  }, [waitForDiscovery]);
 
   const value = status.status === 'ready' ? status.value : null;
   const foreign = value?.files.some((f) => f.owner === 'foreign') ?? false;

@@ -80,6 +80,14 @@ export const useDiscovery = create<DiscoveryState>()((set, get) => {
   };
 });
 
+/**
+ * True while discovery's first answer is on its way (a refresh keeps the previous answer: 'ready').
+ * The requests of what sits around the first view (the status strip, the profile menu) wait for it:
+ * in main they would compete with it for the same CPU, and the Layers list shows nothing until it
+ * comes (issue #19: first render).
+ */
+export const selectFirstAnswerPending = (s: DiscoveryState): boolean => s.manifests.status === 'loading';
+
 /** Errors across all discovered manifests, for the sidebar badge; null until discovery has answered. */
 export const selectErrorCount = (s: DiscoveryState): number | null => {
   if (s.manifests.status !== 'ready') return null;

@@ -1,6 +1,6 @@
 import type { DiscoveredManifest, ManifestInventory } from '../../../shared/discovery/manifest-inventory';
 import type { ManifestKind } from '../../../shared/loader/search-paths';
-import { countSeverities, severityName, SEVERITY_ORDER, type SeverityCounts } from './diagnostic-severity';
+import { countSeverities, messageText, severityName, splitFix, SEVERITY_ORDER, type SeverityCounts } from './diagnostic-severity';
 
 type InventoryDiagnostic = DiscoveredManifest['diagnostics'][number];
 
@@ -110,4 +110,21 @@ export function sortGroups(groups: readonly ProblemGroup[], order: ProblemOrder)
     .map((g, i) => ({ g, i }))
     .sort((a, b) => worst(a.g) - worst(b.g) || b.g.counts[SEVERITY_ORDER[worst(b.g)]!] - a.g.counts[SEVERITY_ORDER[worst(a.g)]!] || a.i - b.i)
     .map(({ g }) => g);
+}
+
+/**
+ * A file's group height in pixels before it has been on screen (the virtualised list replaces it by
+ * the measured one): the header, and per row its padding, the message and fix lines at
+ * `columns` characters a line, and the code line. Must follow problems.css (8px padding and 13px
+ * text in the header, 10px padding, 13px text with ~19.5px lines and a 22px meta line per row).
+ */
+export function estimateGroupHeight(group: ProblemGroup, columns: number): number {
+  const width = Math.max(20, Math.floor(columns));
+  const lines = (text: string) => Math.max(1, Math.ceil(text.length / width));
+  let height = 37;
+  for (const row of group.rows) {
+    const { text, fix } = splitFix(messageText(row.diagnostic.message));
+    height += 21 + 19.5 * lines(text) + (fix === null ? 0 : 4 + 19.5 * lines(`Fix: ${fix}`)) + 22;
+  }
+  return Math.round(height);
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { profileToOverrideConfig } from '../../../shared/profiles/profile-override';
 import { profileEntries, type ProfileEntry } from './profile-entries';
-import { useDiscovery } from '../discovery/discovery-store';
+import { selectFirstAnswerPending, useDiscovery } from '../discovery/discovery-store';
 import { selectDirty, selectSourceEdited, useDraft } from '../configurator/draft-store';
 import { useProfiles } from './profiles-store';
 import { Dialog } from '../ui/Dialog';
@@ -49,9 +49,11 @@ export function ProfileSwitcher() {
   const [pending, setPending] = useState<ProfileEntry | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
+  // After the first view's discovery answer (profiles.list discovers too).
+  const waitForDiscovery = useDiscovery(selectFirstAnswerPending);
   useEffect(() => {
-    if (useProfiles.getState().list.status === 'idle') void useProfiles.getState().load();
-  }, []);
+    if (!waitForDiscovery && useProfiles.getState().list.status === 'idle') void useProfiles.getState().load();
+  }, [waitForDiscovery]);
 
   const entries = useMemo(() => (list.status === 'ready' ? profileEntries(list.value) : []), [list]);
   const presets = entries.filter((e) => e.kind === 'preset');
