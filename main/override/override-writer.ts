@@ -16,6 +16,7 @@ import {
 } from '../platform/owned-files/owned-file';
 import type { OwnedLocation } from '../platform/owned-files/owned-location';
 import { sha256 } from '../platform/owned-files/owned-record';
+import { strataUserDirs } from '../platform/user-dirs';
 
 /**
  * The override writer: installs Strata's VkLayer_override.json where the loader finds implicit
@@ -37,7 +38,7 @@ export interface OverrideLocation extends OwnedLocation {
 export function overrideLocation(scope: OverrideScope, env: Environment, home: string): OverrideLocation {
   const xdg = resolveXdgDirectories(env, home);
   const dir = scope === 'system' ? '/etc/vulkan/implicit_layer.d' : join(xdg.dataHome.value, 'vulkan', 'implicit_layer.d');
-  const stateDir = scope === 'system' ? '/var/lib/strata' : join(xdg.stateHome.value, 'strata');
+  const stateDir = scope === 'system' ? '/var/lib/strata' : strataUserDirs(env, home).state;
   return {
     scope,
     dir,

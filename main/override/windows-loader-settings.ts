@@ -1,6 +1,6 @@
-import { homedir } from 'node:os';
 import { win32 } from 'node:path';
 import { serviceError } from '../../shared/errors/strata-error';
+import { windowsLocalAppData } from '../platform/user-dirs';
 import { loaderSettingsKey } from '../../shared/loader/windows-settings-file';
 import { SETTINGS_FILE_NAME } from '../../shared/loader/settings-file-locations';
 import { LOADER_FEATURES, loaderAtLeast } from '../../shared/profiles/loader-features';
@@ -57,9 +57,7 @@ export interface WindowsLoaderSettingsLocation {
 }
 
 export function windowsLoaderSettingsLocation(elevated: boolean, env: Environment, loaderVersion: string): WindowsLoaderSettingsLocation {
-  const base = elevated
-    ? env['ProgramData'] || env['PROGRAMDATA'] || 'C:\\ProgramData'
-    : env['LOCALAPPDATA'] || win32.join(env['USERPROFILE'] || homedir(), 'AppData', 'Local');
+  const base = elevated ? env['ProgramData'] || env['PROGRAMDATA'] || 'C:\\ProgramData' : windowsLocalAppData(env);
   const root = win32.join(base, 'Strata');
   const dir = win32.join(root, 'loader-settings');
   const stateDir = win32.join(root, 'state');

@@ -1,6 +1,6 @@
-import { homedir } from 'node:os';
 import { join, win32 } from 'node:path';
 import { serviceError } from '../../shared/errors/strata-error';
+import { windowsLocalAppData } from '../platform/user-dirs';
 import { enabledManifestNames, type RegistryValue } from '../../shared/discovery/registry-output';
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { OVERRIDE_FILE_NAME } from '../../shared/override/override-names';
@@ -63,10 +63,7 @@ export async function systemOverrideRegistry(): Promise<OverrideRegistry> {
 
 /** Where Strata keeps the override on Windows (see above); `env` is the Windows environment. */
 export function windowsOverrideLocation(scope: OverrideScope, env: Environment): OverrideLocation {
-  const base =
-    scope === 'system'
-      ? env['ProgramData'] || env['PROGRAMDATA'] || 'C:\\ProgramData'
-      : env['LOCALAPPDATA'] || win32.join(env['USERPROFILE'] || homedir(), 'AppData', 'Local');
+  const base = scope === 'system' ? env['ProgramData'] || env['PROGRAMDATA'] || 'C:\\ProgramData' : windowsLocalAppData(env);
   const root = win32.join(base, 'Strata');
   const dir = win32.join(root, 'override');
   const stateDir = win32.join(root, 'state');

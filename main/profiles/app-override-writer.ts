@@ -15,6 +15,7 @@ import { withLock } from '../platform/file-lock';
 import { applyOwnedLocked, ownedStatus, prepareOwned, removeOwnedLocked, underOwnedLock } from '../platform/owned-files/owned-file';
 import type { OwnedLocation } from '../platform/owned-files/owned-location';
 import { emptyRecord, readOwnedRecord, sha256, writeOwnedRecord, type OwnedRecord } from '../platform/owned-files/owned-record';
+import { strataUserDirs } from '../platform/user-dirs';
 
 /**
  * Makes the bound profiles take effect for applications started anywhere, not only from Strata.
@@ -61,7 +62,7 @@ export interface AppOverrideLocation {
 
 export function appOverrideLocation(env: NodeJS.ProcessEnv, home: string): AppOverrideLocation {
   const xdg = resolveXdgDirectories(env, home);
-  const stateDir = join(xdg.stateHome.value, 'strata');
+  const stateDir = strataUserDirs(env, home).state;
   return {
     dir: join(xdg.dataHome.value, 'vulkan', 'implicit_layer.d'),
     stateDir,

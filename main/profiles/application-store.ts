@@ -1,19 +1,21 @@
 import { join } from 'node:path';
 import { serviceError } from '../../shared/errors/strata-error';
-import { resolveXdgDirectories, type Environment } from '../../shared/loader/xdg-directories';
+import type { Environment } from '../../shared/loader/xdg-directories';
 import { ApplicationsFileSchema, EMPTY_APPLICATIONS, type Application, type ApplicationsFile } from '../../shared/profiles/application-list';
 import { parseProfileJson } from '../../shared/profiles/profile-document';
 import { invalidProfileError, issuesOf } from '../../shared/profiles/profile-schema';
 import { asStrataFailure, readIfExists, realFileOps, writeFileAtomic, type FileOps } from '../platform/atomic-file';
 import { withLock } from '../platform/file-lock';
+import { strataUserDirs } from '../platform/user-dirs';
 
 /**
- * $XDG_CONFIG_HOME/strata/applications.json: the applications and their bound profiles, written
+ * $XDG_CONFIG_HOME/strata/applications.json (on Windows %APPDATA%\Strata\applications.json:
+ * main/platform/user-dirs.ts): the applications and their bound profiles, written
  * atomically under a lock. A file that does not read is reported (file and field) and never
  * overwritten: every change is refused until it is fixed or moved away.
  */
 export function applicationsFile(env: Environment, home: string): string {
-  return join(resolveXdgDirectories(env, home).configHome.value, 'strata', 'applications.json');
+  return join(strataUserDirs(env, home).config, 'applications.json');
 }
 
 export class ApplicationStore {

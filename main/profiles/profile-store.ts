@@ -1,22 +1,23 @@
 import { join } from 'node:path';
 import { serviceError, strataError, type StrataError } from '../../shared/errors/strata-error';
-import { resolveXdgDirectories, type Environment } from '../../shared/loader/xdg-directories';
+import type { Environment } from '../../shared/loader/xdg-directories';
 import { parseProfileText } from '../../shared/profiles/profile-document';
 import { profileFileName, profileNameKey, sameProfileName, PROFILE_FILE_EXTENSION } from '../../shared/profiles/profile-file-name';
 import { invalidProfileError, issuesOf, ProfileNameSchema, ProfileSchema, serializeProfile, type Profile } from '../../shared/profiles/profile-schema';
 import { asStrataFailure, realFileOps, sweepDeadTemps, unlinkDurable, writeFileAtomic, type FileOps } from '../platform/atomic-file';
 import { GuardedReadError, readTextGuardedSync } from '../platform/guarded-read';
 import { withLock } from '../platform/file-lock';
+import { strataUserDirs } from '../platform/user-dirs';
 
 /**
  * Profiles on disk: one JSON file per profile in $XDG_CONFIG_HOME/strata/profiles (default
- * ~/.config/strata/profiles), named after the profile (shared/profiles/profile-file-name.ts) and
+ * ~/.config/strata/profiles; on Windows %APPDATA%\Strata\profiles: main/platform/user-dirs.ts), named after the profile (shared/profiles/profile-file-name.ts) and
  * written atomically (main/platform/atomic-file.ts). A file that does not read as a profile is
  * reported with its file and field and left exactly as it is: Strata never deletes or rewrites a
  * file it cannot read. Changes take a lock, so two Strata processes cannot both create one name.
  */
 export function profilesDir(env: Environment, home: string): string {
-  return join(resolveXdgDirectories(env, home).configHome.value, 'strata', 'profiles');
+  return join(strataUserDirs(env, home).config, 'profiles');
 }
 
 export interface StoredProfile {

@@ -2,7 +2,6 @@ import { closeSync, readdirSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { serviceError, StrataRequestError } from '../../shared/errors/strata-error';
-import { resolveXdgDirectories } from '../../shared/loader/xdg-directories';
 import { compileQuery, type SessionQuery } from '../../shared/sessions/session-query';
 import {
   countRecord,
@@ -20,12 +19,16 @@ import {
 import type { SessionList, SessionOpen, SessionSearch, SessionStatus, SessionSummary } from '../../shared/sessions/session-ipc';
 import type { SessionDigest } from '../../shared/sessions/session-diff';
 import { unlinkDurable } from '../platform/atomic-file';
+import { strataUserDirs } from '../platform/user-dirs';
 import { GuardedReadError, openRegularFile, openRegularFileSync, READ_LIMITS } from '../platform/guarded-read';
 import { excessiveNesting, JSON_NESTING_LIMIT } from '../../shared/json/json-nesting';
 
-/** $XDG_STATE_HOME/strata/sessions (default ~/.local/state/strata/sessions): run records are state, not configuration. */
+/**
+ * $XDG_STATE_HOME/strata/sessions (default ~/.local/state/strata/sessions; on Windows
+ * %LOCALAPPDATA%\Strata\state\sessions: main/platform/user-dirs.ts): run records are state, not configuration.
+ */
 export function sessionsDir(env: NodeJS.ProcessEnv): string {
-  return join(resolveXdgDirectories(env, env['HOME'] || homedir()).stateHome.value, 'strata', 'sessions');
+  return join(strataUserDirs(env, env['HOME'] || homedir()).state, 'sessions');
 }
 
 export const SESSION_EXTENSION = '.jsonl';

@@ -138,12 +138,32 @@ export function buildInventory(
   loaderVersion: string | null = null,
   libraries: LibraryLookup | null = null,
 ): ManifestInventory {
+  const steps = inventorySteps(locations, scanned, loaderVersion, libraries);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * buildInventory one manifest at a time: it yields after each file and returns the inventory, so
+ * that a server can answer its other requests between files (main/discovery/discovery-service.ts:
+ * parsing, linting and checking the libraries of 1,000 manifests held `strata serve`'s page scripts
+ * back for as long, issue #19).
+ */
+export function* inventorySteps(
+  locations: ManifestInventory['locations'],
+  scanned: Record<ManifestKind, ScannedManifest[]>,
+  loaderVersion: string | null = null,
+  libraries: LibraryLookup | null = null,
+): Generator<void, ManifestInventory> {
   // For the set rules, only each layer's name, API version and components are kept: the rest of
   // each parsed tree dies young, which halves the garbage collector's work on 10,000 files.
   const forSet = new Map<ScannedManifest, ManifestInSet['parsed']>();
   const manifests = {} as ManifestInventory['manifests'];
   for (const kind of ManifestKindSchema.options) {
-    manifests[kind] = scanned[kind].map((file) => {
+    const found: DiscoveredManifest[] = (manifests[kind] = []);
+    for (const file of scanned[kind]) {
       const diagnostics: Diagnostic[] = [];
       let layers: LayerSummary[] = [];
       let driver: DiscoveredManifest['driver'] = null;
@@ -178,8 +198,9 @@ export function buildInventory(
           ),
         );
       }
-      return { ...file, fileFormatVersion, layers, driver, diagnostics };
-    });
+      found.push({ ...file, fileFormatVersion, layers, driver, diagnostics });
+      yield;
+    }
   }
   const layerFiles = [...scanned.implicit_layer, ...scanned.explicit_layer].filter((f) => forSet.has(f) && f.duplicateOf === null);
   const byPath = new Map([...manifests.implicit_layer, ...manifests.explicit_layer].map((m) => [m.path, m]));

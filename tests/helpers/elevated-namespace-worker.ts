@@ -6,6 +6,7 @@ import { explainChain } from '../../main/chain/chain-service';
 import { discoveryManifests } from '../../main/discovery/discovery-service';
 import { DEBIAN_LINUX } from '../../shared/loader/search-paths';
 import type { ElevatedProbes } from './elevated-probes';
+import { loaderDriverScan } from './loader-log';
 
 /**
  * Run by tests/helpers/elevated-probes.ts runInNamespace inside a private mount namespace whose
@@ -73,20 +74,6 @@ function usedSettingsFile(log: string): string | null {
   return m ? normalize(m) : null;
 }
 
-/** The driver manifests of the loader's first driver scan in vkCreateInstance, in order. */
-function loaderDrivers(log: string): string[] {
-  const after = log.split('STRATA-PROBE: layers enumerated')[1] ?? '';
-  if (!/Searching for driver manifest files/.test(after)) throw new Error(`no driver scan in the loader's log:\n${after.slice(0, 2000)}`);
-  const out: string[] = [];
-  let scans = 0;
-  for (const line of after.split('\n')) {
-    if (/Searching for driver manifest files/.test(line) && ++scans > 1) break;
-    const found = /Found ICD manifest file (.+), version /.exec(line);
-    if (found) out.push(found[1]!);
-  }
-  return out;
-}
-
 async function search(job: JobBase): Promise<SearchStep[]> {
   const steps: SearchStep[] = [];
   for (let i = 0; i < 16; i++) {
@@ -115,7 +102,7 @@ async function drivers(job: JobBase): Promise<VariantAnswer<string[]>[]> {
       appPath: job.probes[variant],
     });
     const strata = inv.manifests.driver.filter((m) => m.problem === null && m.driver !== null).map((m) => m.path);
-    out.push({ variant, ids: run.ids, loader: loaderDrivers(run.stderr), strata, loaderVersion: run.version });
+    out.push({ variant, ids: run.ids, loader: loaderDriverScan(run.stderr), strata, loaderVersion: run.version });
   }
   return out;
 }

@@ -66,3 +66,23 @@ function searches(log: string, tag: 'LAYER' | 'DRIVER'): LoaderSearch[] {
   }
   return out;
 }
+
+/**
+ * The driver manifests the loader parses in vkCreateInstance (its first driver search after the
+ * probe's "layers enumerated" marker), in order, less those its filters then ignore ("Driver … ignored
+ * because" follows the manifest's own "Found" line). Throws when the log shows no driver search: a
+ * silent log must not read as "no driver".
+ */
+export function loaderDriverScan(log: string): string[] {
+  const after = log.split('STRATA-PROBE: layers enumerated')[1] ?? '';
+  if (!/Searching for driver manifest files/.test(after)) throw new Error(`no driver scan in the loader's log:\n${after.slice(0, 2000)}`);
+  const out: string[] = [];
+  let scans = 0;
+  for (const line of after.split('\n')) {
+    if (/Searching for driver manifest files/.test(line) && ++scans > 1) break;
+    const found = /Found ICD manifest file (.+), version /.exec(line);
+    if (found) out.push(found[1]!);
+    if (/Driver ".*" ignored because/.test(line)) out.pop();
+  }
+  return out;
+}

@@ -6,6 +6,7 @@ import { createAppContext } from '../../main/hosts/app-context';
 import { findAppRoot } from '../../main/platform/app-paths';
 import type { StrataEvent } from '../../shared/ipc/events';
 import { makeTempHome } from '../helpers/temp-home';
+import { manifestCatalogue } from '../../main/discovery/manifest-catalogue';
 
 /**
  * main/hosts/app-context.ts: the UI hosts' wiring. Manifest folders are watched only while a UI client is
@@ -68,18 +69,27 @@ test("launches made through the context report on the context's bus", async () =
   }
 });
 
-test('warmUp (issue #19) loads what the first view needs and starts no probe; the first view then answers', async () => {
+test('warmUp (issue #19) loads what the first view needs, discovers the manifests once and starts no probe; the first view then answers', async () => {
   const home = makeTempHome();
   const ctx = createAppContext({ root, env: home.env });
   // The probe's process (private to BridgeClient): the warm-up asks the loader nothing, so none is started.
   const probe = () => (ctx.bridge as unknown as { child: unknown }).child;
+  // Every discovery goes through the one catalogue: count those of this environment.
+  const answer0 = manifestCatalogue.answer.bind(manifestCatalogue);
+  let discoveries = 0;
+  manifestCatalogue.answer = (request, compute) => {
+    if (request.env === home.env) discoveries++;
+    return answer0(request, compute);
+  };
   try {
     await ctx.warmUp('browser');
+    assert.equal(discoveries, 1, 'the warm-up discovers the manifests once (its answer warms the code, it is not kept)');
     assert.equal(probe(), null, 'no probe started by the warm-up');
     const answer = await ctx.router.call('discovery.manifests', {}, { host: 'browser' });
     assert.ok(answer.ok, JSON.stringify(answer));
     assert.equal(probe(), null, 'discovery asks no probe either');
   } finally {
+    manifestCatalogue.answer = answer0;
     ctx.dispose();
     home.cleanup();
   }

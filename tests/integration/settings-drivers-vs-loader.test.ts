@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
+import { loaderDriverScan } from '../helpers/loader-log';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
 import { loaderHas, NEWEST_PROVEN, setRuleSinceForTest, sinceOf } from '../../shared/loader/loader-rules';
@@ -242,23 +243,6 @@ const scenarios: Scenario[] = [
   },
 ];
 
-/** The driver manifests the loader parses in vkCreateInstance, less those its filters then ignore. */
-function loaderDrivers(log: string): string[] {
-  const after = log.split('STRATA-PROBE: layers enumerated')[1] ?? '';
-  // A silent log would read as "no driver": the scan itself must show.
-  assert.match(after, /Searching for driver manifest files/, `no driver scan in the loader's log:\n${after.slice(0, 2000)}`);
-  const out: string[] = [];
-  let scans = 0;
-  for (const line of after.split('\n')) {
-    if (/Searching for driver manifest files/.test(line) && ++scans > 1) break;
-    const found = /Found ICD manifest file (.+), version /.exec(line);
-    if (found) out.push(found[1]!);
-    // "Driver "a.json" ignored because …" follows the manifest's own "Found" line.
-    if (/Driver ".*" ignored because/.test(line)) out.pop();
-  }
-  return out;
-}
-
 /** Strata's list for this version, less the drivers the filters drop where the loader applies them. */
 function strataDrivers(inv: ManifestInventory, env: NodeJS.ProcessEnv): string[] {
   const filtersOff = (inv.driverNotes ?? []).some((n) => /VK_LOADER_DRIVERS_SELECT and VK_LOADER_DRIVERS_DISABLE/.test(n));
@@ -297,7 +281,7 @@ async function runScenario(b: LoaderBuild, s: Scenario, check: (o: Outcome, t: T
       libraries: false,
       appPath: probe,
     });
-    check({ strata: strataDrivers(inv, env), loader: loaderDrivers(r.stderr), inv, file }, t);
+    check({ strata: strataDrivers(inv, env), loader: loaderDriverScan(r.stderr), inv, file }, t);
   } finally {
     home.cleanup();
   }
