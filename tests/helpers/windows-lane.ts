@@ -471,9 +471,10 @@ export function openWindowsLane(): WindowsLane {
         .join('\n') + '\n',
     );
     const target = exe.startsWith('/') ? winPath(exe) : exe;
-    // CommandLineToArgvW quoting: backslashes are literal except before a quote.
-    const quote = (a: string) => (a === '' || /[\s"]/.test(a) ? `"${a.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"` : a);
-    return { wineArgs: [envRun, winPath(envFile), quote(target), ...args.map(quote)], outFile: join(io, `out-${n}.txt`), errFile: join(io, `err-${n}.txt`) };
+    // Unquoted: Wine builds the Windows command line from these arguments and quotes each one as
+    // CommandLineToArgvW reads it; env-run.exe passes its own on verbatim (quoting here as well made a
+    // profile named "Validation — standard" arrive with its quotes).
+    return { wineArgs: [envRun, winPath(envFile), target, ...args], outFile: join(io, `out-${n}.txt`), errFile: join(io, `err-${n}.txt`) };
   };
 
   const lane: WindowsLane = {

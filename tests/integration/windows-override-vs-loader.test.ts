@@ -337,13 +337,16 @@ function predictedFor(app: string): string[] {
   return p.chain;
 }
 
+/** A name with spaces and a non-ASCII dash, as the presets' names are: it must reach Strata whole on the Windows command line. */
+const PROFILE = 'Wine — bound';
+
 function importProfile() {
   const file = join(lane.home.dir, 'wine-bound.json');
   writeFileSync(
     file,
     JSON.stringify({
       schemaVersion: 2,
-      name: 'WineBound',
+      name: PROFILE,
       layers: [
         { name: 'VK_LAYER_STRATA_c', state: 'on' },
         { name: 'VK_LAYER_STRATA_a', state: 'on' },
@@ -361,7 +364,7 @@ test(
     reset();
     installApps();
     importProfile();
-    const bound = ProfileBindResultSchema.parse(json(lane.strata(['profile', 'bind', BOUND, 'WineBound', '--json', ...INSTALLED])));
+    const bound = ProfileBindResultSchema.parse(json(lane.strata(['profile', 'bind', BOUND, PROFILE, '--json', ...INSTALLED])));
     assert.equal(bound.sync.mechanism, 'loader-settings');
     assert.deepEqual(
       bound.sync.files.map((f) => f.path),
@@ -396,12 +399,12 @@ test(
     assert.deepEqual(loaderChainOf(BOUND), ['VK_LAYER_STRATA_b']);
     assert.deepEqual(predictedFor(BOUND), ['VK_LAYER_STRATA_b']);
 
-    const refused = lane.strata(['profile', 'bind', BOUND, 'WineBound', ...INSTALLED]);
+    const refused = lane.strata(['profile', 'bind', BOUND, PROFILE, ...INSTALLED]);
     assert.equal(refused.status, 1, refused.stdout);
     assert.match(refused.stderr, /LoaderSettings holds a value Strata did not write: C:\\vkconfig\\vk_loader_settings\.json/);
     assert.equal(existsSync(join(lane.driveC, 'ProgramData', 'Strata', 'loader-settings', 'vk_loader_settings.json')), false, 'a refused bind wrote the file');
 
-    json(lane.strata(['profile', 'bind', BOUND, 'WineBound', '--force', '--json', ...INSTALLED]));
+    json(lane.strata(['profile', 'bind', BOUND, PROFILE, '--force', '--json', ...INSTALLED]));
     assert.doesNotMatch(lane.regQuery(HKLM_SETTINGS), /vkconfig/);
     assert.deepEqual(predictedFor(BOUND), ['VK_LAYER_STRATA_c', 'VK_LAYER_STRATA_a']);
     assert.deepEqual(loaderChainOf(BOUND), ['VK_LAYER_STRATA_c', 'VK_LAYER_STRATA_a']);
@@ -530,7 +533,7 @@ test(
     rmSync(log, { force: true });
     // "C:\apps\free" without .exe: found as Windows finds programs.
     const r = lane.strata(
-      ['launch', '--profile', 'WineBound', '--loader-debug', 'layer', '--env', 'STRATA_LAYER_LOG=C:\\chain.log', '--', 'C:\\apps\\free', '1.3'],
+      ['launch', '--profile', PROFILE, '--loader-debug', 'layer', '--env', 'STRATA_LAYER_LOG=C:\\chain.log', '--', 'C:\\apps\\free', '1.3'],
       {},
       { timeoutMs: 180_000 },
     );
