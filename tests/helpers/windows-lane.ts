@@ -372,18 +372,26 @@ export function preparedPrefix(loader: WindowsLoaderBuild = windowsLoader()): st
   );
 }
 
+/**
+ * Wine's environment for `prefix`: the test's own HOME, its Xvfb display, a 64-bit prefix, no Wine
+ * debug output, no menu entries and no .NET/Gecko install prompts; `dllOverrides` go first.
+ */
+function wineEnvironment(home: TempHome, display: string, prefix: string, dllOverrides = ''): NodeJS.ProcessEnv {
+  return {
+    ...home.env,
+    DISPLAY: display,
+    WINEPREFIX: prefix,
+    WINEARCH: 'win64',
+    WINEDEBUG: '-all',
+    WINEDLLOVERRIDES: `${dllOverrides}winemenubuilder.exe=d;mscoree,mshtml=`,
+  };
+}
+
 /** preparedPrefix's recipe, run in `prefix` (STRATA_WINE_FRESH_PREFIX=1: in each lane's own, as before the cache). */
 function bootPrefix(prefix: string, loader: WindowsLoaderBuild): void {
   const home = makeTempHome();
   const xvfb = startXvfb(home.dir);
-  const env: NodeJS.ProcessEnv = {
-    ...home.env,
-    DISPLAY: xvfb.display,
-    WINEPREFIX: prefix,
-    WINEARCH: 'win64',
-    WINEDEBUG: '-all',
-    WINEDLLOVERRIDES: 'winemenubuilder.exe=d;mscoree,mshtml=',
-  };
+  const env = wineEnvironment(home, xvfb.display, prefix);
   // ≈10 s on an idle machine; minutes when the machine is busy (the limits are for a hung Wine only).
   const wine = (args: string[]) => {
     const r = spawnSync('wine', args, { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, encoding: 'utf8' });
@@ -422,12 +430,8 @@ export function openWindowsLane(): WindowsLane {
   const prefix = join(home.dir, 'wineprefix');
   const xvfb = startXvfb(home.dir);
   const wineEnv: NodeJS.ProcessEnv = {
-    ...home.env,
-    DISPLAY: xvfb.display,
-    WINEPREFIX: prefix,
-    WINEARCH: 'win64',
-    WINEDEBUG: '-all',
-    WINEDLLOVERRIDES: 'vulkan-1=n;winemenubuilder.exe=d;mscoree,mshtml=',
+    // vulkan-1=n: the built loader, not Wine's own vulkan-1.dll (API 1.0.0, no layers).
+    ...wineEnvironment(home, xvfb.display, prefix, 'vulkan-1=n;'),
     // winevulkan over Xvfb, emulated, beside another test file on 2 cores: a probe request can take
     // longer than the 5 s a real machine gets (main/hosts/service-context.ts probeTimeoutMs).
     STRATA_PROBE_TIMEOUT_MS: '30000',
