@@ -10,6 +10,7 @@ import {
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { locationExists, scanManifests } from './manifest-scanner';
 import { registryManifests, systemRegistryReader, windowsProcessElevated, type RegistryReader } from './windows-registry';
+import { layerReadings } from '../../shared/loader/layer-readings';
 import { inventorySteps, type ManifestInventory, type ScannedManifest } from '../../shared/discovery/manifest-inventory';
 import { currentUser } from './current-user';
 import { libraryLookup } from './library-check';
@@ -158,7 +159,10 @@ async function discoverManifests(ctx: DiscoveryContext): Promise<ManifestInvento
     ctx.libraries === false
       ? null
       : libraryLookup(ctx.env, ctx.cwd ?? process.cwd(), platform.os === 'windows' ? 'windows' : platform.os === 'linux' ? 'linux' : 'other', user.elevated);
-  const inventory = await inSlices(inventorySteps(locations, scan.manifests, ctx.loaderVersion ?? null, libraries));
+  // A process that keeps answers (a UI host) will model chains on these manifests: the model reads
+  // discovery's parse of each (issue #14 point 5). A one-shot command would only pay for them (~15 % on 10,000 files).
+  const readings = manifestCatalogue.watches(ctx.env) ? layerReadings : null;
+  const inventory = await inSlices(inventorySteps(locations, scan.manifests, ctx.loaderVersion ?? null, libraries, readings));
   return search.notes.length ? { ...inventory, driverNotes: search.notes } : inventory;
 }
 

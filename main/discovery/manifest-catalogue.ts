@@ -48,6 +48,11 @@ export class ManifestCatalogue {
     };
   }
 
+  /** Whether a UI host watches `env`: its answers are kept, and more requests on the same manifests will come. */
+  watches(env: object): boolean {
+    return this.kept.has(env);
+  }
+
   /**
    * A call that may write manifests (or what their lint reads) has begun: kept answers go now, and
    * nothing is kept until the returned function, called when it has ended, drops what was read meanwhile.

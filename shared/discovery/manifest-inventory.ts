@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { ManifestKindSchema, LocationStatusSchema, type ManifestKind } from '../loader/search-paths';
 import { parseManifest } from '../manifest/manifest-parser';
+import type { LayerReadings } from '../loader/layer-readings';
 import type { LayerEntry } from '../manifest/manifest-model';
 import { lintManifest, type ManifestRole } from '../lint/manifest-lint';
 import type { LibraryLookup } from '../lint/library-lint';
@@ -131,14 +132,17 @@ const PROBLEM_TEXT: Record<NonNullable<ScannedManifest['problem']>, string> = {
 /**
  * `loaderVersion`: the loader whose verdicts the lint gives (manifest-lint.ts); unknown: the rules' default.
  * `libraries`: how to look at each "library_path" (main/discovery/library-check.ts); none: not checked.
+ * `readings`: where to hand each layer manifest's parse for the chain model (layer-readings.ts); none:
+ * nobody in this process will ask (the CLI's one-shot commands, which would only pay for them).
  */
 export function buildInventory(
   locations: ManifestInventory['locations'],
   scanned: Record<ManifestKind, ScannedManifest[]>,
   loaderVersion: string | null = null,
   libraries: LibraryLookup | null = null,
+  readings: LayerReadings | null = null,
 ): ManifestInventory {
-  const steps = inventorySteps(locations, scanned, loaderVersion, libraries);
+  const steps = inventorySteps(locations, scanned, loaderVersion, libraries, readings);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -156,6 +160,7 @@ export function* inventorySteps(
   scanned: Record<ManifestKind, ScannedManifest[]>,
   loaderVersion: string | null = null,
   libraries: LibraryLookup | null = null,
+  readings: LayerReadings | null = null,
 ): Generator<void, ManifestInventory> {
   // For the set rules, only each layer's name, API version and components are kept: the rest of
   // each parsed tree dies young, which halves the garbage collector's work on 10,000 files.
@@ -177,6 +182,8 @@ export function* inventorySteps(
         );
       } else {
         const parsed = parseManifest(file.text);
+        // The chain model reads this parse too: one parse per manifest text.
+        if (readings && kind !== 'driver') readings.remember(parsed, kind === 'implicit_layer');
         diagnostics.push(...lintManifest(parsed, { role: ROLE[kind], loaderVersion, path: file.path, libraries }));
         const m = parsed.manifest;
         forSet.set(file, { manifest: m?.kind === 'layer' ? { kind: 'layer', layers: m.layers.map(layerInSet) } : m });

@@ -1,8 +1,5 @@
-import { parseManifest } from '../manifest/manifest-parser';
-import type { LayerEntry } from '../manifest/manifest-model';
 import type { Environment } from './xdg-directories';
 import {
-  asciiLower,
   disableMatch,
   enableMatch,
   LAYERS_ALLOW_VAR,
@@ -16,6 +13,7 @@ import {
   type FilterMatch,
 } from './layer-filters';
 import { loaderHas, provenNote, RULES_VERSION } from './loader-rules';
+import { layerReadings, type Api, type LayerReadingEntry } from './layer-readings';
 import { OVERRIDE_LAYER_NAME, type ChainEntry, type ChainManifest, type ChainReason, type ChainReasonCode, type ExcludedLayer } from './chain-schema';
 
 /**
@@ -24,26 +22,10 @@ import { OVERRIDE_LAYER_NAME, type ChainEntry, type ChainManifest, type ChainRea
  * checks. Internal to shared/loader/: what the rest of Strata reads is chain.ts.
  */
 
-type Api = { major: number; minor: number };
-
-/** One layer as its manifest declares it: parsed once per manifest object, then shared and never changed. */
-interface LayerDecl {
-  name: string;
-  /** For the case-insensitive layer filters. */
-  lower: string;
-  implicit: boolean;
+/** One layer as its manifest declares it, where that manifest is: built once per manifest object from its text's reading, then shared and never changed. */
+interface LayerDecl extends LayerReadingEntry {
   manifest: string;
   origin: string;
-  libraryPath: string | null;
-  api: Api;
-  apiText: string;
-  meta: boolean;
-  components: string[];
-  enableEnv: { name: string; value: string } | null;
-  disableEnv: string | null;
-  blacklist: string[];
-  appKeys: string[];
-  overridePaths: string[];
 }
 
 /** One layer as the loader holds it in its instance layer list (a BaseList's own copy, never changed). */
@@ -52,15 +34,6 @@ export interface Layer extends LayerDecl {
   pos: number;
 }
 
-const str = (f: { value?: string | undefined } | undefined) => f?.value;
-const items = (f: { value?: { value: string | undefined }[] | undefined } | undefined) =>
-  (f?.value ?? []).flatMap((i) => (i.value === undefined ? [] : [i.value]));
-
-export function apiOf(text: string | undefined): Api {
-  // Loader 1.3.239 reads "M.m.p" with strtol on each part; a missing part is 0.
-  const [major = 0, minor = 0] = (text ?? '').split('.').map((p) => Number.parseInt(p, 10) || 0);
-  return { major, minor };
-}
 const meets = (required: Api, v: Api) => v.major > required.major || (v.major === required.major && v.minor >= required.minor);
 const fmt = (v: Api) => `${v.major}.${v.minor}`;
 
@@ -69,8 +42,8 @@ interface ReadLayers {
   rejected: ExcludedLayer[];
 }
 
-// Parsing is most of the cost of a computation; the renderer and bench recompute on the same
-// manifest objects, so each is read once. The text is kept to notice a manifest object changed since.
+// The renderer and the bench recompute on the same manifest objects: each object's layers are placed
+// once (the text's reading is layerReadings' own). The text is kept to notice an object changed since.
 const readCache = new WeakMap<ChainManifest, { text: string | null; problem: ChainManifest['problem']; implicit?: ReadLayers; explicit?: ReadLayers }>();
 
 export function readLayers(m: ChainManifest, implicit: boolean): ReadLayers {
@@ -83,72 +56,18 @@ export function readLayers(m: ChainManifest, implicit: boolean): ReadLayers {
   return read;
 }
 
-/** The layers of one manifest the loader keeps, or why it drops each (a subset of loader_read_layer_json's checks). */
+/** The layers of one manifest the loader keeps, or why it drops each: its text's reading (layer-readings.ts), placed at its path. */
 function readLayersUncached(m: ChainManifest, implicit: boolean): ReadLayers {
-  const out: ReadLayers = { layers: [], rejected: [] };
-  if (m.problem || m.text === null) return out;
-  const parsed = parseManifest(m.text).manifest;
-  if (parsed?.kind !== 'layer') return out;
-  for (const l of parsed.layers) {
-    if (!l.isObject) continue;
-    const name = str(l.name);
-    const reject = (why: string) =>
-      out.rejected.push({
-        name: name ?? '(no name)',
-        manifest: m.path,
-        reasons: [{ code: 'manifest/rejected', message: `the loader skips this layer: ${why}` }],
-      });
-    if (name === undefined) continue;
-    const type = str(l.type);
-    if (type !== 'GLOBAL' && type !== 'INSTANCE') {
-      reject(`type ${JSON.stringify(type ?? null)} is not GLOBAL or INSTANCE`);
-      continue;
-    }
-    if (str(l.api_version) === undefined || str(l.implementation_version) === undefined || str(l.description) === undefined) {
-      reject('a required field (api_version, implementation_version, description) is missing');
-      continue;
-    }
-    const meta = l.component_layers !== undefined;
-    if (meta && l.library_path !== undefined) {
-      reject('it has both library_path and component_layers');
-      continue;
-    }
-    if (!meta && str(l.library_path) === undefined) {
-      reject('it has no library_path');
-      continue;
-    }
-    const disable = firstEntry(l.disable_environment);
-    if (implicit && !disable) {
-      reject('an implicit layer must have a disable_environment (LLP_LAYER_9)');
-      continue;
-    }
-    const enable = firstEntry(l.enable_environment);
-    const isOverride = name === OVERRIDE_LAYER_NAME;
-    out.layers.push({
+  if (m.problem || m.text === null) return { layers: [], rejected: [] };
+  const reading = layerReadings.of(m.text, implicit);
+  return {
+    layers: reading.layers.map((l) => ({ ...l, manifest: m.path, origin: m.origin })),
+    rejected: reading.rejected.map(({ name, why }) => ({
       name,
-      lower: asciiLower(name),
-      implicit,
       manifest: m.path,
-      origin: m.origin,
-      libraryPath: str(l.library_path) ?? null,
-      api: apiOf(str(l.api_version)),
-      apiText: str(l.api_version)!,
-      meta,
-      components: items(l.component_layers),
-      enableEnv: implicit && enable ? enable : null,
-      disableEnv: implicit && disable ? disable.name : null,
-      // Loader 1.3.239 reads blacklisted_layers and app_keys only from the override layer (it warns and ignores them elsewhere).
-      blacklist: isOverride ? items(l.blacklisted_layers) : [],
-      appKeys: isOverride ? items(l.app_keys) : [],
-      overridePaths: items(l.override_paths),
-    });
-  }
-  return out;
-}
-
-function firstEntry(f: LayerEntry['enable_environment']): { name: string; value: string } | null {
-  const e = f?.value?.[0];
-  return e ? { name: e.key, value: e.value.value ?? '' } : null;
+      reasons: [{ code: 'manifest/rejected', message: `the loader skips this layer: ${why}` }],
+    })),
+  };
 }
 
 /** The loader's layer list before anything is removed, with what every computation on it needs. */

@@ -7,8 +7,8 @@ import { computeSettingsChain } from './settings-chain';
 import { driverListWithSettings } from './settings-drivers';
 import { stderrLogFor } from './loader-settings-file';
 import { OVERRIDE_LAYER_NAME, type ChainInput, type ChainReason, type ExcludedLayer, type LayerChain } from './chain-schema';
+import { apiOf } from './layer-readings';
 import {
-  apiOf,
   availability,
   baseList,
   filtersFor,

@@ -2,7 +2,8 @@ import { disableMatch, enableMatch } from './layer-filters';
 import { loaderHas } from './loader-rules';
 import type { ChainApplication, ChainManifest, ChainReason, ExcludedLayer, LayerChain } from './chain-schema';
 import type { SettingsControl, SettingsLayerConfig } from './loader-settings-file';
-import { apiOf, availability, implicitState, layerAt, placeLayers, readLayers, type Activation, type Filters, type Layer, type Vars } from './chain-layers';
+import { apiOf } from './layer-readings';
+import { availability, implicitState, layerAt, placeLayers, readLayers, type Activation, type Filters, type Layer, type Vars } from './chain-layers';
 
 /**
  * The chain when a loader settings file configures the layers (settings.c get_settings_layers,

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { discoveryManifests } from '../../main/discovery/discovery-service';
 import { DiscoveryWatch } from '../../main/discovery/discovery-watch';
 import { manifestCatalogue } from '../../main/discovery/manifest-catalogue';
+import { explainChainRequest } from '../../main/chain/chain-service';
+import { layerReadings } from '../../shared/loader/layer-readings';
 import { createAppContext } from '../../main/hosts/app-context';
 import { EventBus } from '../../main/platform/event-bus';
 import { APP_ROOT } from '../helpers/strata-cli';
@@ -118,6 +120,57 @@ test(
     } finally {
       detach();
       app.dispose();
+    }
+  }),
+);
+
+test(
+  'one parse per manifest: the chain reads the texts discovery parsed, and parses only a text that changed since',
+  withTempHome(async (home) => {
+    const explicitDir = join(home.dir, '.local', 'share', 'vulkan', 'explicit_layer.d');
+    const implicitDir = join(home.dir, '.local', 'share', 'vulkan', 'implicit_layer.d');
+    mkdirSync(explicitDir, { recursive: true });
+    mkdirSync(implicitDir, { recursive: true });
+    // Names unique to this test: another test's identical text would already be read in this process.
+    const stamp = `${process.pid}_${Date.now()}`;
+    writeFileSync(join(explicitDir, 'one.json'), layer(`VK_LAYER_parse_one_${stamp}`));
+    writeFileSync(join(explicitDir, 'two.json'), layer(`VK_LAYER_parse_two_${stamp}`));
+    const implicit = JSON.parse(layer(`VK_LAYER_parse_implicit_${stamp}`)) as { layer: Record<string, unknown> };
+    implicit.layer.disable_environment = { NO_PARSE_IMPLICIT: '1' };
+    writeFileSync(join(implicitDir, 'implicit.json'), JSON.stringify(implicit));
+    const env = { ...home.env };
+
+    // Unwatched (a one-shot CLI command): discovery keeps no readings, and the chain parses what it reads.
+    await discoveryManifests({ env, loaderVersion: '1.3.239', libraries: false });
+    const unwatched = layerReadings.parses;
+    const request = { requestedLayers: [`VK_LAYER_parse_two_${stamp}`], loaderVersion: '1.3.239' };
+    await explainChainRequest(env, request);
+    assert.equal(layerReadings.parses, unwatched + 3, 'one parse each, in the chain');
+
+    // Watched, as the UI hosts do: discovery hands its parses over.
+    for (const [i, file] of ['one.json', 'two.json'].entries())
+      writeFileSync(join(explicitDir, file), layer(`VK_LAYER_parse_${i === 0 ? 'one' : 'two'}_${stamp}`).replace('"d"', '"watched"'));
+    implicit.layer.description = 'watched';
+    writeFileSync(join(implicitDir, 'implicit.json'), JSON.stringify(implicit));
+    const watch = new DiscoveryWatch({ env, bus: new EventBus(), cwd: home.dir, debounceMs: 20 });
+    const detach = watch.attach();
+    try {
+      await discoveryManifests({ env, loaderVersion: '1.3.239', libraries: false });
+      const before = layerReadings.parses;
+      const chain = await explainChainRequest(env, request);
+      assert.deepEqual(
+        chain.chain.map((e) => e.name).filter((name) => name.endsWith(stamp)),
+        [`VK_LAYER_parse_implicit_${stamp}`, `VK_LAYER_parse_two_${stamp}`],
+        JSON.stringify(chain.notes),
+      );
+      assert.equal(layerReadings.parses, before, 'the chain parsed none of the three manifests discovery had read');
+
+      writeFileSync(join(explicitDir, 'one.json'), layer(`VK_LAYER_parse_one_changed_${stamp}`));
+      await explainChainRequest(env, request);
+      assert.equal(layerReadings.parses, before + 1, 'the changed file, and only it, is parsed again');
+    } finally {
+      detach();
+      watch.dispose();
     }
   }),
 );

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { apiOf } from '../../shared/loader/layer-readings';
 import {
-  apiOf,
   availability,
   baseList,
   filtersFor,
