@@ -1,9 +1,12 @@
-import { join, win32 } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, win32 } from 'node:path';
 import { serviceError } from '../../shared/errors/strata-error';
 import { windowsLocalAppData } from '../platform/user-dirs';
 import { enabledManifestNames, type RegistryValue } from '../../shared/discovery/registry-output';
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { OVERRIDE_FILE_NAME } from '../../shared/override/override-names';
+import { LAYER_SETTINGS_FILE_NAME } from '../../shared/settings/settings-file-location';
+import { LAYER_SETTINGS_KEY, layerSettingsCandidates } from '../../shared/settings/windows-layer-settings';
 import type { OverrideApplyResult, OverrideRegistration, OverrideRemoveResult, OverrideScope, OverrideStatus } from '../../shared/override/override-status';
 import { realFileOps, type FileOps } from '../platform/atomic-file';
 import {
@@ -35,6 +38,16 @@ import { windowsNative, windowsProcessElevated } from '../discovery/windows-regi
  *
  * Elevated applications (Run as administrator; every process under Wine) skip HKCU entirely, so a
  * user-scope override never reaches them; apply and status say so.
+ *
+ * The layer settings file goes the same way: the layers find vk_layer_settings.txt through the values
+ * of HKLM, then HKCU, SOFTWARE\Khronos\Vulkan\Settings (shared/settings/windows-layer-settings.ts),
+ * so Strata writes it beside the override and registers it there (DWORD 0):
+ *
+ *   user:   %LOCALAPPDATA%\Strata\settings\vk_layer_settings.txt → HKCU\…\Settings
+ *   system: %ProgramData%\Strata\settings\vk_layer_settings.txt  → HKLM\…\Settings (needs elevation)
+ *
+ * A layer reads the first enabled value whose file exists, so another one in the key (vkconfig's) is
+ * refused without --force, and disabled (DWORD 1) with it until surrender.
  */
 
 const KEY: Record<OverrideScope, string> = {
@@ -79,8 +92,26 @@ export function windowsOverrideLocation(scope: OverrideScope, env: Environment):
   };
 }
 
+/** Where Strata keeps the layer settings file on Windows: beside the override, with its state folder and lock. */
+export function windowsSettingsLocation(override: OverrideLocation): OverrideLocation {
+  // node:path's join is win32.join on Windows; native here so the writer also runs in Linux unit tests.
+  const dir = join(dirname(override.dir), 'settings');
+  return {
+    scope: override.scope,
+    dir,
+    file: join(dir, LAYER_SETTINGS_FILE_NAME),
+    stateDir: override.stateDir,
+    recordFile: join(override.stateDir, 'settings-record.json'),
+    originalFile: join(override.stateDir, 'settings-original.txt'),
+    previousFile: join(override.stateDir, 'settings-previous.txt'),
+    lockFile: override.lockFile,
+    label: 'layer settings file',
+  };
+}
+
 export function windowsConfigurationLocations(system: boolean, env: Environment): ConfigurationLocations {
-  return { override: windowsOverrideLocation(system ? 'system' : 'user', env), settings: null };
+  const override = windowsOverrideLocation(system ? 'system' : 'user', env);
+  return { override, settings: windowsSettingsLocation(override) };
 }
 
 // node:path's join is win32.join on Windows; native here so the registrar also runs in Linux unit tests.
@@ -113,8 +144,36 @@ function registrationValue(loc: OverrideLocation): OwnedRegistryValueLocation {
   };
 }
 
-const registeredNow = (values: readonly RegistryValue[], loc: OverrideLocation) => {
-  const ours = values.find((v) => same(v.name, loc.file));
+const SETTINGS_KEY: Record<OverrideScope, string> = { user: `HKCU\\${LAYER_SETTINGS_KEY}`, system: `HKLM\\${LAYER_SETTINGS_KEY}` };
+
+const isFile = (path: string) => {
+  try {
+    return existsSync(path) && statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The settings file's value: a layer takes the first enabled value of the key whose file exists, so
+ * every other such value is in the way (a forced write disables it, DWORD 1, which the layers pass over).
+ */
+function settingsRegistrationValue(loc: OverrideLocation): OwnedRegistryValueLocation {
+  return {
+    key: SETTINGS_KEY[loc.scope],
+    name: loc.file,
+    recordFile: join(loc.stateDir, 'settings-registration.json'),
+    label: "layer settings file's registration",
+    conflictWhy: "a layer reads the first enabled value of this key whose file exists, so it could read that file instead of Strata's",
+    refusalCode: 'override/foreign-settings-registration',
+    surrenderCommand: '`strata override remove`',
+    setAside: { kind: 'disable', conflicting: (values) => layerSettingsCandidates(values).filter((n) => !same(n, loc.file) && isFile(n)) },
+    ownValueWithoutRecord: 'refuse',
+  };
+}
+
+const registeredNow = (values: readonly RegistryValue[], name: string) => {
+  const ours = values.find((v) => same(v.name, name));
   return ours?.type === 'REG_DWORD' && ours.data === 0;
 };
 
@@ -127,6 +186,20 @@ async function noteFor(scope: OverrideScope): Promise<string | null> {
   return scope === 'user' ? userNote(await windowsProcessElevated()) : null;
 }
 
+/**
+ * Why the layers may not read Strata's settings file: elevated applications skip HKCU, and every
+ * application reads an enabled file registered in HKLM first.
+ */
+async function settingsNoteFor(loc: OverrideLocation, reg: OverrideRegistry): Promise<string | null> {
+  if (loc.scope !== 'user') return null;
+  const elevated = await windowsProcessElevated();
+  const first = layerSettingsCandidates(await reg.values(SETTINGS_KEY.system)).find(isFile);
+  const machine = first ? `Every application's layers read ${first} first (registered in ${SETTINGS_KEY.system}), not this file. ` : '';
+  return `${machine}Applications that run elevated (Run as administrator, services, and every process under Wine) skip HKEY_CURRENT_USER, so their layers do not read this file${
+    elevated ? ' — and Strata itself runs elevated now' : ''
+  }; apply with --system for them (HKLM, needs an elevated Strata).`;
+}
+
 async function needsElevation(loc: OverrideLocation): Promise<void> {
   if (loc.scope !== 'system') return;
   if ((await windowsProcessElevated()) === true) return;
@@ -135,18 +208,34 @@ async function needsElevation(loc: OverrideLocation): Promise<void> {
   });
 }
 
-async function register(loc: OverrideLocation, reg: OverrideRegistry, force: boolean, ops: FileOps): Promise<OverrideRegistration> {
-  const r = await applyOwnedRegistryValue(registrationValue(loc), reg, 0, { force, ops });
+async function register(
+  value: OwnedRegistryValueLocation,
+  reg: OverrideRegistry,
+  force: boolean,
+  ops: FileOps,
+  note: string | null,
+): Promise<OverrideRegistration> {
+  const r = await applyOwnedRegistryValue(value, reg, 0, { force, ops });
   const action: OverrideRegistration['action'] = r.action === 'changed' ? 'enabled' : r.action;
-  return { key: KEY[loc.scope], value: loc.file, registered: true, action, disabled: r.setAside, note: await noteFor(loc.scope) };
+  return { key: value.key, value: value.name, registered: true, action, disabled: r.setAside, note };
 }
 
-async function unregister(loc: OverrideLocation, reg: OverrideRegistry, ops: FileOps): Promise<OverrideRegistration> {
-  const key = KEY[loc.scope];
-  const r = await removeOwnedRegistryValue(registrationValue(loc), reg, ops);
-  if (r.action === 'nothing')
-    return { key, value: loc.file, registered: registeredNow(await reg.values(key), loc), action: 'nothing', disabled: [], note: null };
-  return { key, value: loc.file, registered: r.previous === 0, action: r.action, disabled: [], note: null };
+async function unregister(value: OwnedRegistryValueLocation, reg: OverrideRegistry, ops: FileOps): Promise<OverrideRegistration> {
+  const r = await removeOwnedRegistryValue(value, reg, ops);
+  const registered = r.action === 'nothing' ? registeredNow(await reg.values(value.key), value.name) : r.previous === 0;
+  return { key: value.key, value: value.name, registered, action: r.action, disabled: [], note: null };
+}
+
+async function registrationStatus(value: OwnedRegistryValueLocation, reg: OverrideRegistry, ops: FileOps, note: string | null): Promise<OverrideRegistration> {
+  const record = readOwnedRegistryRecord(value, ops);
+  return {
+    key: value.key,
+    value: value.name,
+    registered: registeredNow(await reg.values(value.key), value.name),
+    action: null,
+    disabled: record?.removed.map((d) => d.name) ?? [],
+    note,
+  };
 }
 
 export interface WindowsOverrideOptions {
@@ -165,17 +254,24 @@ export async function windowsOverrideApply(
   const loc = locs.override;
   const ops = options.ops ?? realFileOps;
   await needsElevation(loc);
-  if (texts.settings !== null)
-    throw serviceError('override/settings-windows', 'Strata does not install layer settings files on Windows yet; nothing was written', {
-      fix: 'apply the configuration without "settings" (the layers can still be forced on or off), and set the layers\' settings with vk_layer_settings.txt next to the application',
-    });
   const reg = options.registry ?? (await systemOverrideRegistry());
   const force = options.force === true;
+  const settingsValue = locs.settings ? settingsRegistrationValue(locs.settings) : null;
+  // Every refusal before anything is written: the registry values in the way, then the files (applyConfiguration).
   if (texts.override !== null) await assertRegistryValueAllowed(registrationValue(loc), reg, 0, force, ops);
+  if (settingsValue && texts.settings !== null) await assertRegistryValueAllowed(settingsValue, reg, 0, force, ops);
   const result = applyConfiguration(locs, texts, env, { force, ops });
-  // A configuration that forces no layer removes Strata's file: its value goes with it.
-  const registration = texts.override !== null ? await register(loc, reg, force, ops) : await unregister(loc, reg, ops);
-  return { ...result, registration };
+  // A configuration that forces no layer (or sets no setting) removes Strata's file: its value goes with it.
+  const registration =
+    texts.override !== null
+      ? await register(registrationValue(loc), reg, force, ops, await noteFor(loc.scope))
+      : await unregister(registrationValue(loc), reg, ops);
+  if (!result.settings || !settingsValue) return { ...result, registration };
+  const settingsRegistration =
+    texts.settings !== null
+      ? await register(settingsValue, reg, force, ops, await settingsNoteFor(locs.settings!, reg))
+      : await unregister(settingsValue, reg, ops);
+  return { ...result, settings: { ...result.settings, registration: settingsRegistration }, registration };
 }
 
 /** `override.remove` on Windows: the file back to its pre-Strata state, then the registry values. */
@@ -188,24 +284,35 @@ export async function windowsOverrideRemove(
   await needsElevation(locs.override);
   const reg = options.registry ?? (await systemOverrideRegistry());
   const result = removeConfiguration(locs, env, { force: options.force === true, ops });
-  return { ...result, registration: await unregister(locs.override, reg, ops) };
+  const registration = await unregister(registrationValue(locs.override), reg, ops);
+  if (!locs.settings) return { ...result, registration };
+  const settingsRegistration = await unregister(settingsRegistrationValue(locs.settings), reg, ops);
+  if (!result.settings && settingsRegistration.action === 'nothing') return { ...result, registration };
+  // The file already gone (removed by hand) while its value was still Strata's: the value's surrender is still reported.
+  const settings = result.settings ?? {
+    path: locs.settings.file,
+    action: 'nothing',
+    before: 'absent',
+    backup: null,
+    originalBackup: null,
+    text: null,
+    hides: [],
+  };
+  return { ...result, settings: { ...settings, registration: settingsRegistration }, registration };
 }
 
 export async function windowsOverrideStatus(locs: ConfigurationLocations, env: Environment, options: WindowsOverrideOptions = {}): Promise<OverrideStatus> {
   const ops = options.ops ?? realFileOps;
   const status = readConfigurationStatus(locs, env, { ops });
   const reg = options.registry ?? (await systemOverrideRegistry());
-  const values = await reg.values(KEY[locs.override.scope]);
-  const record = readOwnedRegistryRecord(registrationValue(locs.override), ops);
-  return {
-    ...status,
-    registration: {
-      key: KEY[locs.override.scope],
-      value: locs.override.file,
-      registered: registeredNow(values, locs.override),
-      action: null,
-      disabled: record?.removed.map((d) => d.name) ?? [],
-      note: status.ownership === 'absent' ? null : await noteFor(locs.override.scope),
-    },
-  };
+  const registration = await registrationStatus(
+    registrationValue(locs.override),
+    reg,
+    ops,
+    status.ownership === 'absent' ? null : await noteFor(locs.override.scope),
+  );
+  if (!status.settings || !locs.settings) return { ...status, registration };
+  const settingsNote = status.settings.ownership === 'absent' ? null : await settingsNoteFor(locs.settings, reg);
+  const settings = { ...status.settings, registration: await registrationStatus(settingsRegistrationValue(locs.settings), reg, ops, settingsNote) };
+  return { ...status, settings, registration };
 }

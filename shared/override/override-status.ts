@@ -28,8 +28,34 @@ export const OverrideExportRequestSchema = z.object({ config: OverrideConfigSche
 export const HiddenSettingsFileSchema = z.object({ path: z.string(), origin: z.string(), reason: z.string() });
 
 /**
- * Strata's vk_layer_settings.txt (per user: $XDG_DATA_HOME/vulkan/settings.d, where the layers look
- * first), kept with the same guarantees as the override file: record, backup, foreign-file refusal.
+ * Windows: the loader finds implicit layers only through the registry, so Strata's override file
+ * (in a folder Strata owns) is registered as a value of HKCU (user) or HKLM (system)
+ * SOFTWARE\Khronos\Vulkan\ImplicitLayers whose DWORD is 0; the layers find their settings file the
+ * same way, under SOFTWARE\Khronos\Vulkan\Settings (main/override/windows-override.ts).
+ */
+export const OverrideRegistrationSchema = z.object({
+  /** `HKCU\SOFTWARE\Khronos\Vulkan\ImplicitLayers` or the HKLM one (the settings file: `…\Settings`). */
+  key: z.string(),
+  /** The value's name: the file's path. */
+  value: z.string(),
+  /** Whether the value is there with DWORD 0 now (the loader, or the layers, read the file). */
+  registered: z.boolean(),
+  /**
+   * What this request did to the value. added / unchanged / enabled (it was there, not 0);
+   * removed / restored (its pre-Strata data is back) / nothing; status: null.
+   */
+  action: z.enum(['added', 'unchanged', 'enabled', 'removed', 'restored', 'nothing']).nullable(),
+  /** Other values of the same key a forced apply disabled (DWORD 1: another override layer, another settings file); remove re-enables them. */
+  disabled: z.array(z.string()),
+  /** Why applications may still not see it (user scope: elevated applications skip HKCU; a settings file registered in HKLM is read first). */
+  note: z.string().nullable(),
+});
+export type OverrideRegistration = z.infer<typeof OverrideRegistrationSchema>;
+
+/**
+ * Strata's vk_layer_settings.txt (Linux, per user: $XDG_DATA_HOME/vulkan/settings.d, where the layers
+ * look first; Windows: a folder of Strata's, registered under …\Khronos\Vulkan\Settings), kept with
+ * the same guarantees as the override file: record, backup, foreign-file refusal.
  */
 export const SettingsFileStatusSchema = z.object({
   path: z.string(),
@@ -42,6 +68,8 @@ export const SettingsFileStatusSchema = z.object({
   diff: z.string().nullable(),
   /** Settings files the layers ignore while this one exists (VK_LAYER_SETTINGS_PATH). */
   hides: z.array(HiddenSettingsFileSchema),
+  /** Windows: the file's registry value. */
+  registration: OverrideRegistrationSchema.optional(),
 });
 export type SettingsFileStatus = z.infer<typeof SettingsFileStatusSchema>;
 
@@ -59,32 +87,10 @@ export const SettingsFileResultSchema = z.object({
   /** The file's text now (null: no file). */
   text: z.string().nullable(),
   hides: z.array(HiddenSettingsFileSchema),
+  /** Windows: what this request did to the file's registry value. */
+  registration: OverrideRegistrationSchema.optional(),
 });
 export type SettingsFileResult = z.infer<typeof SettingsFileResultSchema>;
-
-/**
- * Windows: the loader finds implicit layers only through the registry, so Strata's override file
- * (in a folder Strata owns) is registered as a value of HKCU (user) or HKLM (system)
- * SOFTWARE\Khronos\Vulkan\ImplicitLayers whose DWORD is 0 (main/override/windows-override.ts).
- */
-export const OverrideRegistrationSchema = z.object({
-  /** `HKCU\SOFTWARE\Khronos\Vulkan\ImplicitLayers` or the HKLM one. */
-  key: z.string(),
-  /** The value's name: the override file's path. */
-  value: z.string(),
-  /** Whether the value is there with DWORD 0 now (the loader reads the file). */
-  registered: z.boolean(),
-  /**
-   * What this request did to the value. added / unchanged / enabled (it was there, not 0);
-   * removed / restored (its pre-Strata data is back) / nothing; status: null.
-   */
-  action: z.enum(['added', 'unchanged', 'enabled', 'removed', 'restored', 'nothing']).nullable(),
-  /** Other override layers registered in the same key that a forced apply disabled (DWORD 1); remove re-enables them. */
-  disabled: z.array(z.string()),
-  /** Why applications may still not see it (user scope: elevated applications skip HKCU). */
-  note: z.string().nullable(),
-});
-export type OverrideRegistration = z.infer<typeof OverrideRegistrationSchema>;
 
 export const OverrideStatusSchema = z.object({
   scope: OverrideScopeSchema,

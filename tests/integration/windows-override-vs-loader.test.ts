@@ -48,13 +48,22 @@ before(() => {
   const dir = join(lane.driveC, 'layers');
   mkdirSync(dir, { recursive: true });
   for (const name of LAYERS) {
-    const dll = mingwBuild([join(src, 'recording-layer.c')], `${name}.dll`, [`-DLAYER_NAME="${name}"`], { vulkan: true });
+    // Each also reads its settings file as the Khronos layers do (READ_SETTINGS), for the layer settings tests below.
+    const dll = mingwBuild([join(src, 'recording-layer.c')], `${name}.dll`, [`-DLAYER_NAME="${name}"`, '-DREAD_SETTINGS'], { vulkan: true });
     copyFileSync(dll, join(dir, `${name}.dll`));
     writeFileSync(
       join(dir, `${name}.json`),
       JSON.stringify({
-        file_format_version: '1.1.2',
-        layer: { name, type: 'GLOBAL', library_path: `.\\${name}.dll`, api_version: '1.3.0', implementation_version: '1', description: 'recording layer' },
+        file_format_version: '1.2.0',
+        layer: {
+          name,
+          type: 'GLOBAL',
+          library_path: `.\\${name}.dll`,
+          api_version: '1.3.0',
+          implementation_version: '1',
+          description: 'recording layer',
+          features: { settings: [{ key: 'marker', label: 'Marker', description: 'What the layer records', type: 'STRING', default: '' }] },
+        },
       }),
     );
   }
@@ -259,6 +268,96 @@ test('layers inspect reads a DLL before loading it: a 32-bit (i686) DLL is the w
   const app = lane.run(probe, ['1.3', 'VK_LAYER_STRATA_wrong'], { VK_LOADER_DEBUG: 'error' });
   assert.match(app.stdout, /^create -6$/m, `${app.stdout}\n${app.stderr}`); // VK_ERROR_LAYER_NOT_PRESENT
 });
+
+// ---- Layer settings on Windows (main/override/windows-override.ts, shared/settings/windows-layer-settings.ts) ----
+
+const HKLM_LAYER_SETTINGS = 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\Settings';
+const HKCU_LAYER_SETTINGS = 'HKCU\\SOFTWARE\\Khronos\\Vulkan\\Settings';
+const STRATA_LAYER_SETTINGS = 'C:\\ProgramData\\Strata\\settings\\vk_layer_settings.txt';
+const VKCONFIG_LAYER_SETTINGS = 'C:\\vkconfig\\vk_layer_settings.txt';
+
+/** What each recording layer in the chain read from its settings file (`requested`: layers the probe asks for): layer → [marker, file]. */
+function layerSettingsRead(requested: string[] = []): Map<string, [string, string]> {
+  const log = join(lane.driveC, 'settings.log');
+  rmSync(log, { force: true });
+  const r = lane.run(probe, ['1.3', ...requested], { STRATA_SETTINGS_LOG: 'C:\\settings.log' });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = existsSync(log) ? readFileSync(log, 'utf8').split(/\r?\n/).filter(Boolean) : [];
+  return new Map(lines.map((l) => l.split('\t') as [string, string, string]).map(([layer, marker, file]) => [layer, [marker, file]]));
+}
+
+const settingsConfig = (marker: string) => writeConfig({ layers: [{ name: 'VK_LAYER_STRATA_a', state: 'on' }], settings: { VK_LAYER_STRATA_a: { marker } } });
+
+test(
+  'layer settings --system: vk_layer_settings.txt in ProgramData\\Strata, registered in HKLM\\…\\Settings; the layer reads what Strata wrote, and nothing after remove',
+  { skip },
+  () => {
+    reset();
+    const applied = OverrideApplyResultSchema.parse(json(lane.strata(['override', 'apply', '--system', '--config', settingsConfig('from Strata'), '--json'])));
+    assert.equal(applied.settings?.path, STRATA_LAYER_SETTINGS);
+    assert.deepEqual([applied.settings?.registration?.key, applied.settings?.registration?.action], [HKLM_LAYER_SETTINGS, 'added']);
+    assert.match(lane.regQuery(HKLM_LAYER_SETTINGS), /C:\\ProgramData\\Strata\\settings\\vk_layer_settings\.txt\s+REG_DWORD\s+0x0/);
+    assert.deepEqual(layerSettingsRead().get('VK_LAYER_STRATA_a'), ['from Strata', STRATA_LAYER_SETTINGS]);
+
+    const status = OverrideStatusSchema.parse(json(lane.strata(['override', 'status', '--system', '--json'])));
+    assert.deepEqual([status.settings?.ownership, status.settings?.registration?.registered], ['strata', true]);
+
+    const removed = OverrideRemoveResultSchema.parse(json(lane.strata(['override', 'remove', '--system', '--json'])));
+    assert.equal(removed.settings?.registration?.action, 'removed');
+    assert.doesNotMatch(lane.regQuery(HKLM_LAYER_SETTINGS), /Strata/);
+    assert.equal(existsSync(join(lane.driveC, 'ProgramData', 'Strata', 'settings', 'vk_layer_settings.txt')), false);
+    // Asked for by name now (the override went too): the layer finds no registered file and reads the working folder's, which is not there.
+    const [marker, file] = layerSettingsRead(['VK_LAYER_STRATA_a']).get('VK_LAYER_STRATA_a') ?? [];
+    assert.deepEqual([marker, /Strata/.test(file ?? '')], ['(unset)', false]);
+  },
+);
+
+test(
+  "layer settings: another tool's registered settings file is refused without --force; forced, it is disabled (the layer reads Strata's), and remove gives it back",
+  { skip },
+  () => {
+    reset({ [HKLM_LAYER_SETTINGS]: [{ name: VKCONFIG_LAYER_SETTINGS, data: 0 }] });
+    mkdirSync(join(lane.driveC, 'vkconfig'), { recursive: true });
+    writeFileSync(join(lane.driveC, 'vkconfig', 'vk_layer_settings.txt'), 'strata_a.marker = from vkconfig\n');
+    const config = settingsConfig('from Strata');
+    const refused = lane.strata(['override', 'apply', '--system', '--config', config]);
+    assert.equal(refused.status, 1, refused.stdout);
+    assert.match(refused.stderr, /holds a value Strata did not write: .*vkconfig.*a layer reads the first enabled value/s);
+    assert.equal(existsSync(join(lane.driveC, 'ProgramData', 'Strata')), false, 'a refused apply wrote nothing');
+
+    const forced = OverrideApplyResultSchema.parse(json(lane.strata(['override', 'apply', '--system', '--force', '--config', config, '--json'])));
+    assert.deepEqual(forced.settings?.registration?.disabled, [VKCONFIG_LAYER_SETTINGS]);
+    assert.match(lane.regQuery(HKLM_LAYER_SETTINGS), /C:\\vkconfig\\vk_layer_settings\.txt\s+REG_DWORD\s+0x1/);
+    assert.deepEqual(layerSettingsRead().get('VK_LAYER_STRATA_a'), ['from Strata', STRATA_LAYER_SETTINGS]);
+
+    json(lane.strata(['override', 'remove', '--system', '--json']));
+    assert.match(lane.regQuery(HKLM_LAYER_SETTINGS), /C:\\vkconfig\\vk_layer_settings\.txt\s+REG_DWORD\s+0x0/);
+    // The override went too: the layer, asked for by name, reads vkconfig's file again.
+    assert.deepEqual(layerSettingsRead(['VK_LAYER_STRATA_a']).get('VK_LAYER_STRATA_a'), ['from vkconfig', VKCONFIG_LAYER_SETTINGS]);
+  },
+);
+
+test(
+  'layer settings (user scope): registered in HKCU, which an elevated layer skips; Strata says so, and the layer reads the working folder instead',
+  { skip },
+  () => {
+    reset();
+    // The override itself goes system-wide (the user's would not reach the elevated probe either), the settings per user.
+    json(lane.strata(['override', 'apply', '--system', '--config', writeConfig({ layers: [{ name: 'VK_LAYER_STRATA_a', state: 'on' }] }), '--json']));
+    const r = lane.strata(['override', 'apply', '--config', settingsConfig('per user')]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /HKCU\\SOFTWARE\\Khronos\\Vulkan\\Settings/);
+    assert.match(r.stdout, /skip HKEY_CURRENT_USER, so their layers do not read this file.*Strata itself runs elevated/s);
+    assert.match(lane.regQuery(HKCU_LAYER_SETTINGS), /\\Strata\\settings\\vk_layer_settings\.txt\s+REG_DWORD\s+0x0/);
+    const [marker, file] = layerSettingsRead().get('VK_LAYER_STRATA_a') ?? [];
+    assert.equal(marker, '(unset)');
+    assert.match(file ?? '', /vk_layer_settings\.txt$/);
+    assert.doesNotMatch(file ?? '', /Strata/, 'the elevated layer did not read the HKCU file');
+    json(lane.strata(['override', 'remove', '--json']));
+    json(lane.strata(['override', 'remove', '--system', '--json']));
+    assert.doesNotMatch(lane.regQuery(HKCU_LAYER_SETTINGS), /Strata/);
+  },
+);
 
 // ---- The loader settings file on Windows (shared/loader/windows-settings-file.ts, main/override/windows-loader-settings.ts) ----
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withTempHome } from '../helpers/temp-home';
 import {
@@ -8,6 +8,7 @@ import {
   windowsOverrideLocation,
   windowsOverrideRemove,
   windowsOverrideStatus,
+  windowsSettingsLocation,
   type OverrideRegistry,
 } from '../../main/override/windows-override';
 import type { OverrideLocation } from '../../main/override/override-writer';
@@ -189,5 +190,92 @@ test(
     assert.equal(reg.dword(HKCU, FOREIGN), 1, 'the loader would otherwise load two override layers');
     await windowsOverrideRemove(locs, home.env, { registry: reg });
     assert.equal(reg.dword(HKCU, FOREIGN), 0);
+  }),
+);
+
+const HKCU_SETTINGS = 'HKCU\\SOFTWARE\\Khronos\\Vulkan\\Settings';
+const HKLM_SETTINGS = 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\Settings';
+const SETTINGS = 'khronos_validation.log_filename = C:\\logs\\vvl.txt\n';
+
+test("windowsSettingsLocation: the settings file beside the override, in Strata's folder, with its state and lock", () => {
+  // The paths are the host's (node:path's join is win32.join on Windows); here the temp-home layout of location().
+  const override = location('/home/u/Strata');
+  const settings = windowsSettingsLocation(override);
+  assert.equal(settings.file, '/home/u/Strata/settings/vk_layer_settings.txt');
+  assert.equal(settings.lockFile, override.lockFile, 'one lock for both files');
+  assert.equal(settings.stateDir, override.stateDir);
+  assert.equal(settings.scope, 'user');
+});
+
+test(
+  'layer settings: apply writes the file and registers it in …\\Settings (DWORD 0); status reads both; remove takes both back',
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const override = location(home.dir);
+    const locs = { override, settings: windowsSettingsLocation(override) };
+    const applied = await windowsOverrideApply(locs, { override: TEXT, settings: SETTINGS }, home.env, { registry: reg });
+    assert.equal(applied.settings?.action, 'created');
+    assert.equal(readFileSync(locs.settings.file, 'utf8'), SETTINGS);
+    assert.equal(reg.dword(HKCU_SETTINGS, locs.settings.file), 0);
+    assert.equal(applied.settings?.registration?.action, 'added');
+    assert.match(applied.settings?.registration?.note ?? '', /skip HKEY_CURRENT_USER/);
+
+    const status = await windowsOverrideStatus(locs, home.env, { registry: reg });
+    assert.equal(status.settings?.ownership, 'strata');
+    assert.equal(status.settings?.registration?.registered, true);
+
+    const removed = await windowsOverrideRemove(locs, home.env, { registry: reg });
+    assert.equal(removed.settings?.registration?.action, 'removed');
+    assert.equal(existsSync(locs.settings.file), false);
+    assert.equal(reg.dword(HKCU_SETTINGS, locs.settings.file), undefined);
+  }),
+);
+
+test(
+  'layer settings: another enabled settings file in the key is refused before anything is written; forced, it is disabled until remove',
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const override = location(home.dir);
+    const locs = { override, settings: windowsSettingsLocation(override) };
+    // vkconfig's file: a layer would read it if its value came first; one whose file is gone is passed over by the layers, and by Strata.
+    const vkconfig = join(home.dir, 'vkconfig', 'vk_layer_settings.txt');
+    mkdirSync(join(home.dir, 'vkconfig'), { recursive: true });
+    writeFileSync(vkconfig, 'khronos_validation.debug_action = VK_DBG_LAYER_ACTION_BREAK\n');
+    await reg.setDword(HKCU_SETTINGS, join(home.dir, 'gone', 'vk_layer_settings.txt'), 0);
+    await reg.setDword(HKCU_SETTINGS, vkconfig, 0);
+    await assert.rejects(
+      windowsOverrideApply(locs, { override: TEXT, settings: SETTINGS }, home.env, { registry: reg }),
+      (e) => refusal(e) === 'override/foreign-settings-registration',
+    );
+    assert.equal(existsSync(locs.settings.file), false, 'refused before any file was written');
+    assert.equal(existsSync(locs.override.file), false);
+    assert.equal(reg.dword(HKCU, locs.override.file), undefined);
+
+    const forced = await windowsOverrideApply(locs, { override: TEXT, settings: SETTINGS }, home.env, { registry: reg, force: true });
+    assert.deepEqual(forced.settings?.registration?.disabled, [vkconfig]);
+    assert.equal(reg.dword(HKCU_SETTINGS, vkconfig), 1, 'the layers pass over a value that is not 0');
+    await windowsOverrideRemove(locs, home.env, { registry: reg });
+    assert.equal(reg.dword(HKCU_SETTINGS, vkconfig), 0, "vkconfig's file is read again");
+  }),
+);
+
+test(
+  "layer settings: a configuration without settings takes Strata's settings file and its value back; a file registered in HKLM is named as read first",
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const override = location(home.dir);
+    const locs = { override, settings: windowsSettingsLocation(override) };
+    const machine = join(home.dir, 'machine', 'vk_layer_settings.txt');
+    mkdirSync(join(home.dir, 'machine'), { recursive: true });
+    writeFileSync(machine, '');
+    await reg.setDword(HKLM_SETTINGS, machine, 0);
+    const applied = await windowsOverrideApply(locs, { override: null, settings: SETTINGS }, home.env, { registry: reg });
+    assert.equal(existsSync(locs.override.file), false, 'settings only: no override file');
+    assert.match(applied.settings?.registration?.note ?? '', new RegExp(`read ${machine.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} first`));
+    const without = await windowsOverrideApply(locs, { override: TEXT, settings: null }, home.env, { registry: reg });
+    assert.equal(without.settings?.action, 'removed');
+    assert.equal(without.settings?.registration?.action, 'removed');
+    assert.equal(reg.dword(HKCU_SETTINGS, locs.settings.file), undefined);
+    assert.equal(reg.dword(HKLM_SETTINGS, machine), 0, "HKLM is not Strata's to touch from the user scope");
   }),
 );

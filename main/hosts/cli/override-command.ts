@@ -33,7 +33,9 @@ The override is ~/.local/share/vulkan/implicit_layer.d/VkLayer_override.json ($X
 set ${OVERRIDE_DISABLE_VARIABLE}=1 to run an application without it. Settings go to
 ~/.local/share/vulkan/settings.d/vk_layer_settings.txt, which the layers read for every application
 (before VK_LAYER_SETTINGS_PATH); \`strata settings show --layer NAME\` lists a layer's settings.
-A configuration with only settings (no layer "on" or "off") installs no override file.`;
+A configuration with only settings (no layer "on" or "off") installs no override file.
+On Windows both files go into %LOCALAPPDATA%\\Strata (--system: %ProgramData%\\Strata) and are
+registered under HKCU (HKLM) SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers and ...\\Settings.`;
 
 async function readConfig(file: string): Promise<OverrideConfig> {
   let text: string;
@@ -114,6 +116,7 @@ function settingsResultLines(r: SettingsFileResult | undefined): string[] {
   ];
   if (r.backup) lines.push(`  the file it replaced is kept in ${r.backup}`);
   for (const h of r.hides) lines.push(`  note: ${h.reason}`);
+  lines.push(...registrationLines(r.registration, 'settings files'));
   return lines;
 }
 
@@ -133,11 +136,12 @@ function settingsStatusLines(s: OverrideStatus['settings']): string[] {
   for (const h of s.hides) rows.push(['hides', h.reason]);
   const out = ['Layer settings file', formatPairs(rows).replace(/^/gm, '  ')];
   if (s.diff) out.push('What changed since Strata wrote it:', s.diff);
+  out.push(...registrationLines(s.registration, 'settings files'));
   return out;
 }
 
-/** Windows: the registry value that makes the loader read the override file. */
-function registrationLines(g: OverrideApplyResult['registration']): string[] {
+/** Windows: the registry value that makes the loader read the override file (or the layers their settings file). */
+function registrationLines(g: OverrideApplyResult['registration'], others = 'override layers'): string[] {
   if (!g) return [];
   const did: Record<NonNullable<typeof g.action>, string> = {
     added: 'registered',
@@ -149,7 +153,7 @@ function registrationLines(g: OverrideApplyResult['registration']): string[] {
   };
   const state = g.action ? did[g.action] : g.registered ? 'registered' : 'not registered, so the loader does not read the file';
   const lines = [`Registry: value "${g.value}" (DWORD 0) in ${g.key}: ${state}.`];
-  if (g.disabled.length) lines.push(`  other override layers disabled (DWORD 1) until \`strata override remove\`: ${g.disabled.join(', ')}`);
+  if (g.disabled.length) lines.push(`  other ${others} disabled (DWORD 1) until \`strata override remove\`: ${g.disabled.join(', ')}`);
   if (g.note) lines.push(`Note: ${g.note}`);
   return lines;
 }
@@ -210,7 +214,7 @@ export function formatRemoveResult(r: OverrideRemoveResult): string {
           ? [`No override of Strata's to remove (${r.reason ?? 'none installed'}).`]
           : [`Nothing to remove: ${r.reason ?? 'Strata has no override here'}.`];
   if (r.backup) lines.push(`A copy of what was removed is in ${r.backup}.`);
-  if (r.settings)
+  if (r.settings && r.settings.action !== 'nothing')
     lines.push(
       r.settings.text === null
         ? `Removed Strata's layer settings file ${r.settings.path}.`
@@ -218,6 +222,7 @@ export function formatRemoveResult(r: OverrideRemoveResult): string {
     );
   if (r.settings?.backup) lines.push(`A copy of the removed settings is in ${r.settings.backup}.`);
   lines.push(...registrationLines(r.registration));
+  lines.push(...registrationLines(r.settings?.registration, 'settings files'));
   return lines.join('\n');
 }
 

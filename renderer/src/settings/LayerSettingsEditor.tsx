@@ -38,7 +38,7 @@ export interface LayerSettingsEditorProps {
 }
 
 export function LayerSettingsEditor({ layerName, manifestPath, manifestText, values, onChange, platform: asked, wide = false }: LayerSettingsEditorProps) {
-  // A Windows host writes (and refuses) settings the Windows way: SettingsPreview says so.
+  // A Windows host writes settings the Windows way (registered in the registry): SettingsPreview says where.
   const host = useAppInfo((s) => (s.appInfo.status === 'ready' ? platformOf(s.appInfo.value.platform) : null));
   const platform: Platform = asked ?? host ?? 'LINUX';
   const appInfoIdle = useAppInfo((s) => s.appInfo.status === 'idle');

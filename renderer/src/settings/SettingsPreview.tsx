@@ -10,30 +10,29 @@ import { settingsEnvironment, settingsFileText, type LayerSettingsInput } from '
 export function SettingsPreview({ input, platform, idBase }: { input: LayerSettingsInput; platform: Platform; idBase: string }) {
   // The file's real path, as the override writer reports it (XDG_DATA_HOME resolved), once the status is read.
   const file = useDraft((s) => (s.status.status === 'ready' ? (s.status.value.settings?.path ?? null) : null));
+  // Windows: the layers find the file through the registry (main/override/windows-override.ts registers it).
+  const registryKey = useDraft((s) => (s.status.status === 'ready' ? (s.status.value.settings?.registration?.key ?? null) : null));
+  const windows = platform === 'WINDOWS';
   const text = settingsFileText([input], { platform });
   const vars = settingsEnvironment(input, { platform });
   return (
     <section className="settings-preview" aria-labelledby={`${idBase}-preview`}>
       <h4 id={`${idBase}-preview`}>What Apply writes</h4>
-      {text && platform === 'WINDOWS' ? (
-        <>
-          {/* main/override/windows-override.ts refuses settings on Windows (override/settings-windows): say so before Apply does. */}
-          <p className="muted">
-            On Windows Strata does not install layer settings files yet: Apply refuses a configuration with settings. Put these lines in a{' '}
-            <code>vk_layer_settings.txt</code> in the application&apos;s working folder (or the file <code>VK_LAYER_SETTINGS_PATH</code> names):
-          </p>
-          <pre className="settings-preview-text" tabIndex={0} aria-label={`vk_layer_settings.txt lines for ${input.description.layerName}`}>
-            {text}
-          </pre>
-        </>
-      ) : text ? (
+      {text ? (
         <>
           <p className="muted">
             In{' '}
             <code className="settings-preview-path" data-testid="settings-file-path">
-              {file ?? '$XDG_DATA_HOME/vulkan/settings.d/vk_layer_settings.txt'}
+              {file ?? (windows ? '%LOCALAPPDATA%\\Strata\\settings\\vk_layer_settings.txt' : '$XDG_DATA_HOME/vulkan/settings.d/vk_layer_settings.txt')}
             </code>
-            , which the layers read for every application of this user:
+            {windows ? (
+              <>
+                , registered under <code>{registryKey ?? 'HKCU\\SOFTWARE\\Khronos\\Vulkan\\Settings'}</code>, where the layers look for it (applications that
+                run elevated read only HKLM):
+              </>
+            ) : (
+              ', which the layers read for every application of this user:'
+            )}
           </p>
           <pre className="settings-preview-text" tabIndex={0} aria-label={`vk_layer_settings.txt lines for ${input.description.layerName}`}>
             {text}
