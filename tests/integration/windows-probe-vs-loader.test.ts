@@ -334,3 +334,62 @@ test(
     }
   },
 );
+
+test(
+  'layers inspect under Wine: a layer DLL that crashes or hangs in vkNegotiateLoaderLayerInterfaceVersion is reported from a probe of its own, one whose DllMain crashes fails to load (as Windows makes it); the good one is inspected as usual',
+  { skip, timeout: 300_000 },
+  () => {
+    // tests/fixtures/layers/fake-layer.c, the Linux suite's fake layers, built as DLLs.
+    const dir = join(lane.driveC, 'fake-layers');
+    mkdirSync(dir, { recursive: true });
+    const names: Record<string, string> = {};
+    const values: RegValue[] = [];
+    for (const [kind, macro] of [
+      ['good', 'FAKE_GOOD'],
+      ['ctor_segv', 'FAKE_CTOR_SEGV'],
+      ['negotiate_segv', 'FAKE_NEGOTIATE_SEGV'],
+      ['negotiate_hang', 'FAKE_NEGOTIATE_HANG'],
+    ] as const) {
+      const name = `VK_LAYER_STRATA_fake_${kind}`;
+      copyFileSync(
+        mingwBuild([join(APP_ROOT, 'tests', 'fixtures', 'layers', 'fake-layer.c')], `fake_${kind}.dll`, [`-D${macro}`], { vulkan: true }),
+        join(dir, `fake_${kind}.dll`),
+      );
+      writeFileSync(
+        join(dir, `${kind}.json`),
+        JSON.stringify({
+          file_format_version: '1.1.2',
+          layer: { name, type: 'GLOBAL', library_path: `.\\fake_${kind}.dll`, api_version: '1.3.0', implementation_version: '1', description: `fake ${kind}` },
+        }),
+      );
+      names[kind] = name;
+      values.push({ name: `C:\\fake-layers\\${kind}.json`, data: 0 });
+    }
+    const explicit = `${HKLM}\\ExplicitLayers`;
+    lane.setKhronosRegistry({ ...registry, [explicit]: [...(registry[explicit] ?? []), ...values] });
+    try {
+      const TIMEOUT_MS = 8000;
+      const r = lane.strata(['layer', 'inspect', '--json', '--timeout', String(TIMEOUT_MS), ...Object.values(names)], {}, { timeoutMs: 240_000 });
+      assert.equal(r.status, 1, `a failing layer must make the command exit 1: ${r.stderr}`);
+      const report = LayersInspectReportSchema.parse(JSON.parse(r.stdout));
+      const by = (kind: string) => report.layers.find((l) => l.name === names[kind]);
+      const good = by('good');
+      assert.deepEqual([good?.ok, good?.interfaceVersion], [true, 2], JSON.stringify(good?.error));
+      // Windows runs DllMain under an exception handler: an access violation there fails LoadLibrary
+      // (ERROR_NOACCESS) instead of ending the process, for the loader as for the probe.
+      const ctor = by('ctor_segv');
+      assert.equal(ctor?.error?.code, 'layer/load-failed', JSON.stringify(ctor));
+      assert.match(ctor?.error?.message ?? '', /cannot be loaded: .*memory location/);
+      assert.match(ctor?.error?.fix ?? '', /DllMain/);
+      // Inside a call the probe makes, it ends the probe: an access violation exits with its NTSTATUS.
+      const crashed = by('negotiate_segv');
+      assert.equal(crashed?.error?.code, 'layer/crashed', JSON.stringify(crashed));
+      assert.match(crashed?.error?.message ?? '', /during vkNegotiateLoaderLayerInterfaceVersion.*(0xC0000005|EXCEPTION_ACCESS_VIOLATION)/);
+      const hang = by('negotiate_hang');
+      assert.equal(hang?.error?.code, 'layer/timeout', JSON.stringify(hang));
+      assert.match(hang?.error?.message ?? '', new RegExp(`during vkNegotiateLoaderLayerInterfaceVersion within ${TIMEOUT_MS} ms`));
+    } finally {
+      lane.setKhronosRegistry(registry);
+    }
+  },
+);
