@@ -6,19 +6,28 @@ import { overrideLocation } from '../override/override-writer';
 import { describeLoader } from './loader-version';
 import { readChainSettingsSource } from './chain-service';
 import { settingsFileFor } from './settings-file-found';
+import type { HostKind } from '../../shared/app/app-info';
+import { defaultOverrideSystem } from '../override/override-service';
 
 /**
  * chain.context: what the renderer needs to run the chain model on its own draft (shared/configurator/
  * chain-context.ts). The variable names come from discovery here, in main, so the page only ever sees
  * variables that some manifest names (or VK_*), never the whole environment.
  */
-export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: BridgeClient }): Promise<ChainContext> {
-  const [inventory, loader] = await Promise.all([discoveryManifests({ env: options.env }), describeLoader(options.bridge, process.platform)]);
+export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: BridgeClient; host?: HostKind }): Promise<ChainContext> {
+  const [inventory, loader, system] = await Promise.all([
+    discoveryManifests({ env: options.env }),
+    describeLoader(options.bridge, process.platform),
+    defaultOverrideSystem(options.host ?? 'cli'),
+  ]);
   const windows = process.platform === 'win32';
-  // Windows: the override is a file in Strata's own folder (registered in HKCU), not in an XDG folder.
-  const loc = windows
-    ? (await import('../override/windows-override')).windowsOverrideLocation('user', options.env)
-    : overrideLocation('user', options.env, options.env['HOME'] || homedir());
+  const scope = system ? 'system' : 'user';
+  // Windows: the override is a file in Strata's own folder, found by the loader through its value in
+  // HKCU (HKLM) …\ImplicitLayers: that key is the "folder" the draft places it in (shared/configurator/draft-chain.ts).
+  const w = windows ? await import('../override/windows-override') : null;
+  const loc = w
+    ? { file: w.windowsOverrideLocation(scope, options.env).file, dir: w.windowsImplicitLayersKey(scope) }
+    : overrideLocation(scope, options.env, options.env['HOME'] || homedir());
   const loaderVersion = loader.found ? loader.version : null;
   const settingsFile = await settingsFileFor({ env: options.env, loaderVersion, windows });
   const discovered = [...inventory.manifests.implicit_layer, ...inventory.manifests.explicit_layer];

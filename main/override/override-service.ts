@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import type { HostKind } from '../../shared/app/app-info';
 import { serviceError } from '../../shared/errors/strata-error';
 import { buildOverrideManifest, forcesLayers, hasLayerSettings, OVERRIDE_FILE_NAME, type OverrideConfig } from '../../shared/override/override-config';
 import type { OverrideApplyResult, OverrideExport, OverrideRemoveResult, OverrideStatus } from '../../shared/override/override-status';
@@ -20,6 +21,24 @@ const windows = () => import('./windows-override');
 
 const locations = (options: OverrideServiceOptions, system: boolean | undefined) =>
   configurationLocations(system === true, options.env, options.env['HOME'] || homedir());
+
+/**
+ * The scope a request without `system` means. The CLI's is the user's (`--system` picks the other).
+ * A window or page edits the override its applications read, and Strata models an application as
+ * elevated as itself (explain does): on Windows an elevated application reads only HKLM, so an
+ * elevated Strata's UI edits the system scope; without it, Apply would register an override no
+ * application of this session reads (every process under Wine is elevated). Elsewhere: the user's.
+ */
+export async function defaultOverrideSystem(host: HostKind): Promise<boolean> {
+  if (host === 'cli' || !onWindows()) return false;
+  const { windowsProcessElevated } = await import('../discovery/windows-registry');
+  return (await windowsProcessElevated()) === true;
+}
+
+/** The request with its scope made explicit (defaultOverrideSystem when it has none). */
+export async function withOverrideScope<R extends { system?: boolean | undefined }>(request: R, host: HostKind): Promise<R> {
+  return request.system === undefined ? { ...request, system: await defaultOverrideSystem(host) } : request;
+}
 
 /** The override's files where the loader reads them on Linux and macOS (the Windows status needs the registry: overrideStatusOnAnyPlatform). */
 export function overrideStatus(options: OverrideServiceOptions, request: { system?: boolean | undefined }): OverrideStatus {
@@ -75,11 +94,15 @@ export async function overridePreview(
   options: OverrideServiceOptions,
   request: { config: OverrideConfig | null; system?: boolean | undefined },
 ): Promise<OverridePreview> {
-  const locs = onWindows() ? (await windows()).windowsConfigurationLocations(request.system === true, options.env) : locations(options, request.system);
-  if (!request.config) return previewConfiguration(locs, null);
-  const settings = await settingsFileOf(options, request.config);
-  const override = forcesLayers(request.config) ? buildOverrideManifest(request.config) : null;
-  return previewConfiguration(locs, { override, settings });
+  const w = onWindows() ? await windows() : null;
+  const locs = w ? w.windowsConfigurationLocations(request.system === true, options.env) : locations(options, request.system);
+  const texts = request.config
+    ? { override: forcesLayers(request.config) ? buildOverrideManifest(request.config) : null, settings: await settingsFileOf(options, request.config) }
+    : null;
+  const preview = previewConfiguration(locs, texts);
+  if (!w) return preview;
+  const keys = w.windowsRegistrationKeys(preview.scope);
+  return { ...preview, files: preview.files.map((f) => ({ ...f, registeredIn: keys[f.role] })) };
 }
 
 /** `override.remove`: on Windows also the registry values (overrideRemove is the Linux and macOS files only). */

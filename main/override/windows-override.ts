@@ -55,6 +55,16 @@ const KEY: Record<OverrideScope, string> = {
   system: 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers',
 };
 
+/** The key the override of `scope` is registered in, spelled as discovery names that search location (shared/loader/search-paths.ts). */
+export function windowsImplicitLayersKey(scope: OverrideScope): string {
+  return KEY[scope];
+}
+
+/** The registry key each file of a configuration is registered in (override.preview says it). */
+export function windowsRegistrationKeys(scope: OverrideScope): Record<'override' | 'settings', string> {
+  return { override: KEY[scope], settings: SETTINGS_KEY[scope] };
+}
+
 /** The registry calls the registrar needs (RegEnumValueW / RegSetValueExW / RegDeleteValueW on Windows): the owned registry value's. */
 export type OverrideRegistry = RegistryWrites;
 

@@ -90,7 +90,7 @@ export function createHandlers(options: ServiceOptions): Handlers {
       });
     },
     'chain.compare': async (request) => (await services.chain()).compareChainRequest(env, request),
-    'chain.context': async () => (await services.chainContext()).chainContext({ env, bridge: options.bridge }),
+    'chain.context': async (_request, context) => (await services.chainContext()).chainContext({ env, bridge: options.bridge, host: context.host }),
     'lint.files': async (request) => {
       const [{ lintFiles }, { loaderVersionFromFileName }] = await Promise.all([services.lint(), services.loaderVersionFile()]);
       // Windows: vulkan-1.dll's name carries no version, so the loader is asked (as explain and the status ask it).
@@ -106,10 +106,23 @@ export function createHandlers(options: ServiceOptions): Handlers {
     'shader.inspect': async (request) => (await services.shader()).inspectShaderFile(request),
     'shader.inspectBytes': async (request) => (await services.shader()).inspectShaderBytes(request),
     'shader.pack': async (request) => (await services.shader()).packShaderBytes(request),
-    'override.status': async (request) => (await services.override()).overrideStatusOnAnyPlatform({ env }, request),
-    'override.apply': async (request) => (await services.override()).overrideApply({ env }, request),
-    'override.remove': async (request) => (await services.override()).overrideRemoveOnAnyPlatform({ env }, request),
-    'override.preview': async (request) => (await services.override()).overridePreview({ env }, request),
+    // A request without a scope gets its host's (override-service.ts defaultOverrideSystem: an elevated Windows UI edits HKLM's).
+    'override.status': async (request, context) => {
+      const o = await services.override();
+      return o.overrideStatusOnAnyPlatform({ env }, await o.withOverrideScope(request, context.host));
+    },
+    'override.apply': async (request, context) => {
+      const o = await services.override();
+      return o.overrideApply({ env }, await o.withOverrideScope(request, context.host));
+    },
+    'override.remove': async (request, context) => {
+      const o = await services.override();
+      return o.overrideRemoveOnAnyPlatform({ env }, await o.withOverrideScope(request, context.host));
+    },
+    'override.preview': async (request, context) => {
+      const o = await services.override();
+      return o.overridePreview({ env }, await o.withOverrideScope(request, context.host));
+    },
     'override.export': async (request) => (await services.override()).overrideExport(request),
     ...handlerGroup(
       ['launch.start', 'launch.stop', 'sessions.list', 'sessions.open', 'sessions.search', 'sessions.delete', 'sessions.export', 'sessions.diff'],

@@ -19,7 +19,7 @@ export const ChainContextSchema = z.object({
   env: z.record(z.string(), z.string()),
   /** The real loader's version (vkEnumerateInstanceVersion); null when no loader answers (the model then applies its own rules version). */
   loaderVersion: z.string().nullable(),
-  /** Strata's override file (user scope), and the implicit layer folder it is in. */
+  /** Strata's override file (the scope the UI edits: main/override/override-service.ts defaultOverrideSystem), and the implicit layer folder it is in (Windows: the registry key its value is in). */
   overrideFile: z.string(),
   overrideDir: z.string(),
   /** The loader settings file the loader reads, when there is one: its layers decide the chain on the loaders that read it. */

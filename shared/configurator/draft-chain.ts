@@ -103,7 +103,8 @@ export function inventoryWithOverride(inventory: ManifestInventory, place: Overr
   const implicit = [...(inventory.manifests.implicit_layer ?? [])].sort((a, b) => a.order - b.order);
   const existing = implicit.findIndex((m) => normalizePath(m.path) === file);
   const locations = inventory.locations.implicit_layer ?? [];
-  const locIndex = locations.findIndex((l) => l.entry === 'folder' && normalizePath(l.path) === dir);
+  // A folder on Linux and macOS; on Windows the registry key whose values name implicit manifests (the override's value goes last, as a new file goes last in its folder).
+  const locIndex = locations.findIndex((l) => l.entry !== 'file' && normalizePath(l.path) === dir);
   const visible = existing >= 0 || locIndex >= 0;
   const rest = existing >= 0 ? implicit.filter((_, i) => i !== existing) : implicit;
 

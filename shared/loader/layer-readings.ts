@@ -1,7 +1,7 @@
 import { parseManifest } from '../manifest/manifest-parser';
 import type { LayerEntry, ParsedManifest } from '../manifest/manifest-model';
 import { asciiLower } from './layer-filters';
-import { OVERRIDE_LAYER_NAME } from './chain-schema';
+import { OVERRIDE_LAYER_NAME } from '../override/override-names';
 
 /**
  * The loader's reading of a layer manifest's text (loader_read_layer_json): the layers it keeps and

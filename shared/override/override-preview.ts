@@ -30,6 +30,8 @@ export const PreviewFileSchema = z.object({
   needsForce: z.boolean(),
   /** Why it needs force, for the dialog (null when it does not). */
   conflict: z.string().nullable(),
+  /** Windows: the registry key whose value (the file's path, DWORD 0) makes the loader, or the layers, read the file. */
+  registeredIn: z.string().optional(),
 });
 export type PreviewFile = z.infer<typeof PreviewFileSchema>;
 

@@ -1,10 +1,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { artifact, launchChromium, openPage, prepareE2e } from '../helpers/e2e-harness';
-import { openWindowsLane, windowsLaneSkip, type WindowsLane } from '../helpers/windows-lane';
+import { mingwBuild, openWindowsLane, windowsLaneSkip, type WindowsLane } from '../helpers/windows-lane';
+import { APP_ROOT } from '../helpers/strata-cli';
 
 /**
  * The browser host on Windows: `strata serve` run by Windows Node under Wine (the lane of
@@ -22,6 +23,9 @@ let browser: Browser | null = null;
 let page: Page;
 const problems: string[] = [];
 const LAYERS = ['VK_LAYER_STRATA_wine_one', 'VK_LAYER_STRATA_wine_two'];
+/** Real layers (tests/fixtures/layers/recording-layer.c as DLLs) for Apply: the loader's chain is recorded. */
+const RECORDING = ['VK_LAYER_STRATA_wine_rec_a', 'VK_LAYER_STRATA_wine_rec_b'];
+let probe = '';
 
 async function printedUrl(file: string, exited: () => boolean, timeoutMs = 180_000): Promise<string> {
   const until = Date.now() + timeoutMs;
@@ -55,7 +59,21 @@ before(async () => {
         },
       }),
     );
-  lane.setKhronosRegistry({ 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers': LAYERS.map((n) => ({ name: `C:\\layers\\${n}.json`, data: 0 })) });
+  const fixtures = join(APP_ROOT, 'tests', 'fixtures', 'layers');
+  probe = mingwBuild([join(fixtures, 'chain-probe.c')], 'chain-probe.exe', [], { vulkan: true });
+  for (const name of RECORDING) {
+    copyFileSync(mingwBuild([join(fixtures, 'recording-layer.c')], `${name}.dll`, [`-DLAYER_NAME="${name}"`], { vulkan: true }), join(dir, `${name}.dll`));
+    writeFileSync(
+      join(dir, `${name}.json`),
+      JSON.stringify({
+        file_format_version: '1.1.2',
+        layer: { name, type: 'GLOBAL', library_path: `.\\${name}.dll`, api_version: '1.3.0', implementation_version: '1', description: 'a recording layer' },
+      }),
+    );
+  }
+  lane.setKhronosRegistry({
+    'HKLM\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers': [...LAYERS, ...RECORDING].map((n) => ({ name: `C:\\layers\\${n}.json`, data: 0 })),
+  });
   const server = lane.startStrata(['serve', '--port', '0']);
   const url = await printedUrl(server.outFile, server.exited);
   browser = await launchChromium();
@@ -76,6 +94,67 @@ test(
     // Each row names where the Windows loader finds it: the registry key, not a folder.
     assert.match(body, /HKLM\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers/);
     await page.screenshot({ path: artifact('windows-serve-layers.png') });
+    assert.deepEqual(problems, []);
+  },
+);
+
+const row = (name: string) => page.locator(`[data-testid="layer-row"][data-layer="${name}"]`);
+const previewNames = () =>
+  page
+    .getByTestId('chain-preview')
+    .getByTestId('chain-node')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-layer') ?? ''));
+
+/** The recording layers the real loader ran for the probe, application side first. */
+function loaderChain(): string[] {
+  const log = join(lane.driveC, 'chain.log');
+  rmSync(log, { force: true });
+  const r = lane.run(probe, ['1.3'], { STRATA_LAYER_LOG: 'C:\\chain.log' });
+  assert.equal(r.status, 0, r.stderr);
+  return existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split(/\r?\n/)
+        .filter(Boolean)
+        .map((l) => l.split(' ')[0]!)
+    : [];
+}
+
+test(
+  'Apply in the page under Wine: Strata (elevated, as every Wine process) edits the override its applications read, registered in HKLM, and the real Windows loader runs the chain the page drew',
+  { skip, timeout: 240_000 },
+  async () => {
+    assert.deepEqual(loaderChain(), [], 'no recording layer runs before Apply');
+    await page.keyboard.press('Alt+1');
+    await page.getByTestId('layer-list').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="override-ownership"]:not([data-ownership=""])').waitFor({ timeout: 60_000 });
+    for (const name of RECORDING) await row(name).getByTestId('layer-state').selectOption('on');
+    // The draft's chain: the override goes where the loader reads it (HKLM\…\ImplicitLayers), so the diagram shows the layers now.
+    let drawn0 = await previewNames();
+    for (const until = Date.now() + 20_000; !RECORDING.every((n) => drawn0.includes(n)); drawn0 = await previewNames())
+      if (Date.now() > until) assert.fail(`the diagram shows ${JSON.stringify(drawn0)}, not the layers forced on`);
+    const drawn = drawn0.filter((n) => RECORDING.includes(n));
+
+    await page.getByTestId('draft-apply').click();
+    const dialog = page.getByTestId('apply-dialog');
+    await dialog.getByTestId('apply-file').first().waitFor({ timeout: 60_000 });
+    assert.equal(await dialog.getByTestId('apply-file').first().getAttribute('data-path'), 'C:\\ProgramData\\Strata\\override\\VkLayer_override.json');
+    assert.match(
+      (await dialog.getByTestId('apply-registered').first().textContent()) ?? '',
+      /HKLM\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers, which every application reads/,
+    );
+    await page.screenshot({ path: artifact('windows-serve-apply-dialog.png') });
+    await dialog.getByTestId('apply-confirm').click();
+    await dialog.waitFor({ state: 'detached', timeout: 60_000 });
+    await page.locator('[data-testid="override-ownership"][data-ownership="strata"]').waitFor({ timeout: 60_000 });
+    // The status strip reads the same scope (activity.status): Strata's override, both layers on.
+    await page.getByTestId('activity-strip').getByText('Global override: on 2').waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: artifact('windows-serve-applied.png') });
+
+    assert.match(
+      lane.regQuery('HKLM\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers'),
+      /C:\\ProgramData\\Strata\\override\\VkLayer_override\.json\s+REG_DWORD\s+0x0/,
+    );
+    assert.deepEqual(loaderChain(), drawn, 'the real loader runs the chain the page drew');
     assert.deepEqual(problems, []);
   },
 );

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { LayerChain } from '../../../shared/loader/chain';
 import type { ChainComparison } from '../../../shared/loader/chain-compare';
+import { compareLoaderVersions } from '../../../shared/loader/loader-rules';
 import { strataError } from '../../../shared/errors/strata-error';
 import { callChannel, CliFailure } from './cli-channel';
 import { envOption, envOverrides, envRequest, unsetOption, type EnvOverrides } from './env-option';
@@ -49,10 +50,12 @@ export function formatComparison(c: ChainComparison): string {
 }
 
 export function formatChain(c: LayerChain): string {
-  const applied = c.rules.filter((r) => r.applied).map((r) => `${r.id} (${r.since}+)`);
+  // Every row of the rules table up to this version applies (40-odd on a new loader): a count, not the list, and where to see more.
+  const applied = c.rules.filter((r) => r.applied);
+  const newest = applied.map((r) => r.since).reduce((a, b) => (compareLoaderVersions(b, a) > 0 ? b : a), '0.0.0');
   const lines = [
     `Instance layer chain (loader ${c.loaderVersion ?? `version unknown, rules of loader ${c.rulesVersion}`}): ${c.result}`,
-    `Rules applied: ${applied.join(', ') || 'none'}`,
+    `Loader rules: ${applied.length} of the ${c.rules.length} version-keyed behaviours apply${applied.length ? ` (the newest from ${newest})` : ''}; \`--json\` lists them, \`--compare\` shows what another version changes`,
     '',
     'application',
   ];

@@ -59,6 +59,14 @@ function PreviewFileSection({ file }: { file: PreviewFile }) {
         <code className="apply-file-path">{file.path}</code>
         <span className={`apply-file-action action-${file.action}`}>{ACTION_WORDS[file.action]}</span>
       </header>
+      {file.registeredIn && (
+        <p className="apply-registered muted" data-testid="apply-registered">
+          Registered in <code>{file.registeredIn}</code>
+          {file.registeredIn.startsWith('HKLM')
+            ? ', which every application reads, elevated or not.'
+            : ': applications that run elevated read only HKLM and do not see it.'}
+        </p>
+      )}
       {file.conflict && (
         <p className="apply-conflict" role="note" data-testid="apply-conflict">
           {file.conflict}
