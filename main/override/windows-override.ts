@@ -197,6 +197,24 @@ async function noteFor(scope: OverrideScope): Promise<string | null> {
 }
 
 /**
+ * The settings file a layer of a process this elevated finds through the registry (HKLM, then HKCU
+ * unless elevated: shared/settings/windows-layer-settings.ts), or null when none is registered (then
+ * VK_LAYER_SETTINGS_PATH counts). Null as well when the registry cannot be read.
+ */
+export async function registeredLayerSettingsFile(elevated: boolean, registry?: OverrideRegistry): Promise<string | null> {
+  try {
+    const reg = registry ?? (await systemOverrideRegistry());
+    for (const key of elevated ? [SETTINGS_KEY.system] : [SETTINGS_KEY.system, SETTINGS_KEY.user]) {
+      const found = layerSettingsCandidates(await reg.values(key)).find(isFile);
+      if (found) return found;
+    }
+  } catch {
+    // No registry to read (koffi's Windows binary missing): nothing is known to hide VK_LAYER_SETTINGS_PATH.
+  }
+  return null;
+}
+
+/**
  * Why the layers may not read Strata's settings file: elevated applications skip HKCU, and every
  * application reads an enabled file registered in HKLM first.
  */

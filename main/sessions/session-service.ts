@@ -165,6 +165,7 @@ export class SessionService {
       home: env['HOME'] || homedir(),
       enabled: request.routeValidation !== false,
       profileSettings: profile?.settingsText ?? null,
+      registeredSettingsFile: process.platform === 'win32' ? await registeredSettingsFileOnWindows() : null,
     });
     if (routing.note) notes.push(routing.note);
     const childEnv: NodeJS.ProcessEnv = { ...composed, ...routing.env };
@@ -336,4 +337,13 @@ export class SessionService {
     for (const s of all) s.launch.stop('stopped');
     await Promise.allSettled(all.map((s) => s.ended));
   }
+}
+
+/** Windows: the layer settings file the launched application's layers find through the registry (as elevated as Strata). */
+async function registeredSettingsFileOnWindows(): Promise<string | null> {
+  const [{ registeredLayerSettingsFile }, { windowsProcessElevated }] = await Promise.all([
+    import('../override/windows-override'),
+    import('../discovery/windows-registry'),
+  ]);
+  return registeredLayerSettingsFile((await windowsProcessElevated()) === true);
 }

@@ -27,18 +27,32 @@ export function planValidationRouting(options: {
   home: string;
   enabled: boolean;
   profileSettings?: string | null;
+  /**
+   * Windows: the settings file the layers find through the registry (HKLM, then HKCU unless elevated,
+   * …\Khronos\Vulkan\Settings: main/override/windows-override.ts registeredLayerSettingsFile), which
+   * they read before VK_LAYER_SETTINGS_PATH; null: none.
+   */
+  registeredSettingsFile?: string | null;
+  /** The platform whose layers are launched (default: this process's). */
+  platform?: NodeJS.Platform;
 }): RoutingPlan {
   const profileSettings = options.profileSettings ?? null;
+  const platform = options.platform ?? process.platform;
+  const registered = platform === 'win32' ? (options.registeredSettingsFile ?? null) : null;
   const dataHome = options.env['XDG_DATA_HOME'] || join(options.env['HOME'] || options.home, '.local', 'share');
   const vkconfigFile = join(dataHome, 'vulkan', 'settings.d', 'vk_layer_settings.txt');
-  const shadowed = isFile(vkconfigFile);
+  const shadowed = platform !== 'win32' && isFile(vkconfigFile);
   const notes: string[] = [];
   if (shadowed && profileSettings)
     notes.push(`the profile's layer settings are not seen by layers that read ${vkconfigFile} first (the validation layer 1.3.239 does)`);
+  if (registered && profileSettings)
+    notes.push(
+      `the profile's layer settings are not seen by layers that find ${registered} through the registry (…\\Khronos\\Vulkan\\Settings), which they read before VK_LAYER_SETTINGS_PATH; remove it (\`strata override remove\` if Strata wrote it) for the profile's settings to count`,
+    );
 
   let mode: ValidationRouting['mode'] = 'fifo';
   if (!options.enabled) mode = 'off';
-  else if (process.platform === 'win32') {
+  else if (platform === 'win32') {
     mode = 'stdout';
     notes.push('On Windows the validation layer messages are read from the application’s stdout.');
   } else if (shadowed) {

@@ -155,3 +155,23 @@ test("sweep: removes launch folders of processes that are gone, keeps its own, a
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test(
+  "Windows: a settings file registered under …\\Khronos\\Vulkan\\Settings hides the profile's (read before VK_LAYER_SETTINGS_PATH), and the note says how to let it count",
+  withHome((home, plans) => {
+    const registered = 'C:\\ProgramData\\Strata\\settings\\vk_layer_settings.txt';
+    const hidden = plan(home, { platform: 'win32', registeredSettingsFile: registered, profileSettings: 'khronos_validation.validate_sync = true\n' });
+    plans.push(hidden);
+    assert.equal(hidden.mode, 'stdout', 'on Windows the messages are read from stdout');
+    assert.match(hidden.note ?? '', /not seen by layers that find C:\\ProgramData\\Strata\\settings\\vk_layer_settings\.txt through the registry/);
+    assert.match(hidden.note ?? '', /strata override remove/);
+    assert.equal(settingsOf(hidden), 'khronos_validation.validate_sync = true\n', 'the profile settings are still handed over (VK_LAYER_SETTINGS_PATH)');
+
+    const none = plan(home, { platform: 'win32', registeredSettingsFile: null, profileSettings: 'khronos_validation.validate_sync = true\n' });
+    plans.push(none);
+    assert.doesNotMatch(none.note ?? '', /not seen/, 'nothing registered: the profile settings count');
+    const linux = plan(home, { platform: 'linux', registeredSettingsFile: registered, profileSettings: 'x.y = 1\n' });
+    plans.push(linux);
+    assert.doesNotMatch(linux.note ?? '', /registry/, 'the registry is a Windows matter');
+  }),
+);

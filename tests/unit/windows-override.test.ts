@@ -9,6 +9,7 @@ import {
   windowsOverrideRemove,
   windowsOverrideStatus,
   windowsSettingsLocation,
+  registeredLayerSettingsFile,
   type OverrideRegistry,
 } from '../../main/override/windows-override';
 import type { OverrideLocation } from '../../main/override/override-writer';
@@ -277,5 +278,29 @@ test(
     assert.equal(without.settings?.registration?.action, 'removed');
     assert.equal(reg.dword(HKCU_SETTINGS, locs.settings.file), undefined);
     assert.equal(reg.dword(HKLM_SETTINGS, machine), 0, "HKLM is not Strata's to touch from the user scope");
+  }),
+);
+
+test(
+  'registeredLayerSettingsFile: HKLM first, then HKCU unless elevated; only an enabled value whose file exists',
+  withTempHome(async (home) => {
+    const reg = new MemoryRegistry();
+    const file = (name: string) => {
+      mkdirSync(join(home.dir, name), { recursive: true });
+      writeFileSync(join(home.dir, name, 'vk_layer_settings.txt'), '');
+      return join(home.dir, name, 'vk_layer_settings.txt');
+    };
+    const user = file('user');
+    assert.equal(await registeredLayerSettingsFile(false, reg), null, 'nothing registered');
+    await reg.setDword(HKCU_SETTINGS, user, 0);
+    assert.equal(await registeredLayerSettingsFile(false, reg), user);
+    assert.equal(await registeredLayerSettingsFile(true, reg), null, 'elevated: HKCU is not read');
+    const machine = file('machine');
+    await reg.setDword(HKLM_SETTINGS, join(home.dir, 'gone', 'vk_layer_settings.txt'), 0);
+    await reg.setDword(HKLM_SETTINGS, machine, 1);
+    assert.equal(await registeredLayerSettingsFile(false, reg), user, 'a missing file and a disabled value are passed over');
+    await reg.setDword(HKLM_SETTINGS, machine, 0);
+    assert.equal(await registeredLayerSettingsFile(true, reg), machine);
+    assert.equal(await registeredLayerSettingsFile(false, reg), machine, 'HKLM is read first');
   }),
 );
