@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChainExplainRequestSchema, LayerChainSchema, LoaderVersionTextSchema, type LayerChain } from './chain';
-import { CHAIN_RULE_IDS, compareLoaderVersions, LOADER_RULES, type LoaderRuleId } from './loader-rules';
+import { compareLoaderVersions, LOADER_RULES, type LoaderRuleId } from './loader-rules';
 
 /**
  * "Will this configuration behave the same on Ubuntu 24.04 and Fedora 43?": the chain the model
@@ -95,11 +95,7 @@ export async function compareChainsAcrossVersions(versions: readonly string[], c
       const chain = await at(boundary);
       if (chainSignature(chain) !== chainSignature(previous.chain)) {
         const withSettings = Boolean(previous.chain.settingsFile || chain.settingsFile);
-        const rules = LOADER_RULES.filter((r) => r.modeled && r.since === boundary && canMatter(r.id, withSettings)).map((r) => ({
-          id: r.id as LoaderRuleId,
-          since: r.since,
-          summary: r.summary,
-        }));
+        const rules = rulesArrivingAt(boundary, withSettings).map((r) => ({ id: r.id as LoaderRuleId, since: r.since, summary: r.summary }));
         changes.push({ from, to, at: boundary, rules, before: outcomeOf(previous.chain), after: outcomeOf(chain) });
       }
       previous = { version: boundary, chain };
@@ -113,6 +109,11 @@ function canMatter(id: LoaderRuleId, withSettings: boolean): boolean {
   return withSettings || !id.startsWith('settings-');
 }
 
+/** The modeled rules that arrive at `boundary` and can matter here (the log's layout never changes a chain). */
+function rulesArrivingAt(boundary: string, withSettings: boolean) {
+  return LOADER_RULES.filter((r) => r.modeled && r.since === boundary && !r.id.startsWith('log-') && canMatter(r.id, withSettings));
+}
+
 /** The explain request for one version of a compare request. */
 export function explainRequestFor(req: ChainCompareRequest, version: string): z.infer<typeof ChainExplainRequestSchema> {
   const { versions: _versions, ...rest } = req;
@@ -120,23 +121,35 @@ export function explainRequestFor(req: ChainCompareRequest, version: string): z.
 }
 
 /**
- * The versions among `others` whose chain differs from `base`, each with the rules that arrive
- * between the two versions (the Chain view's "differs on" badge; the model is cheap, so the renderer
- * computes every version itself).
+ * The versions among `versions` whose chain differs from `base`'s, each with the rules that make the
+ * difference (the Chain view's "differs on" badge): as compareChainsAcrossVersions, the chain is also
+ * worked out at every rule boundary between the two versions, and only the rules of a boundary where
+ * it changes are named. `chainAt` is synchronous (the renderer's model is a fraction of a millisecond
+ * per version); each version is worked out once.
  */
 export function differingVersions(
   base: { version: string; chain: LayerChain },
-  others: readonly { version: string; chain: LayerChain }[],
+  versions: readonly string[],
+  chainAt: (version: string) => LayerChain,
 ): { version: string; rules: string[] }[] {
+  const cache = new Map<string, LayerChain>([[base.version, base.chain]]);
+  const at = (v: string) => {
+    let c = cache.get(v);
+    if (!c) cache.set(v, (c = chainAt(v)));
+    return c;
+  };
   const sig = chainSignature(base.chain);
-  return others
-    .filter((o) => o.version !== base.version && chainSignature(o.chain) !== sig)
-    .map((o) => ({
-      version: o.version,
-      rules: ruleBoundaries(base.version, o.version).flatMap((at) =>
-        LOADER_RULES.filter(
-          (r) => r.since === at && CHAIN_RULE_IDS.includes(r.id) && canMatter(r.id, Boolean(base.chain.settingsFile || o.chain.settingsFile)),
-        ).map((r) => r.id),
-      ),
-    }));
+  return versions
+    .filter((v) => v !== base.version && chainSignature(at(v)) !== sig)
+    .map((version) => {
+      const withSettings = Boolean(base.chain.settingsFile || at(version).settingsFile);
+      let previous = at(compareLoaderVersions(base.version, version) <= 0 ? base.version : version);
+      const rules: string[] = [];
+      for (const boundary of ruleBoundaries(base.version, version)) {
+        const chain = at(boundary);
+        if (chainSignature(chain) !== chainSignature(previous)) rules.push(...rulesArrivingAt(boundary, withSettings).map((r) => r.id));
+        previous = chain;
+      }
+      return { version, rules };
+    });
 }

@@ -131,17 +131,15 @@ export function useDraftLoaded() {
 
 /**
  * The loaders of the matrix whose chain for the same request differs from the one shown, each with
- * the rules that arrive between the two versions ("differs on" in the Chain view). The model is a
- * fraction of a millisecond per version, so every version is worked out here.
+ * the rules that make the difference ("differs on" in the Chain view). The model is a fraction of a
+ * millisecond per version, so every version (and every rule boundary between two that differ) is
+ * worked out here.
  */
 const draftDifferences = memoLast((view: DraftView, request: ChainRequest, shown: LayerChain | null): { version: string; rules: string[] }[] => {
   if (!shown || !view.ready || !view.inventory || !view.context) return [];
   const v = { ...view, inventory: view.inventory, context: view.context };
   const base = { version: shown.loaderVersion ?? shown.rulesVersion, chain: shown };
-  return differingVersions(
-    base,
-    PROVEN_VERSIONS.map((version) => ({ version, chain: chainFor(v, request, version) })),
-  );
+  return differingVersions(base, PROVEN_VERSIONS, (version) => chainFor(v, request, version));
 });
 
 export function useDraftDifferences(view: DraftView, shown: LayerChain | null): { version: string; rules: string[] }[] {
