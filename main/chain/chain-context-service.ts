@@ -6,7 +6,6 @@ import { overrideLocation } from '../override/override-writer';
 import { describeLoader } from './loader-version';
 import { readChainSettingsSource } from './chain-service';
 import { settingsFileFor } from './settings-file-found';
-import type { HostKind } from '../../shared/app/app-info';
 import { defaultOverrideSystem } from '../override/override-service';
 
 /**
@@ -14,11 +13,11 @@ import { defaultOverrideSystem } from '../override/override-service';
  * chain-context.ts). The variable names come from discovery here, in main, so the page only ever sees
  * variables that some manifest names (or VK_*), never the whole environment.
  */
-export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: BridgeClient; host?: HostKind }): Promise<ChainContext> {
+export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: BridgeClient }): Promise<ChainContext> {
   const [inventory, loader, system] = await Promise.all([
     discoveryManifests({ env: options.env }),
     describeLoader(options.bridge, process.platform),
-    defaultOverrideSystem(options.host ?? 'cli'),
+    defaultOverrideSystem(),
   ]);
   const windows = process.platform === 'win32';
   const scope = system ? 'system' : 'user';

@@ -1,5 +1,4 @@
 import { homedir } from 'node:os';
-import type { HostKind } from '../../shared/app/app-info';
 import { serviceError } from '../../shared/errors/strata-error';
 import { buildOverrideManifest, forcesLayers, hasLayerSettings, OVERRIDE_FILE_NAME, type OverrideConfig } from '../../shared/override/override-config';
 import type { OverrideApplyResult, OverrideExport, OverrideRemoveResult, OverrideStatus } from '../../shared/override/override-status';
@@ -23,21 +22,22 @@ const locations = (options: OverrideServiceOptions, system: boolean | undefined)
   configurationLocations(system === true, options.env, options.env['HOME'] || homedir());
 
 /**
- * The scope a request without `system` means. The CLI's is the user's (`--system` picks the other).
- * A window or page edits the override its applications read, and Strata models an application as
- * elevated as itself (explain does): on Windows an elevated application reads only HKLM, so an
- * elevated Strata's UI edits the system scope; without it, Apply would register an override no
- * application of this session reads (every process under Wine is elevated). Elsewhere: the user's.
+ * The scope a request without `system` means (shared/override/override-status.ts): the one this
+ * Strata's applications read. Strata models an application as elevated as itself (explain does), and
+ * on Windows an elevated application reads only HKLM: so an elevated Strata's is the system scope;
+ * without it, the window's Apply would register an override no application of this session reads
+ * (every process under Wine is elevated). Elsewhere, and for a Strata that is not elevated: the
+ * user's. The CLI always says which (`--system`).
  */
-export async function defaultOverrideSystem(host: HostKind): Promise<boolean> {
-  if (host === 'cli' || !onWindows()) return false;
+export async function defaultOverrideSystem(): Promise<boolean> {
+  if (!onWindows()) return false;
   const { windowsProcessElevated } = await import('../discovery/windows-registry');
   return (await windowsProcessElevated()) === true;
 }
 
 /** The request with its scope made explicit (defaultOverrideSystem when it has none). */
-export async function withOverrideScope<R extends { system?: boolean | undefined }>(request: R, host: HostKind): Promise<R> {
-  return request.system === undefined ? { ...request, system: await defaultOverrideSystem(host) } : request;
+export async function withOverrideScope<R extends { system?: boolean | undefined }>(request: R): Promise<R> {
+  return request.system === undefined ? { ...request, system: await defaultOverrideSystem() } : request;
 }
 
 /** The override's files where the loader reads them on Linux and macOS (the Windows status needs the registry: overrideStatusOnAnyPlatform). */

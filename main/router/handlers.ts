@@ -90,7 +90,7 @@ export function createHandlers(options: ServiceOptions): Handlers {
       });
     },
     'chain.compare': async (request) => (await services.chain()).compareChainRequest(env, request),
-    'chain.context': async (_request, context) => (await services.chainContext()).chainContext({ env, bridge: options.bridge, host: context.host }),
+    'chain.context': async () => (await services.chainContext()).chainContext({ env, bridge: options.bridge }),
     'lint.files': async (request) => {
       const [{ lintFiles }, { loaderVersionFromFileName }] = await Promise.all([services.lint(), services.loaderVersionFile()]);
       // Windows: vulkan-1.dll's name carries no version, so the loader is asked (as explain and the status ask it).
@@ -106,22 +106,22 @@ export function createHandlers(options: ServiceOptions): Handlers {
     'shader.inspect': async (request) => (await services.shader()).inspectShaderFile(request),
     'shader.inspectBytes': async (request) => (await services.shader()).inspectShaderBytes(request),
     'shader.pack': async (request) => (await services.shader()).packShaderBytes(request),
-    // A request without a scope gets its host's (override-service.ts defaultOverrideSystem: an elevated Windows UI edits HKLM's).
-    'override.status': async (request, context) => {
+    // A request without a scope means the one this Strata's applications read (override-service.ts defaultOverrideSystem).
+    'override.status': async (request) => {
       const o = await services.override();
-      return o.overrideStatusOnAnyPlatform({ env }, await o.withOverrideScope(request, context.host));
+      return o.overrideStatusOnAnyPlatform({ env }, await o.withOverrideScope(request));
     },
-    'override.apply': async (request, context) => {
+    'override.apply': async (request) => {
       const o = await services.override();
-      return o.overrideApply({ env }, await o.withOverrideScope(request, context.host));
+      return o.overrideApply({ env }, await o.withOverrideScope(request));
     },
-    'override.remove': async (request, context) => {
+    'override.remove': async (request) => {
       const o = await services.override();
-      return o.overrideRemoveOnAnyPlatform({ env }, await o.withOverrideScope(request, context.host));
+      return o.overrideRemoveOnAnyPlatform({ env }, await o.withOverrideScope(request));
     },
-    'override.preview': async (request, context) => {
+    'override.preview': async (request) => {
       const o = await services.override();
-      return o.overridePreview({ env }, await o.withOverrideScope(request, context.host));
+      return o.overridePreview({ env }, await o.withOverrideScope(request));
     },
     'override.export': async (request) => (await services.override()).overrideExport(request),
     ...handlerGroup(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OverrideConfigSchema } from './override-config';
-import { OverrideOwnershipSchema } from './override-status';
+import { OverrideOwnershipSchema, OverrideScopeFieldSchema } from './override-status';
 
 /**
  * override.preview: exactly which files an apply (or, with `config: null`, a remove) would change, with
@@ -11,7 +11,7 @@ export const OverridePreviewRequestSchema = z
   .object({
     /** The configuration to install; null: no layer is on or off, so Strata's override would be removed. */
     config: OverrideConfigSchema.nullable(),
-    system: z.boolean().optional(),
+    system: OverrideScopeFieldSchema,
   })
   .strict();
 

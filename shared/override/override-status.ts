@@ -17,7 +17,14 @@ export type OverrideScope = z.infer<typeof OverrideScopeSchema>;
 export const OverrideOwnershipSchema = z.enum(['absent', 'strata', 'modified', 'foreign']);
 export type OverrideOwnership = z.infer<typeof OverrideOwnershipSchema>;
 
-const scopeField = { system: z.boolean().optional() };
+/**
+ * true: the system scope; false: the user's; absent: the scope this Strata's applications read (on
+ * Windows an elevated Strata's applications read only HKLM, so the system one; else the user's:
+ * main/override/override-service.ts defaultOverrideSystem). The CLI always says which (`--system`);
+ * the window and the page leave it out.
+ */
+export const OverrideScopeFieldSchema = z.boolean().optional();
+const scopeField = { system: OverrideScopeFieldSchema };
 
 export const OverrideStatusRequestSchema = z.object(scopeField).strict();
 export const OverrideApplyRequestSchema = z.object({ config: OverrideConfigSchema, force: z.boolean().optional(), ...scopeField }).strict();

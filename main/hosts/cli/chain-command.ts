@@ -1,7 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { LayerChain } from '../../../shared/loader/chain';
 import type { ChainComparison } from '../../../shared/loader/chain-compare';
-import { compareLoaderVersions } from '../../../shared/loader/loader-rules';
 import { strataError } from '../../../shared/errors/strata-error';
 import { callChannel, CliFailure } from './cli-channel';
 import { envOption, envOverrides, envRequest, unsetOption, type EnvOverrides } from './env-option';
@@ -52,7 +51,9 @@ export function formatComparison(c: ChainComparison): string {
 export function formatChain(c: LayerChain): string {
   // Every row of the rules table up to this version applies (40-odd on a new loader): a count, not the list, and where to see more.
   const applied = c.rules.filter((r) => r.applied);
-  const newest = applied.map((r) => r.since).reduce((a, b) => (compareLoaderVersions(b, a) > 0 ? b : a), '0.0.0');
+  // Compared here, not with loader-rules.ts: the CLI's entry loads no schema library (tests/integration/cli-startup.test.ts).
+  const key = (v: string) => v.split('.').reduce((n, part) => n * 1000 + Number(part), 0);
+  const newest = applied.map((r) => r.since).reduce((a, b) => (key(b) > key(a) ? b : a), '0.0.0');
   const lines = [
     `Instance layer chain (loader ${c.loaderVersion ?? `version unknown, rules of loader ${c.rulesVersion}`}): ${c.result}`,
     `Loader rules: ${applied.length} of the ${c.rules.length} version-keyed behaviours apply${applied.length ? ` (the newest from ${newest})` : ''}; \`--json\` lists them, \`--compare\` shows what another version changes`,

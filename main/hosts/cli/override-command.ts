@@ -248,7 +248,8 @@ export function addOverrideCommands(program: Command): void {
     .addHelpText('after', CONFIG_HELP)
     .action(async (opts: ScopeOptions & { config: string; force?: boolean }) => {
       const config = await readConfig(opts.config);
-      const r = await callChannel('override.apply', { config, ...(opts.force ? { force: true } : {}), ...(opts.system ? { system: true } : {}) });
+      // The scope always said: without --system the user's, whatever the elevation (a request without one means the applications' scope).
+      const r = await callChannel('override.apply', { config, ...(opts.force ? { force: true } : {}), system: opts.system === true });
       if (opts.json) printJson(r);
       else process.stdout.write(`${formatApplyResult(r, config)}\n`);
     });
@@ -258,7 +259,7 @@ export function addOverrideCommands(program: Command): void {
     .description('print the installed override file')
     .option(...system)
     .action(async (opts: ScopeOptions) => {
-      const s = await callChannel('override.status', opts.system ? { system: true } : {});
+      const s = await callChannel('override.status', { system: opts.system === true });
       if (s.text === null) process.stdout.write(`No override is installed (${s.path} does not exist).\n`);
       else process.stdout.write(s.text.endsWith('\n') ? s.text : `${s.text}\n`);
     });
@@ -270,7 +271,7 @@ export function addOverrideCommands(program: Command): void {
     .option(...system)
     .option(...jsonOption())
     .action(async (opts: ScopeOptions & { force?: boolean }) => {
-      const r = await callChannel('override.remove', { ...(opts.force ? { force: true } : {}), ...(opts.system ? { system: true } : {}) });
+      const r = await callChannel('override.remove', { ...(opts.force ? { force: true } : {}), system: opts.system === true });
       if (opts.json) printJson(r);
       else process.stdout.write(`${formatRemoveResult(r)}\n`);
     });
@@ -281,7 +282,7 @@ export function addOverrideCommands(program: Command): void {
     .option(...system)
     .option(...jsonOption())
     .action(async (opts: ScopeOptions) => {
-      const s = await callChannel('override.status', opts.system ? { system: true } : {});
+      const s = await callChannel('override.status', { system: opts.system === true });
       if (opts.json) printJson(s);
       else process.stdout.write(`${formatOverrideStatus(s)}\n`);
     });
