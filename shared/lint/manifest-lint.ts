@@ -301,7 +301,7 @@ function lintLayer(report: Sink, layer: LayerEntry, manifest: LayerManifest, rol
       checkType(
         report,
         f,
-        ignored ? `${where} (loader ${reading.version} ignores it; older loaders crash)` : where,
+        ignored ? `${where} (loader ${reading.version} ignores it; 1.3.302 lists the layer and fails vkCreateInstance with it, older loaders crash)` : where,
         ignored ? DiagnosticSeverity.Warning : undefined,
       )
     )
@@ -490,6 +490,12 @@ export function lintManifest(parsed: ParsedManifest, options: LintOptions = {}):
   const out: Diagnostic[] = [];
   const reading = loaderReading(options.loaderVersion);
   const report: Sink = (code, range, message, severity) => out.push(makeDiagnostic(code, range, message, severity));
+  // An empty file (or only white space) is skipped by every loader, including those before 1.3.268 that
+  // fail everything on invalid JSON (seen on builds of 1.3.250–1.3.267): not a syntax error to them.
+  if (parsed.text.trim() === '') {
+    report('manifest/invalid-json', parsed.wholeRange, 'The file is empty; every loader skips it. Fix: write the manifest JSON, or delete the file.');
+    return out;
+  }
   // Only the first syntax error: the rest are usually echoes of it (jsonc-parser recovers and goes on).
   for (const e of parsed.syntaxErrors.slice(0, 1))
     if (e.error === NESTING_TOO_DEEP)
@@ -511,8 +517,6 @@ export function lintManifest(parsed: ParsedManifest, options: LintOptions = {}):
   // The loader reads nothing from a file it cannot parse, so nothing else about it matters.
   if (parsed.syntaxErrors.length > 0) return out;
   if (!parsed.root) {
-    if (parsed.syntaxErrors.length === 0)
-      report('manifest/invalid-json', parsed.wholeRange, 'The file is empty; the loader cannot read it. Fix: write the manifest JSON, or delete the file.');
     return out;
   }
   if (parsed.root.kind !== 'object') {

@@ -50,6 +50,7 @@ export const LoaderRuleIdSchema = z.enum([
   'settings-multi-layer-manifests',
   'settings-consider-lib-path',
   'settings-null-check',
+  'settings-instance-layers-overflow',
   'settings-instance-layers-fix',
   'settings-failed-manifest',
   'settings-off-component-crash',
@@ -130,6 +131,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: 'c3eb97de2 "Make correct layer be used when duplicates are present"',
     summary: 'a layer enabled twice keeps its first occurrence (nearest the application); before, the one nearest the driver won',
     modeled: true,
+    proven: 'builds of v1.3.246 and v1.3.247 (chain-vs-loader)',
   },
   {
     id: 'instance-layers-ordered',
@@ -138,6 +140,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'VK_INSTANCE_LAYERS is read in the order it is written, before the layers VK_LOADER_LAYERS_ENABLE adds, and may name implicit layers; before, layers came in discovery order',
     modeled: true,
+    proven: 'builds of v1.3.246 and v1.3.247 (chain-vs-loader)',
   },
   {
     id: 'settings-file',
@@ -146,6 +149,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'vk_loader_settings.json: an object of layer configurations (on/off/auto, in order, with unordered_layer_location for the layers it does not name) replaces the usual chain rules',
     modeled: true,
+    proven: 'builds of v1.3.250 and v1.3.251 (chain-vs-loader)',
   },
   {
     id: 'meta-no-duplicates',
@@ -153,6 +157,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: '180b1c3ef "Meta layers now dont add layers more than once"',
     summary: "a meta-layer's component already enabled is not added again",
     modeled: true,
+    proven: 'builds of v1.3.250 and v1.3.251 (chain-vs-loader)',
   },
   {
     id: 'override-paths-first',
@@ -160,6 +165,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: 'fe73c4187 "Significantly reduce duplicate layer scanning code"',
     summary: 'explicit layers are searched in the override_paths of the first enabled override layer that has some (before: the last)',
     modeled: true,
+    proven: 'builds of v1.3.250 and v1.3.251 (chain-vs-loader)',
   },
   {
     id: 'settings-folder-renamed',
@@ -167,6 +173,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: 'settings.c',
     summary: 'the settings file lives in vulkan/loader_settings.d/ (1.3.251–1.3.252: vulkan/settings.d/)',
     modeled: true,
+    proven: 'builds of v1.3.251 and v1.3.253 (settings-file-search-vs-loader; there is no v1.3.252 tag)',
   },
   {
     id: 'settings-windows-exists-check',
@@ -183,14 +190,16 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'the settings file can turn a meta-layer (the override layer) off; before, a meta-layer was never matched, so "off" for it did nothing. Strata binds profiles to applications through the settings file only from here, through override layers with app_keys before',
     modeled: true,
+    proven: 'builds of v1.3.301 and v1.3.302 (chain-vs-loader)',
   },
   {
     id: 'settings-disable-spares-on',
     since: '1.3.302',
     source: '63dcb0a8f "Log when Filter Env-Vars act when settings file is active"',
     summary:
-      'VK_LOADER_LAYERS_DISABLE no longer turns off a layer the settings file turns "on", and the unordered_layer_location entry is skipped when layers are enabled',
+      'VK_LOADER_LAYERS_DISABLE no longer turns off a layer the settings file turns "on", and the unordered_layer_location entry is skipped when layers are enabled; before, that entry was enabled as a layer without a library: first in the chain, vkCreateInstance fails with VK_ERROR_INITIALIZATION_FAILED, below a real layer it crashes',
     modeled: true,
+    proven: 'builds of v1.3.301 and v1.3.302 (chain-vs-loader)',
   },
   {
     id: 'settings-unordered-windows-oom',
@@ -207,6 +216,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: 'cc9d0cbfd "Refactor get_loader_settings to not allocate app_keys"',
     summary: 'the first entry of settings_array whose app_keys name the executable applies; before, the last one did',
     modeled: true,
+    proven: 'builds of v1.3.302 and v1.4.303 (chain-vs-loader)',
   },
   {
     id: 'settings-layers-optional',
@@ -242,12 +252,24 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     proven: 'builds of v1.4.325 and v1.4.326 (chain-vs-loader)',
   },
   {
+    id: 'settings-instance-layers-overflow',
+    since: '1.3.267',
+    source:
+      '0a5fdecfb "Fix problems detected by CodeQL static analysis" (enable_correct_layers_from_settings: one copy of VK_INSTANCE_LAYERS for every layer, advanced and never reset)',
+    summary:
+      'with a settings file that lists layers, the second layer that reads VK_INSTANCE_LAYERS makes the loader write past its buffer (crashing by the third); before, each layer read a fresh copy and the variable worked (fixed again in 1.3.302)',
+    modeled: true,
+    proven: 'git bisect run over v1.3.251..v1.3.267 (chain-vs-loader seeds 105, 125, 214, 252: no crash on builds of v1.3.251–v1.3.266, a crash on v1.3.267)',
+  },
+  {
     id: 'settings-instance-layers-fix',
     since: '1.3.302',
     source: '5bd87fba3 "Fix VK_INSTANCE_LAYERS bug when using vk_loader_settings.json"',
     summary:
       'with a settings file that lists layers, VK_INSTANCE_LAYERS is read correctly for every layer; before, the second layer that asked for it made the loader write past its buffer and crash',
     modeled: true,
+    proven:
+      'builds of v1.3.301 and v1.3.302 (chain-vs-loader); the overflow it fixes came in 0a5fdecfb (v1.3.267, git bisect run): builds of v1.3.251–v1.3.266 do not crash',
   },
   {
     id: 'settings-failed-manifest',
@@ -256,6 +278,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'a settings file entry whose manifest gives no layer is skipped; before, the loader took the entry before it in its place (removing it twice when the names differ, or crashing when there was none)',
     modeled: true,
+    proven: 'builds of v1.3.301 and v1.3.302 (chain-vs-loader)',
   },
   {
     id: 'settings-off-component-crash',
@@ -282,6 +305,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: '870fd572d "Add VK_LOADER_LAYERS_ALLOW environment variable."',
     summary: 'VK_LOADER_LAYERS_ALLOW exempts layers from VK_LOADER_LAYERS_DISABLE',
     modeled: true,
+    proven: 'builds of v1.3.261 and v1.3.262 (chain-vs-loader)',
   },
   {
     id: 'implicit-layer-path',
@@ -289,6 +313,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: 'vk_loader_platform.h VK_IMPLICIT_LAYER_PATH_ENV_VAR',
     summary: 'VK_IMPLICIT_LAYER_PATH / VK_ADD_IMPLICIT_LAYER_PATH',
     modeled: false,
+    proven: 'builds of v1.3.295 and v1.3.296 (discovery-vs-loader)',
   },
   {
     id: 'meta-recursion-check',
@@ -297,6 +322,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'meta-layers that lead back to themselves through other meta-layers are removed; older loaders recurse until the stack overflows (the model removes them for every version and does not predict the crash)',
     modeled: false,
+    proven: 'builds of v1.4.303 and v1.4.304 (chain-vs-loader: a cycle of three meta-layers; v1.4.303 already removes a cycle of two, 9c806e1f9)',
   },
   {
     id: 'settings-drivers',
@@ -358,6 +384,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       "an active settings file without stderr_log filters leaves the log to VK_LOADER_DEBUG; before, it silenced the loader's stderr log (fatal errors aside). With stderr_log filters, they replace VK_LOADER_DEBUG on every version that reads the file",
     modeled: true,
+    proven: 'builds of v1.3.301 and v1.3.302 (settings-drivers-vs-loader)',
   },
   {
     id: 'settings-search-xdg',
@@ -400,6 +427,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     source: '2feb31c48 "break cyclic meta-layer recursion in loader_add_meta_layer"',
     summary: 'a meta-layer met again while it is being expanded is skipped (only layers from a settings file can get there)',
     modeled: false,
+    proven: 'builds of v1.4.356 and v1.4.357 (chain-vs-loader)',
   },
   {
     id: 'filter-whole-wildcards',
@@ -412,10 +440,12 @@ export const LOADER_RULES: readonly LoaderRule[] = [
   // The VK_LOADER_DEBUG log layout (the session parser: shared/sessions/loader-log-line.ts).
   {
     id: 'log-column-19',
-    since: '1.3.251',
-    source: 'f94b5f48b "Refactor loader_log for clarity and performance"',
+    since: '1.3.262',
+    source:
+      'acff43362 "Add CRT Warnings & fix them" (loader_log: num_used starts at 0; f94b5f48b of 1.3.251 padded to 19 counting the terminator, so still 18)',
     summary: 'log messages start at column 19 (18 before)',
     modeled: true,
+    proven: 'builds of v1.3.261 and v1.3.262 (loader-log-vs-loader; builds of v1.3.250 to v1.3.261 still put messages at column 18)',
   },
   {
     id: 'log-prefix',
@@ -432,6 +462,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'an empty enable_environment no longer crashes the loader (the layer is then always on), and a layer whose name is not a string is skipped instead of listed with an empty name',
     modeled: true,
+    proven: 'builds of v1.3.250 and v1.3.251 (lint-vs-loader)',
   },
   {
     id: 'invalid-json-skips-file',
@@ -440,6 +471,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'a manifest that is not valid JSON is skipped; before, vkEnumerateInstanceLayerProperties and vkCreateInstance failed with VK_ERROR_OUT_OF_HOST_MEMORY for every application',
     modeled: true,
+    proven: 'builds of v1.3.267 and v1.3.268 (lint-vs-loader)',
   },
   {
     id: 'strict-manifest-types',
@@ -448,6 +480,7 @@ export const LOADER_RULES: readonly LoaderRule[] = [
     summary:
       'a field of the wrong JSON type skips the layer (a number as file_format_version or implementation_version included), and the manifests that crashed older loaders (a "layer" that is not an object, "functions" not an object, an empty enable_environment) no longer do',
     modeled: true,
+    proven: 'builds of v1.3.302 and v1.4.303 (lint-vs-loader)',
   },
   {
     id: 'invalid-type-skipped',
@@ -506,6 +539,7 @@ export const CHAIN_RULE_IDS: readonly LoaderRuleId[] = [
   'settings-file',
   'settings-layer-off-meta',
   'settings-disable-spares-on',
+  'settings-instance-layers-overflow',
   'settings-instance-layers-fix',
   'settings-failed-manifest',
   'settings-first-app-match',

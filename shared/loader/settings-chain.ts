@@ -331,7 +331,8 @@ export function computeSettingsChain(input: SettingsChainInput): SettingsChain {
 
   // 3. enable_correct_layers_from_settings
   const spareOn = loaderHas(version, 'settings-disable-spares-on');
-  const instanceLayersFixed = loaderHas(version, 'settings-instance-layers-fix');
+  // 1.3.267–1.3.301 overflow their one copy of VK_INSTANCE_LAYERS; before and after, each layer reads it whole.
+  const instanceLayersOverflow = loaderHas(version, 'settings-instance-layers-overflow') && !loaderHas(version, 'settings-instance-layers-fix');
   let instanceChecks = 0;
   const instanceNames = (vars.get('VK_INSTANCE_LAYERS') ?? '').split(input.windows ? ';' : ':').filter((n) => n.length > 0);
   const expanded: Activation[] = [];
@@ -341,6 +342,8 @@ export function computeSettingsChain(input: SettingsChainInput): SettingsChain {
     i.fromFile ? `listed in ${source} (${input.entry})` : `placed at the unordered_layer_location of ${source}`;
   const enabledNames = () => new Set(expanded.map((a) => a.layer.name));
   let metaCrash: string | null = null;
+  /** The unordered entry taken as a layer (before 1.3.302): how many layers were enabled before it (0: it is first in the chain). */
+  let nameless: { at: number; why: string } | null = null;
   // loader_add_meta_layer: each component is the first entry of its name in the list (an "off" one too),
   // skipped when the layer filters disable it, added once (an implicit one only when enabled).
   const addMeta = (meta: Layer, via: ChainReason[], seen: Set<Layer>) => {
@@ -408,7 +411,11 @@ export function computeSettingsChain(input: SettingsChainInput): SettingsChain {
               `loader ${input.version} fails vkCreateInstance with VK_ERROR_OUT_OF_HOST_MEMORY with this settings file on Windows: ${why}, and loading it fails (LoadLibrary error 87). ${FIX_UPDATE}`,
             ],
           };
-        return crashed(why, input, excluded);
+        // The entry is opened as the program itself (dlopen(NULL)), whose vkGetInstanceProcAddr is the
+        // loader's own. First in the chain, the loader asks it for vkCreateInstance with the new
+        // instance, gets NULL and fails ("Failed to find 'vkCreateInstance'"); below a real layer, that
+        // layer's call down re-enters the loader and it crashes (builds of 1.3.251–1.3.301).
+        nameless ??= { at: expanded.length, why };
       }
       continue;
     }
@@ -429,9 +436,9 @@ export function computeSettingsChain(input: SettingsChainInput): SettingsChain {
     }
     const on = why ? null : enableMatch(filters.enable, l.name, l.lower);
     if (on) why = { code: 'filter/enabled', message: `enabled by ${on.variable}=${on.raw}: ${on.why}` };
-    if (!why && instanceNames.length && !instanceLayersFixed && instanceChecks++ > 1)
+    if (!why && instanceNames.length && instanceLayersOverflow && instanceChecks++ > 1)
       return crashed(
-        `VK_INSTANCE_LAYERS is read for a third layer (${l.name}): from the second on, loaders before 1.3.302 copy it past the end of their buffer, and by the third the copy overwrites the loader's own variables (seen on 1.3.275; fixed by 5bd87fba3)`,
+        `VK_INSTANCE_LAYERS is read for a third layer (${l.name}): from the second on, loaders 1.3.267–1.3.301 copy it past the end of their buffer, and by the third the copy overwrites the loader's own variables (seen on 1.3.275; came with 0a5fdecfb, fixed by 5bd87fba3)`,
         input,
         excluded,
       );
@@ -457,6 +464,17 @@ export function computeSettingsChain(input: SettingsChainInput): SettingsChain {
     if (l.meta) addMeta(l, reasons, new Set());
     else expanded.push({ layer: l, reasons });
   }
+  if (nameless && nameless.at === 0)
+    return {
+      result: 'VK_ERROR_INITIALIZATION_FAILED',
+      chain: [],
+      metaLayers: [],
+      excluded,
+      notes: [
+        `loader ${input.version} fails vkCreateInstance with VK_ERROR_INITIALIZATION_FAILED with this settings file: ${nameless.why}, and first in the chain it is the program itself, which gives no vkCreateInstance. ${FIX_UPDATE}`,
+      ],
+    };
+  if (nameless) return crashed(nameless.why, input, excluded);
   if (metaCrash) {
     // The entry without a library is opened as the program itself (dlopen(NULL)), whose
     // vkGetInstanceProcAddr is the loader's own: vkCreateInstance then calls into the loader again.

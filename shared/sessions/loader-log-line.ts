@@ -6,7 +6,7 @@ import { LOADER_DEBUG_WORDS } from './record-words';
  * One line of the loader's VK_LOADER_DEBUG output (loader_log in log.c): the message's type bits as
  * upper-case tags joined by " | ", a colon, then spaces up to the message column, then the message —
  * which may itself be indented ("LAYER:               In following locations:"). The layout changed
- * (loader-rules.ts): column 18 until 1.3.250, 19 from 1.3.251 (log-column-19), and from 1.4.309 every
+ * (loader-rules.ts): column 18 until 1.3.261, 19 from 1.3.262 (log-column-19), and from 1.4.309 every
  * line starts with "[Vulkan Loader] " and the message at column 16 after it (log-prefix).
  *
  *   INFO:             Vulkan Loader Version 1.3.239                       (1.3.239)
@@ -21,9 +21,9 @@ export interface LoaderLogLine {
   message: string;
 }
 
-/** Column where the message starts when the tags are shorter: 1.3.239 (18), 1.3.251+ (19), and after "[Vulkan Loader] " (16). */
+/** Column where the message starts when the tags are shorter: 1.3.239 (18), 1.3.262+ (19), and after "[Vulkan Loader] " (16). */
 const MESSAGE_COLUMN = 18;
-const MESSAGE_COLUMN_1_3_251 = 19;
+const MESSAGE_COLUMN_1_3_262 = 19;
 const PREFIXED_MESSAGE_COLUMN = 16;
 const LOADER_PREFIX = '[Vulkan Loader] ';
 
@@ -40,7 +40,7 @@ const FIRST = new Set(['E', 'W', 'I', 'D', 'P', 'L', 'V']);
 /**
  * `column`: the message column of the loader that wrote the line, when known (loaderLogColumn);
  * otherwise a line without the "[Vulkan Loader] " prefix is read with 18, and one more space is
- * taken as padding when it is the last one before the message (1.3.251–1.4.308 pad to 19).
+ * taken as padding when it is the last one before the message (1.3.262–1.4.308 pad to 19).
  */
 export function parseLoaderLogLine(line: string, column?: number): LoaderLogLine | null {
   const prefixed = line.startsWith(LOADER_PREFIX);
@@ -84,5 +84,5 @@ export function checkLoaderDebugLevel(value: string): { ok: true; value: string 
 
 /** The message column of a loader version's log lines without the prefix (with it: 16 after "[Vulkan Loader] "). */
 export function loaderLogColumn(version: string): number {
-  return loaderHas(version, 'log-column-19') ? MESSAGE_COLUMN_1_3_251 : MESSAGE_COLUMN;
+  return loaderHas(version, 'log-column-19') ? MESSAGE_COLUMN_1_3_262 : MESSAGE_COLUMN;
 }

@@ -17,9 +17,10 @@ import {
   RECORDING_LAYERS,
   settingsFileJson,
   type Scenario,
+  type ScenarioManifest,
 } from '../helpers/chain-scenarios';
 import { loaderMatrix, matrixSkip, type LoaderBuild } from '../helpers/loader-builds';
-import { CHAIN_RULE_IDS, LOADER_RULES, loaderHas, setRuleSinceForTest, type LoaderRuleId } from '../../shared/loader/loader-rules';
+import { CHAIN_RULE_IDS, compareLoaderVersions, LOADER_RULES, loaderHas, setRuleSinceForTest, type LoaderRuleId } from '../../shared/loader/loader-rules';
 
 /**
  * Six real loaders (tests/helpers/loader-builds.ts: 1.3.239 … 1.4.359, built from the unmodified
@@ -100,8 +101,10 @@ async function check(s: Scenario, probe: string, libs: Map<string, string>, buil
       writeFileSync(join(folder, m.file), fill(JSON.stringify(json, null, 2)));
     }
     if (s.settings) {
-      // Where every loader of the matrix that reads one looks (XDG_DATA_HOME is searched before and after 1.4.324).
-      const folder = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'loader_settings.d');
+      // Where every loader of the matrix that reads one looks (XDG_DATA_HOME is searched before and after 1.4.324);
+      // builds of 1.3.251–1.3.252 look in vulkan/settings.d (the table's own row: a STRATA_RULE_FLIP of it does not move the file).
+      const renamed = compareLoaderVersions(build.version, LOADER_RULES.find((r) => r.id === 'settings-folder-renamed')!.since) >= 0;
+      const folder = join(home.env['XDG_DATA_HOME']!, 'vulkan', renamed ? 'loader_settings.d' : 'settings.d');
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, 'vk_loader_settings.json'), fill(JSON.stringify(settingsFileJson(s.settings), null, 2)));
     }
@@ -274,6 +277,86 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
     },
   );
 }
+
+// Meta-layer cycles, which the model removes on every version (meta-recursion-check and
+// meta-expansion-cycle-break are rows it does not model): a loader that has the row must agree with
+// the model, one before it must crash (it recurses until the stack overflows). Run on the builds either
+// side of a row with STRATA_RULE_FLIP moving it one release, either expectation fails.
+const cycleMeta = (name: string, components: string[], folder: ScenarioManifest['folder']) => ({
+  folder,
+  file: `${name}.json`,
+  layer: {
+    name,
+    type: 'GLOBAL',
+    api_version: '1.1.0',
+    implementation_version: '1',
+    description: 'meta',
+    component_layers: components,
+    ...(folder === 'config-implicit' ? { disable_environment: { [`DISABLE_${name}`]: '1' } } : {}),
+  },
+});
+const recordingLayer = (name: string): ScenarioManifest => ({
+  folder: 'layer-path-0',
+  file: `${name}.json`,
+  layer: { name, type: 'GLOBAL', library_path: '$LIB', api_version: '1.3.0', implementation_version: '1', description: 'recording layer' },
+});
+const CYCLES: { rule: LoaderRuleId; scenario: Scenario }[] = [
+  {
+    rule: 'meta-recursion-check',
+    scenario: {
+      seed: 0,
+      title: 'three meta-layers in a cycle (through VK_LAYER_PATH), one requested: removed from 1.4.304, a crash before (1.4.303 removes only a cycle of two)',
+      apiVersion: '1.1',
+      manifests: [
+        recordingLayer('VK_LAYER_STRATA_a'),
+        cycleMeta('VK_LAYER_STRATA_meta1', ['VK_LAYER_STRATA_a', 'VK_LAYER_STRATA_meta2'], 'layer-path-0'),
+        cycleMeta('VK_LAYER_STRATA_meta2', ['VK_LAYER_STRATA_meta3'], 'layer-path-0'),
+        cycleMeta('VK_LAYER_STRATA_meta3', ['VK_LAYER_STRATA_meta1'], 'layer-path-0'),
+      ],
+      env: { VK_LAYER_PATH: '$HOME/layer-path-0' },
+      requested: ['VK_LAYER_STRATA_meta1'],
+    },
+  },
+  {
+    rule: 'meta-expansion-cycle-break',
+    scenario: {
+      seed: 0,
+      title: 'a settings file turns on two implicit meta-layers that name each other (the loader test of 2feb31c48): no crash from 1.4.357',
+      apiVersion: '1.1',
+      manifests: [
+        cycleMeta('VK_LAYER_STRATA_meta1', ['VK_LAYER_STRATA_meta2'], 'config-implicit'),
+        cycleMeta('VK_LAYER_STRATA_meta2', ['VK_LAYER_STRATA_meta1'], 'config-implicit'),
+      ],
+      env: {},
+      requested: [],
+      settings: {
+        form: 'array',
+        entries: [
+          {
+            layers: ['VK_LAYER_STRATA_meta1', 'VK_LAYER_STRATA_meta2'].map((name) => ({
+              control: 'on' as const,
+              name,
+              ref: { folder: 'config-implicit' as const, file: `${name}.json` },
+              treat_as_implicit_manifest: true,
+            })),
+          },
+        ],
+      },
+    },
+  },
+];
+for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : builds)
+  for (const { rule, scenario } of CYCLES)
+    test(`loader ${b.version}: ${scenario.title} (${rule})`, { skip }, async () => {
+      kit ??= build();
+      const c = await check(scenario, kit.probe, kit.libs, b);
+      try {
+        if (loaderHas(b.version, rule)) assert.equal(c.failure, null, `loader ${b.version} has ${rule}: the model must agree\n${c.failure}`);
+        else assert.ok(c.covered.has('result crash'), `loader ${b.version} is before ${rule}: it must crash; got ${[...c.covered].join(', ')}`);
+      } finally {
+        c.cleanup();
+      }
+    });
 
 test(
   'every version-keyed rule of the chain model is caught by some loader of the matrix when flipped',

@@ -16,7 +16,7 @@ import {
 } from '../helpers/elevated-probes';
 import type { ChainAnswer, NamespaceJob, SearchStep, VariantAnswer } from '../helpers/elevated-namespace-worker';
 import { settingsFileSearch } from '../../shared/loader/settings-file-locations';
-import { loaderHas, NEWEST_PROVEN } from '../../shared/loader/loader-rules';
+import { compareLoaderVersions, LOADER_RULES, loaderHas, NEWEST_PROVEN } from '../../shared/loader/loader-rules';
 
 /**
  * Elevated mode and vk_loader_settings.json, against the six real loaders. An elevated application
@@ -109,7 +109,9 @@ class Tree {
   }
 }
 
-const SYSTEM_SETTINGS = '/etc/vulkan/loader_settings.d/vk_loader_settings.json';
+// Builds of 1.3.251–1.3.252 read vulkan/settings.d (the table's own row: a STRATA_RULE_FLIP of it does not move the file).
+const systemSettings = (version: string) =>
+  `/etc/vulkan/${compareLoaderVersions(version, LOADER_RULES.find((r) => r.id === 'settings-folder-renamed')!.since) >= 0 ? 'loader_settings.d' : 'settings.d'}/vk_loader_settings.json`;
 const settingsText = (entry: Record<string, unknown>) => JSON.stringify({ file_format_version: '1.0.0', settings_array: [entry] });
 
 function scenario(b: LoaderBuild, body: (t: Tree, job: (kind: NamespaceJob['kind'], env: Record<string, string>) => unknown) => void) {
@@ -160,7 +162,8 @@ for (const b of SKIP ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
       }
       assert.equal(steps.at(-1)!.strata, null, 'with the system files removed one by one, none is left');
       const read = steps.flatMap((s) => (s.strata ? [s.strata] : []));
-      if (loaderHas(b.version, 'settings-file')) assert.ok(read.includes(SYSTEM_SETTINGS), `${SYSTEM_SETTINGS} was never read: ${read.join(', ')}`);
+      if (loaderHas(b.version, 'settings-file'))
+        assert.ok(read.includes(systemSettings(b.version)), `${systemSettings(b.version)} was never read: ${read.join(', ')}`);
       else assert.deepEqual(read, []);
     }),
   );
@@ -174,7 +177,7 @@ for (const b of SKIP ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
       const user = t.driver(t.p('.local', 'share', 'vulkan', 'icd.d', 'c.json'));
       // stderr_log: the driver log must come out on the loaders whose active settings file silences VK_LOADER_DEBUG.
       t.write(
-        SYSTEM_SETTINGS,
+        systemSettings(b.version),
         settingsText({ stderr_log: ['all'], layers: [{ control: 'unordered_layer_location' }], additional_drivers: [{ path: fromFile }] }),
       );
       const answers = job('drivers', { VK_ADD_DRIVER_FILES: added }) as VariantAnswer<string[]>[];
@@ -200,7 +203,7 @@ for (const b of SKIP ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
       t.layer(t.p('lp', 'd.json'), 'VK_LAYER_STRATA_d');
       t.layer('/etc/vulkan/implicit_layer.d/strata-e.json', 'VK_LAYER_STRATA_e', true);
       t.write(
-        SYSTEM_SETTINGS,
+        systemSettings(b.version),
         settingsText({
           layers: [{ control: 'on', name: 'VK_LAYER_STRATA_a', path: named, treat_as_implicit_manifest: false }, { control: 'unordered_layer_location' }],
         }),
@@ -215,10 +218,13 @@ for (const b of SKIP ? [{ version: 'the matrix' } as LoaderBuild] : builds) {
         assertElevated(a);
         assert.deepEqual(a.strata, a.loader, `loader ${b.version}, ${a.variant}: the chain differs from Strata's`);
       }
-      // 1.3.251–1.3.301 crash on VK_INSTANCE_LAYERS with a settings file that lists layers (settings-instance-layers-fix):
-      // predicted above, elevated or not; there is no chain to look into.
+      // 1.3.267–1.3.301 crash on VK_INSTANCE_LAYERS with a settings file that lists layers (settings-instance-layers-overflow,
+      // settings-instance-layers-fix): predicted above, elevated or not; there is no chain to look into.
       if (answers.every((a) => a.loader.result === 'crash')) {
-        assert.ok(!loaderHas(b.version, 'settings-instance-layers-fix'), `loader ${b.version} crashed`);
+        assert.ok(
+          loaderHas(b.version, 'settings-instance-layers-overflow') && !loaderHas(b.version, 'settings-instance-layers-fix'),
+          `loader ${b.version} crashed`,
+        );
         return;
       }
       const [plain, setuid, setgid] = answers.map((a) => names(a.loader));

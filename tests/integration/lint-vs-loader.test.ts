@@ -5,7 +5,8 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
-import type { ManifestRole } from '../../shared/lint/manifest-lint';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { lintManifest, type ManifestRole } from '../../shared/lint/manifest-lint';
 import { makeTempHome } from '../helpers/temp-home';
 import { BAD_CORPUS_DIR, expectedVerdict, materializeLibrary, readBadCorpus, type LoaderVerdict } from '../helpers/bad-corpus';
 import { APP_ROOT } from '../helpers/strata-cli';
@@ -385,6 +386,24 @@ for (const b of skipMatrix ? [{ version: 'the matrix' } as LoaderBuild] : loader
         if (o.verdict !== want) rows.push([c.file, c.role, want, o.verdict, o.facts, o.log]);
       }
       assert.equal(rows.length, 1, `loader ${b.version}: expected.json disagrees with the real loader:\n${table(rows)}`);
+      // The lint for this version (the rules table: json-helpers, invalid-json-skips-file, strict-manifest-types …)
+      // against what this loader did: an error iff it does not simply load the file, and for invalid JSON,
+      // whether it fails every enumeration or skips the file.
+      const lintRows = [['file', 'loader said', 'lint says']];
+      for (const c of corpus) {
+        const e = expected[c.file]!;
+        if (e.library || e.lintSeverity) continue;
+        const verdict = obs.get(c.file)!.verdict;
+        const diagnostics = lintManifest(parseManifest(c.text), { role: c.role, loaderVersion: b.version });
+        const text = (d: (typeof diagnostics)[number]) => (typeof d.message === 'string' ? d.message : d.message.value);
+        const says = diagnostics.map((d) => `${String(d.code)} ${d.severity}: ${text(d)}`);
+        const hasError = diagnostics.some((d) => d.severity === DiagnosticSeverity.Error);
+        const invalid = diagnostics.find((d) => d.code === 'manifest/invalid-json' && /^Invalid JSON/.test(text(d)));
+        const failsAll = invalid ? / then fails vkEnumerateInstance/.test(text(invalid)) : verdict === 'fails';
+        if (hasError !== (verdict !== 'loads') || (invalid && failsAll !== (verdict === 'fails')))
+          lintRows.push([c.file, verdict, says.join(' | ').slice(0, 300)]);
+      }
+      assert.equal(lintRows.length, 1, `loader ${b.version}: the lint for this version disagrees with the real loader:\n${table(lintRows)}`);
       const library = libraryDisagreements(obs, b.version);
       assert.equal(library.length, 0, `loader ${b.version} and the library lint disagree:\n${table([['file', 'expected', 'observed'], ...library])}`);
     },

@@ -34,6 +34,11 @@ for (const b of skip ? [{ version: 'the matrix' } as LoaderBuild] : loaderMatrix
       assert.deepEqual(notLoader, [], `loader ${b.version}: lines the parser does not read as the loader's`);
       const version = lines.map((l) => parseLoaderLogLine(l, loaderLogColumn(b.version))!).find((p) => p.message.startsWith('Vulkan Loader Version'));
       assert.equal(version?.message, `Vulkan Loader Version ${b.version}`, 'the message starts exactly at its column');
+      // The parser skips padding up to the column it is given, so a column one too far still reads: the
+      // unprefixed line itself must put the message at that column (18 before 1.3.262, 19 from it).
+      const unprefixed = lines.find((l) => l.startsWith('INFO:') && l.includes('Vulkan Loader Version'));
+      if (unprefixed)
+        assert.equal(unprefixed.indexOf('Vulkan Loader Version'), loaderLogColumn(b.version), `loader ${b.version}: ${JSON.stringify(unprefixed)}`);
       assert.ok(lines.some((l) => parseLoaderLogLine(l, loaderLogColumn(b.version))!.categories.includes('layer')));
     } finally {
       home.cleanup();

@@ -123,12 +123,13 @@ test('the same layer named twice with the same library: the first entry is kept'
   assert.deepEqual(codes(chain, 'VK_LAYER_a'), ['duplicate/shadowed']);
 });
 
-test('Windows: with no other layer found, a pre-1.3.302 loader fails vkCreateInstance with VK_ERROR_OUT_OF_HOST_MEMORY on the unordered_layer_location entry (Linux: it crashes); 1.3.302 skips the entry', () => {
-  const run = (version: string, windows: boolean) => {
+test('with no other layer found, a pre-1.3.302 loader takes the unordered_layer_location entry as a layer: Windows fails with VK_ERROR_OUT_OF_HOST_MEMORY, Linux with VK_ERROR_INITIALIZATION_FAILED when it is first in the chain and crashes below a real layer; 1.3.302 skips the entry', () => {
+  const c = layerManifest('explicit_layer', 'VK_LAYER_c');
+  const run = (version: string, windows: boolean, layers: unknown[] = [{ control: 'unordered_layer_location' }]) => {
     const source = {
       path: FILE,
-      text: JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers: [{ control: 'unordered_layer_location' }] }] }),
-      manifests: [],
+      text: JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers }] }),
+      manifests: [c],
     };
     return computeLayerChain({
       implicit: [],
@@ -144,7 +145,13 @@ test('Windows: with no other layer found, a pre-1.3.302 loader fails vkCreateIns
   const win = run('1.3.275', true);
   assert.equal(win.result, 'VK_ERROR_OUT_OF_HOST_MEMORY');
   assert.match(win.notes.join('\n'), /LoadLibrary error 87/);
-  assert.equal(run('1.3.275', false).result, 'LOADER_CRASH');
+  // Seen on builds of 1.3.251–1.3.301 and the 1.3.275 archive: "Failed to find 'vkCreateInstance'", create -3 …
+  const first = run('1.3.275', false);
+  assert.equal(first.result, 'VK_ERROR_INITIALIZATION_FAILED');
+  assert.match(first.notes.join('\n'), /first in the chain it is the program itself/);
+  assert.equal(run('1.3.275', false, [{ control: 'unordered_layer_location' }, entry(c, 'on')]).result, 'VK_ERROR_INITIALIZATION_FAILED');
+  // … and a crash when a real layer above it calls down into it.
+  assert.equal(run('1.3.275', false, [entry(c, 'on'), { control: 'unordered_layer_location' }]).result, 'LOADER_CRASH');
   assert.equal(run('1.3.302', true).result, 'VK_SUCCESS');
 });
 
