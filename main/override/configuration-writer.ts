@@ -40,10 +40,13 @@ export interface ConfigurationLocations {
  * or ~/.local/share/…), with its record and backups beside the override's, under the override's lock.
  */
 export function settingsFileLocation(env: Environment, home: string): OverrideLocation {
-  const override = overrideLocation('user', env, home);
-  const file = userSettingsFile(env, home);
+  return settingsFileBeside(overrideLocation('user', env, home), userSettingsFile(env, home));
+}
+
+/** The layer settings file `file` with its record and backups in `override`'s state folder, under its lock (Linux's and Windows' alike). */
+export function settingsFileBeside(override: OverrideLocation, file: string): OverrideLocation {
   return {
-    scope: 'user',
+    scope: override.scope,
     dir: dirname(file),
     file,
     stateDir: override.stateDir,

@@ -17,7 +17,14 @@ import {
   type OwnedRegistryValueLocation,
   type RegistryWrites,
 } from '../platform/owned-files/owned-registry-value';
-import { applyConfiguration, readConfigurationStatus, removeConfiguration, type ConfigurationLocations, type ConfigurationTexts } from './configuration-writer';
+import {
+  applyConfiguration,
+  readConfigurationStatus,
+  removeConfiguration,
+  settingsFileBeside,
+  type ConfigurationLocations,
+  type ConfigurationTexts,
+} from './configuration-writer';
 import type { OverrideLocation } from './override-writer';
 import { windowsNative, windowsProcessElevated } from '../discovery/windows-registry';
 
@@ -105,18 +112,7 @@ export function windowsOverrideLocation(scope: OverrideScope, env: Environment):
 /** Where Strata keeps the layer settings file on Windows: beside the override, with its state folder and lock. */
 export function windowsSettingsLocation(override: OverrideLocation): OverrideLocation {
   // node:path's join is win32.join on Windows; native here so the writer also runs in Linux unit tests.
-  const dir = join(dirname(override.dir), 'settings');
-  return {
-    scope: override.scope,
-    dir,
-    file: join(dir, LAYER_SETTINGS_FILE_NAME),
-    stateDir: override.stateDir,
-    recordFile: join(override.stateDir, 'settings-record.json'),
-    originalFile: join(override.stateDir, 'settings-original.txt'),
-    previousFile: join(override.stateDir, 'settings-previous.txt'),
-    lockFile: override.lockFile,
-    label: 'layer settings file',
-  };
+  return settingsFileBeside(override, join(dirname(override.dir), 'settings', LAYER_SETTINGS_FILE_NAME));
 }
 
 export function windowsConfigurationLocations(system: boolean, env: Environment): ConfigurationLocations {

@@ -62,6 +62,14 @@ function handlerGroup<N extends ChannelName>(names: readonly N[], make: () => Pr
   return group as unknown as Pick<Handlers, N>;
 }
 
+type OverrideService = Awaited<ReturnType<typeof services.override>>;
+
+/** An override channel's request with its scope made explicit (override-service.ts withOverrideScope), handed to `call`. */
+async function withScope<R extends { system?: boolean | undefined }, T>(request: R, call: (o: OverrideService, request: R) => Promise<T> | T): Promise<T> {
+  const o = await services.override();
+  return call(o, await o.withOverrideScope(request));
+}
+
 /** One handler per channel of shared/ipc/contract.ts; the type makes a missing channel a compile error. */
 export function createHandlers(options: ServiceOptions): Handlers {
   const env = options.env ?? process.env;
@@ -107,22 +115,10 @@ export function createHandlers(options: ServiceOptions): Handlers {
     'shader.inspectBytes': async (request) => (await services.shader()).inspectShaderBytes(request),
     'shader.pack': async (request) => (await services.shader()).packShaderBytes(request),
     // A request without a scope means the one this Strata's applications read (override-service.ts defaultOverrideSystem).
-    'override.status': async (request) => {
-      const o = await services.override();
-      return o.overrideStatusOnAnyPlatform({ env }, await o.withOverrideScope(request));
-    },
-    'override.apply': async (request) => {
-      const o = await services.override();
-      return o.overrideApply({ env }, await o.withOverrideScope(request));
-    },
-    'override.remove': async (request) => {
-      const o = await services.override();
-      return o.overrideRemoveOnAnyPlatform({ env }, await o.withOverrideScope(request));
-    },
-    'override.preview': async (request) => {
-      const o = await services.override();
-      return o.overridePreview({ env }, await o.withOverrideScope(request));
-    },
+    'override.status': async (r) => withScope(r, (o, request) => o.overrideStatusOnAnyPlatform({ env }, request)),
+    'override.apply': async (r) => withScope(r, (o, request) => o.overrideApply({ env }, request)),
+    'override.remove': async (r) => withScope(r, (o, request) => o.overrideRemoveOnAnyPlatform({ env }, request)),
+    'override.preview': async (r) => withScope(r, (o, request) => o.overridePreview({ env }, request)),
     'override.export': async (request) => (await services.override()).overrideExport(request),
     ...handlerGroup(
       ['launch.start', 'launch.stop', 'sessions.list', 'sessions.open', 'sessions.search', 'sessions.delete', 'sessions.export', 'sessions.diff'],

@@ -1,10 +1,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { artifact, launchChromium, openPage, prepareE2e } from '../helpers/e2e-harness';
-import { mingwBuild, openWindowsLane, windowsLaneSkip, type WindowsLane } from '../helpers/windows-lane';
+import { installRecordingLayer, mingwBuild, openWindowsLane, recordedChain, windowsLaneSkip, type WindowsLane } from '../helpers/windows-lane';
 import { APP_ROOT } from '../helpers/strata-cli';
 
 /**
@@ -61,16 +61,7 @@ before(async () => {
     );
   const fixtures = join(APP_ROOT, 'tests', 'fixtures', 'layers');
   probe = mingwBuild([join(fixtures, 'chain-probe.c')], 'chain-probe.exe', [], { vulkan: true });
-  for (const name of RECORDING) {
-    copyFileSync(mingwBuild([join(fixtures, 'recording-layer.c')], `${name}.dll`, [`-DLAYER_NAME="${name}"`], { vulkan: true }), join(dir, `${name}.dll`));
-    writeFileSync(
-      join(dir, `${name}.json`),
-      JSON.stringify({
-        file_format_version: '1.1.2',
-        layer: { name, type: 'GLOBAL', library_path: `.\\${name}.dll`, api_version: '1.3.0', implementation_version: '1', description: 'a recording layer' },
-      }),
-    );
-  }
+  for (const name of RECORDING) installRecordingLayer(dir, name);
   lane.setKhronosRegistry({
     'HKLM\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers': [...LAYERS, ...RECORDING].map((n) => ({ name: `C:\\layers\\${n}.json`, data: 0 })),
   });
@@ -107,16 +98,9 @@ const previewNames = () =>
 
 /** The recording layers the real loader ran for the probe, application side first. */
 function loaderChain(): string[] {
-  const log = join(lane.driveC, 'chain.log');
-  rmSync(log, { force: true });
-  const r = lane.run(probe, ['1.3'], { STRATA_LAYER_LOG: 'C:\\chain.log' });
-  assert.equal(r.status, 0, r.stderr);
-  return existsSync(log)
-    ? readFileSync(log, 'utf8')
-        .split(/\r?\n/)
-        .filter(Boolean)
-        .map((l) => l.split(' ')[0]!)
-    : [];
+  const { chain, run } = recordedChain(lane, probe, ['1.3']);
+  assert.equal(run.status, 0, run.stderr);
+  return chain;
 }
 
 test(

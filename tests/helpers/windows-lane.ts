@@ -204,6 +204,52 @@ export function mingwBuild(sources: string[], output: string, flags: string[] = 
   return join(dir, output);
 }
 
+/**
+ * A recording layer (tests/fixtures/layers/recording-layer.c) built as `<name>.dll` into `dir` (a
+ * folder of the lane's drive C), with its manifest `<name>.json` beside it (library_path `.\<name>.dll`);
+ * `flags` are extra compiler flags (-DREAD_SETTINGS), `layer` extra manifest fields.
+ */
+export function installRecordingLayer(dir: string, name: string, options: { flags?: string[]; layer?: Record<string, unknown> } = {}): void {
+  const dll = mingwBuild(
+    [join(APP_ROOT, 'tests', 'fixtures', 'layers', 'recording-layer.c')],
+    `${name}.dll`,
+    [`-DLAYER_NAME="${name}"`, ...(options.flags ?? [])],
+    {
+      vulkan: true,
+    },
+  );
+  copyFileSync(dll, join(dir, `${name}.dll`));
+  writeFileSync(
+    join(dir, `${name}.json`),
+    JSON.stringify({
+      file_format_version: options.layer?.['features'] ? '1.2.0' : '1.1.2',
+      layer: {
+        name,
+        type: 'GLOBAL',
+        library_path: `.\\${name}.dll`,
+        api_version: '1.3.0',
+        implementation_version: '1',
+        description: 'recording layer',
+        ...options.layer,
+      },
+    }),
+  );
+}
+
+/** The recording layers the real loader ran for `exe ARGS` (STRATA_LAYER_LOG), application side first, and the run. */
+export function recordedChain(lane: WindowsLane, exe: string, args: string[], env: Record<string, string | null> = {}): { chain: string[]; run: WineRun } {
+  const log = join(lane.driveC, 'chain.log');
+  rmSync(log, { force: true });
+  const run = lane.run(exe, args, { ...env, STRATA_LAYER_LOG: 'C:\\chain.log' });
+  const chain = existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split(/\r?\n/)
+        .filter(Boolean)
+        .map((l) => l.split(' ')[0]!)
+    : [];
+  return { chain, run };
+}
+
 /** An npm package's tarball, fetched once with `npm pack` (the ordinary client) and unpacked. */
 function npmPackage(spec: string): string {
   const name = spec.replace(/^@/, '').replace(/[/@]/g, '-');

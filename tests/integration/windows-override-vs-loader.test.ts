@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { APP_ROOT } from '../helpers/strata-cli';
 import {
   bundleForLane,
+  installRecordingLayer,
   mingwBuild,
+  recordedChain,
   openWindowsLane,
   windowsLoader,
   windowsLaneSkip,
@@ -47,26 +49,9 @@ before(() => {
   probe = mingwBuild([join(src, 'chain-probe.c')], 'chain-probe.exe', [], { vulkan: true });
   const dir = join(lane.driveC, 'layers');
   mkdirSync(dir, { recursive: true });
-  for (const name of LAYERS) {
-    // Each also reads its settings file as the Khronos layers do (READ_SETTINGS), for the layer settings tests below.
-    const dll = mingwBuild([join(src, 'recording-layer.c')], `${name}.dll`, [`-DLAYER_NAME="${name}"`, '-DREAD_SETTINGS'], { vulkan: true });
-    copyFileSync(dll, join(dir, `${name}.dll`));
-    writeFileSync(
-      join(dir, `${name}.json`),
-      JSON.stringify({
-        file_format_version: '1.2.0',
-        layer: {
-          name,
-          type: 'GLOBAL',
-          library_path: `.\\${name}.dll`,
-          api_version: '1.3.0',
-          implementation_version: '1',
-          description: 'recording layer',
-          features: { settings: [{ key: 'marker', label: 'Marker', description: 'What the layer records', type: 'STRING', default: '' }] },
-        },
-      }),
-    );
-  }
+  // Each also reads its settings file as the Khronos layers do (READ_SETTINGS), for the layer settings tests below.
+  const features = { settings: [{ key: 'marker', label: 'Marker', description: 'What the layer records', type: 'STRING', default: '' }] };
+  for (const name of LAYERS) installRecordingLayer(dir, name, { flags: ['-DREAD_SETTINGS'], layer: { features } });
 });
 after(() => lane?.close());
 
@@ -106,18 +91,10 @@ function writeConfig(config: unknown): string {
 
 /** The chain the real loader built: the recording layers in call order (application side first). */
 function loaderChain(): string[] {
-  const log = join(lane.driveC, 'chain.log');
-  rmSync(log, { force: true });
-  const r = lane.run(probe, ['1.3'], { STRATA_LAYER_LOG: 'C:\\chain.log' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^loader 1\.4\.359$/m);
-  return existsSync(log)
-    ? readFileSync(log, 'utf8')
-        .trim()
-        .split(/\r?\n/)
-        .filter(Boolean)
-        .map((l) => l.split(' ')[0]!)
-    : [];
+  const { chain, run } = recordedChain(lane, probe, ['1.3']);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^loader 1\.4\.359$/m);
+  return chain;
 }
 
 /** What `strata explain` predicts for the probe (no layers requested), the recording layers only. */
@@ -405,19 +382,11 @@ const VK_RESULTS: Record<string, number> = {
 
 /** The chain the real loader built for the program at `exe` (a Windows path), after checking the version it reported and vkCreateInstance's result. */
 function loaderChainOf(exe: string, version = '1.4.359', result = 'VK_SUCCESS'): string[] {
-  const log = join(lane.driveC, 'chain.log');
-  rmSync(log, { force: true });
-  const r = lane.run(exe, ['1.3'], { STRATA_LAYER_LOG: 'C:\\chain.log' });
+  const { chain, run: r } = recordedChain(lane, exe, ['1.3']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`^loader ${version.replaceAll('.', '\\.')}$`, 'm'));
   assert.match(r.stdout, new RegExp(`^create ${VK_RESULTS[result] ?? result}$`, 'm'), `the model predicted ${result}`);
-  return existsSync(log)
-    ? readFileSync(log, 'utf8')
-        .trim()
-        .split(/\r?\n/)
-        .filter(Boolean)
-        .map((l) => l.split(' ')[0]!)
-    : [];
+  return chain;
 }
 
 /** `strata explain --app EXE`: the predicted vkCreateInstance result and chain (the recording layers only). */
