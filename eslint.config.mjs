@@ -35,6 +35,8 @@ export default defineConfig(
   { files: ['**/*.{ts,tsx,mts,js,mjs,cjs}', 'bin/strata'], extends: [js.configs.recommended] },
   { files: ['**/*.{ts,tsx,mts}'], extends: [tseslint.configs.recommended] },
   { files: ['**/*.{js,mjs,cjs}', 'bin/strata'], languageOptions: { globals: globals.node } },
+  // bin/package.json makes bin/strata CommonJS.
+  { files: ['bin/strata'], languageOptions: { sourceType: 'commonjs' } },
 
   {
     files: ['renderer/**/*.{ts,tsx}'],
