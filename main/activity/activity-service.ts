@@ -25,7 +25,7 @@ import { windowsProcessElevated } from '../discovery/windows-registry';
 import { windowsLoaderSettingsLocation } from '../override/windows-loader-settings';
 import { ownedStatus } from '../platform/owned-files/owned-file';
 import { discoveryManifests } from '../discovery/discovery-service';
-import { overrideRemoveOnAnyPlatform, overrideStatus } from '../override/override-service';
+import { defaultOverrideSystem, overrideRemoveOnAnyPlatform, overrideStatus, withOverrideScope } from '../override/override-service';
 import { readConfigurationStatus } from '../override/configuration-writer';
 import { appFileOwnership, appOverrideLocation } from '../profiles/app-override-writer';
 import { clearBindings, readApplications, type ProfileServiceOptions } from '../profiles/profile-service';
@@ -117,9 +117,9 @@ export async function activityStatus(o: ActivityServiceOptions): Promise<Activit
   if (!loaderVersion) notes.push('no Vulkan loader answered: which files it reads is not known');
   const windows = process.platform === 'win32';
   const elevated = windows && (await windowsProcessElevated()) === true;
-  // Windows: Strata's own folder, in the scope this Strata's applications read (an elevated one's: HKLM's, override-service.ts defaultOverrideSystem).
+  // Windows: Strata's own folder, in the scope this Strata's applications read (override-service.ts defaultOverrideSystem).
   const global = windows
-    ? readConfigurationStatus((await import('../override/windows-override')).windowsConfigurationLocations(elevated, o.env), o.env)
+    ? readConfigurationStatus((await import('../override/windows-override')).windowsConfigurationLocations(await defaultOverrideSystem(), o.env), o.env)
     : overrideStatus({ env: o.env }, {});
   const appDir = appOverrideLocation(o.env, home).dir;
   const files: ActiveFile[] = [];
@@ -298,9 +298,11 @@ export async function activityDisable(o: ActivityServiceOptions, req: ActivityDi
     }
   }
   if (req.global) {
-    // Windows: the file and its registry values, in the scope activityStatus shows (an elevated Strata's: the system one).
-    const system = process.platform === 'win32' && (await windowsProcessElevated()) === true;
-    const r = await overrideRemoveOnAnyPlatform({ env: o.env }, { ...(req.force ? { force: true } : {}), ...(system ? { system: true } : {}) });
+    // Windows: the file and its registry values; no scope given, so the one activityStatus shows (override-service.ts defaultOverrideSystem).
+    const r = await overrideRemoveOnAnyPlatform(
+      { env: o.env },
+      await withOverrideScope<{ force?: boolean; system?: boolean }>(req.force ? { force: true } : {}),
+    );
     if (r.action !== 'nothing') removed.push(r.path);
     else if (r.reason) notes.push(`global override: ${r.reason}`);
     if (r.settings && r.settings.action === 'removed') removed.push(r.settings.path);

@@ -25,7 +25,7 @@ export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: Br
   // HKCU (HKLM) …\ImplicitLayers: that key is the "folder" the draft places it in (shared/configurator/draft-chain.ts).
   const w = windows ? await import('../override/windows-override') : null;
   const loc = w
-    ? { file: w.windowsOverrideLocation(scope, options.env).file, dir: w.windowsImplicitLayersKey(scope) }
+    ? { file: w.windowsOverrideLocation(scope, options.env).file, dir: w.windowsRegistrationKeys(scope).override }
     : overrideLocation(scope, options.env, options.env['HOME'] || homedir());
   const loaderVersion = loader.found ? loader.version : null;
   const settingsFile = await settingsFileFor({ env: options.env, loaderVersion, windows });

@@ -1,4 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
 import { dirname, join, win32 } from 'node:path';
 import { serviceError } from '../../shared/errors/strata-error';
 import { windowsLocalAppData } from '../platform/user-dirs';
@@ -9,6 +8,7 @@ import { LAYER_SETTINGS_FILE_NAME } from '../../shared/settings/settings-file-lo
 import { LAYER_SETTINGS_KEY, layerSettingsCandidates } from '../../shared/settings/windows-layer-settings';
 import type { OverrideApplyResult, OverrideRegistration, OverrideRemoveResult, OverrideScope, OverrideStatus } from '../../shared/override/override-status';
 import { realFileOps, type FileOps } from '../platform/atomic-file';
+import { isRegularFile } from '../platform/guarded-read';
 import {
   applyOwnedRegistryValue,
   assertRegistryValueAllowed,
@@ -62,12 +62,10 @@ const KEY: Record<OverrideScope, string> = {
   system: 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\ImplicitLayers',
 };
 
-/** The key the override of `scope` is registered in, spelled as discovery names that search location (shared/loader/search-paths.ts). */
-export function windowsImplicitLayersKey(scope: OverrideScope): string {
-  return KEY[scope];
-}
-
-/** The registry key each file of a configuration is registered in (override.preview says it). */
+/**
+ * The registry key each file of a configuration is registered in (override.preview says it), spelled
+ * as discovery names that search location (shared/loader/search-paths.ts: the draft places the override there).
+ */
 export function windowsRegistrationKeys(scope: OverrideScope): Record<'override' | 'settings', string> {
   return { override: KEY[scope], settings: SETTINGS_KEY[scope] };
 }
@@ -152,14 +150,6 @@ function registrationValue(loc: OverrideLocation): OwnedRegistryValueLocation {
 
 const SETTINGS_KEY: Record<OverrideScope, string> = { user: `HKCU\\${LAYER_SETTINGS_KEY}`, system: `HKLM\\${LAYER_SETTINGS_KEY}` };
 
-const isFile = (path: string) => {
-  try {
-    return existsSync(path) && statSync(path).isFile();
-  } catch {
-    return false;
-  }
-};
-
 /**
  * The settings file's value: a layer takes the first enabled value of the key whose file exists, so
  * every other such value is in the way (a forced write disables it, DWORD 1, which the layers pass over).
@@ -173,7 +163,7 @@ function settingsRegistrationValue(loc: OverrideLocation): OwnedRegistryValueLoc
     conflictWhy: "a layer reads the first enabled value of this key whose file exists, so it could read that file instead of Strata's",
     refusalCode: 'override/foreign-settings-registration',
     surrenderCommand: '`strata override remove`',
-    setAside: { kind: 'disable', conflicting: (values) => layerSettingsCandidates(values).filter((n) => !same(n, loc.file) && isFile(n)) },
+    setAside: { kind: 'disable', conflicting: (values) => layerSettingsCandidates(values).filter((n) => !same(n, loc.file) && isRegularFile(n)) },
     ownValueWithoutRecord: 'refuse',
   };
 }
@@ -201,7 +191,7 @@ export async function registeredLayerSettingsFile(elevated: boolean, registry?: 
   try {
     const reg = registry ?? (await systemOverrideRegistry());
     for (const key of elevated ? [SETTINGS_KEY.system] : [SETTINGS_KEY.system, SETTINGS_KEY.user]) {
-      const found = layerSettingsCandidates(await reg.values(key)).find(isFile);
+      const found = layerSettingsCandidates(await reg.values(key)).find(isRegularFile);
       if (found) return found;
     }
   } catch {
@@ -217,7 +207,8 @@ export async function registeredLayerSettingsFile(elevated: boolean, registry?: 
 async function settingsNoteFor(loc: OverrideLocation, reg: OverrideRegistry): Promise<string | null> {
   if (loc.scope !== 'user') return null;
   const elevated = await windowsProcessElevated();
-  const first = layerSettingsCandidates(await reg.values(SETTINGS_KEY.system)).find(isFile);
+  // What an elevated layer reads is HKLM's file alone: the one every layer reads first.
+  const first = await registeredLayerSettingsFile(true, reg);
   const machine = first ? `Every application's layers read ${first} first (registered in ${SETTINGS_KEY.system}), not this file. ` : '';
   return `${machine}Applications that run elevated (Run as administrator, services, and every process under Wine) skip HKEY_CURRENT_USER, so their layers do not read this file${
     elevated ? ' — and Strata itself runs elevated now' : ''

@@ -94,6 +94,15 @@ function chunkSize(size: number, total: number, limit: number): number {
 
 const joined = (chunks: Buffer[], total: number): Buffer => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
 
+/** Whether `path` is a regular file (links followed), without opening it: what the layers' GetFileAttributes / stat checks ask. */
+export function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Opens a file for a reader that streams it (session files: gigabytes, read line by line, each line
  * capped by its reader): the same open and type check as the whole-file readers below, no size cap.

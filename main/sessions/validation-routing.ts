@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { ValidationRouting } from '../../shared/sessions/session-records';
 import { routeValidationSettings, settingsLogFile } from '../../shared/sessions/validation-settings';
-import { GuardedReadError, readTextGuardedSync } from '../platform/guarded-read';
+import { GuardedReadError, isRegularFile, readTextGuardedSync } from '../platform/guarded-read';
 
 export interface RoutingPlan extends ValidationRouting {
   /** Variables to set for the launch. */
@@ -41,7 +41,7 @@ export function planValidationRouting(options: {
   const registered = platform === 'win32' ? (options.registeredSettingsFile ?? null) : null;
   const dataHome = options.env['XDG_DATA_HOME'] || join(options.env['HOME'] || options.home, '.local', 'share');
   const vkconfigFile = join(dataHome, 'vulkan', 'settings.d', 'vk_layer_settings.txt');
-  const shadowed = platform !== 'win32' && isFile(vkconfigFile);
+  const shadowed = platform !== 'win32' && isRegularFile(vkconfigFile);
   const notes: string[] = [];
   if (shadowed && profileSettings)
     notes.push(`the profile's layer settings are not seen by layers that read ${vkconfigFile} first (the validation layer 1.3.239 does)`);
@@ -120,21 +120,13 @@ function userSettingsFile(envPath: string | undefined, cwd: string): string | nu
     try {
       const st = statSync(envPath);
       const file = st.isDirectory() ? join(envPath, 'vk_layer_settings.txt') : envPath;
-      return isFile(file) ? file : null;
+      return isRegularFile(file) ? file : null;
     } catch {
       return null;
     }
   }
   const local = isAbsolute(cwd) ? join(cwd, 'vk_layer_settings.txt') : null;
-  return local && isFile(local) ? local : null;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return existsSync(path) && statSync(path).isFile();
-  } catch {
-    return false;
-  }
+  return local && isRegularFile(local) ? local : null;
 }
 
 /** A layer settings file, through the guarded reader (a 1 GiB one once took a launch to 1.1 GB); one it refuses is named in `notes`. */

@@ -10,7 +10,7 @@ import { layerReadings } from '../../shared/loader/layer-readings';
 import { createAppContext } from '../../main/hosts/app-context';
 import { EventBus } from '../../main/platform/event-bus';
 import { APP_ROOT } from '../helpers/strata-cli';
-import { withTempHome } from '../helpers/temp-home';
+import { withTempHome, type TempHome } from '../helpers/temp-home';
 
 /**
  * main/discovery/manifest-catalogue.ts with real files, the real watcher and the real discovery:
@@ -30,6 +30,14 @@ const names = (inventory: Awaited<ReturnType<typeof discoveryManifests>>) =>
     .filter((n) => n.startsWith('VK_LAYER_cat_'))
     .sort();
 
+/** The user's explicit layer folder in `home`, holding one.json (VK_LAYER_cat_one). */
+function userExplicitFolder(home: TempHome): string {
+  const folder = join(home.dir, '.local', 'share', 'vulkan', 'explicit_layer.d');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'one.json'), layer('VK_LAYER_cat_one'));
+  return folder;
+}
+
 function changedEvent(bus: EventBus): Promise<void> {
   return new Promise((resolve, reject) => {
     const giveUp = setTimeout(() => reject(new Error('no discovery.changed within 30 s')), 30_000);
@@ -45,9 +53,7 @@ function changedEvent(bus: EventBus): Promise<void> {
 test(
   'kept while watched: the same answer until the watcher reports a change; fresh scans again; nothing kept once unwatched',
   withTempHome(async (home) => {
-    const folder = join(home.dir, '.local', 'share', 'vulkan', 'explicit_layer.d');
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'one.json'), layer('VK_LAYER_cat_one'));
+    const folder = userExplicitFolder(home);
     const env = { ...home.env };
     const ctx = { env, loaderVersion: '1.3.239', libraries: false };
 
@@ -97,9 +103,7 @@ test(
 test(
   "through the UI hosts' router: a writing channel (override.apply) drops the kept answer, a reading one (override.status) does not",
   withTempHome(async (home) => {
-    const folder = join(home.dir, '.local', 'share', 'vulkan', 'explicit_layer.d');
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'one.json'), layer('VK_LAYER_cat_one'));
+    userExplicitFolder(home);
     const env = { ...home.env };
     const app = createAppContext({ root: APP_ROOT, env });
     const detach = app.attachUiClient();

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   GuardedReadError,
+  isRegularFile,
   openRegularFile,
   openRegularFileSync,
   parseJsonGuarded,
@@ -171,4 +172,20 @@ test('the profile cap is the profile schema own limit, and profile sizes count U
   const r = parseProfileJson(text, 'p.json');
   assert.equal(r.ok === false && r.error.code, 'profile/too-large');
   assert.match(r.ok === false ? r.error.message : '', /is 1200011 bytes \(UTF-8\)/);
+});
+
+test('isRegularFile: a file (through a link) yes; a folder, a FIFO, a dangling link or nothing no', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-regular-'));
+  try {
+    writeFileSync(join(dir, 'f'), 'x');
+    symlinkSync(join(dir, 'f'), join(dir, 'link'));
+    symlinkSync(join(dir, 'gone'), join(dir, 'dangling'));
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    assert.deepEqual(
+      ['f', 'link', '.', 'fifo', 'dangling', 'missing'].map((n) => isRegularFile(join(dir, n))),
+      [true, true, false, false, false, false],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
