@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { writeBundleCache } from '../bin/code-cache.mjs';
+import { writeBundleCache } from '../bin/code-cache.cjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quiet = process.argv.includes('--quiet');
@@ -93,7 +93,7 @@ function writeHelpPages() {
 /**
  * Escapes what is not ASCII in a bundle (esbuild's output has it in comments only: its strings are
  * escaped already), so the CLI reads it as Latin-1 into a one-byte string: decoding 1.8 MB of UTF-8
- * cost ~5 ms of every start (bin/code-cache.mjs). An escape is the same character in a string, a
+ * cost ~5 ms of every start (bin/code-cache.cjs). An escape is the same character in a string, a
  * template or a regular expression, and harmless in a comment.
  */
 function asciiOnly(file) {
@@ -107,7 +107,7 @@ function asciiOnly(file) {
 
 /**
  * out/main/cli.cjs.cache: the CLI bundle's top level compiled by V8, so even a first run skips the
- * pre-parse of the whole bundle (bin/code-cache.mjs). Without it the CLI only starts slower.
+ * pre-parse of the whole bundle (bin/code-cache.cjs). Without it the CLI only starts slower.
  */
 function writeCliCodeCache() {
   try {
@@ -163,10 +163,12 @@ export async function buildAll() {
       outExtension: { '.js': '.mjs' },
     }).then(pruneChunks),
     // What bin/strata runs: the same CLI as one CommonJS file, every package but koffi inside, so
-    // V8 can take it from a code cache (bin/code-cache.mjs; issue #19: ES modules cannot be given
+    // V8 can take it from a code cache (bin/code-cache.cjs; issue #19: ES modules cannot be given
     // cached data on Node 20). The dynamic import()s above become lazily run module bodies here, so
     // a command still runs only its own modules; the ESM build above stays the layout that
     // tests/integration/cli-startup.test.ts checks and scripts/help-pages.mjs reads.
+    // Beside it, out/main/early-probe.cjs (a few KB): bin/strata starts `loader show`'s probe with it
+    // before loading the CLI (main/hosts/cli/early-probe.ts).
     esbuild({
       ...node,
       format: 'cjs',
@@ -176,7 +178,7 @@ export async function buildAll() {
       mainFields: ['module', 'main'],
       define: { ...node.define, 'import.meta.url': '__strata_import_meta_url' },
       banner: { js: 'var __strata_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
-      entryPoints: { 'main/cli': 'main/hosts/cli/cli.ts' },
+      entryPoints: { 'main/cli': 'main/hosts/cli/cli.ts', 'main/early-probe': 'main/hosts/cli/early-probe.ts' },
       outdir: 'out',
       outExtension: { '.js': '.cjs' },
     }).then(writeCliCodeCache),

@@ -298,7 +298,7 @@ function snapshotApp(into: string): string {
           existsSync(resolve(dirname(file), m[1] ?? m[2]!)),
         ),
       );
-      // bin/strata runs out/main/cli.cjs (bin/code-cache.mjs); the ES-module build beside it is checked above.
+      // bin/strata runs out/main/cli.cjs (bin/code-cache.cjs); the ES-module build beside it is checked above.
       if (complete && existsSync(join(into, 'out', 'main', 'cli.mjs')) && existsSync(join(into, 'out', 'main', 'cli.cjs'))) {
         symlinkSync(join(APP_ROOT, 'node_modules'), join(into, 'node_modules'));
         return into;

@@ -1,6 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { callChannel, CliFailure } from '../../main/hosts/cli/cli-channel';
+import { adoptEarlyProbe, callChannel, CliFailure, releaseEarlyProbe } from '../../main/hosts/cli/cli-channel';
+import { prelaunchProbe } from '../../main/bridge/probe-prelaunch';
+import { childProcessLauncher, type ProbeExit, type ProbeLauncher, type ProbeProcess } from '../../main/bridge/probe-transport';
+import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
 import { EXIT } from '../../main/hosts/cli/cli-output';
 import type { RequestOf } from '../../shared/ipc/contract';
 import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
@@ -10,7 +13,9 @@ import { makeTempHome, type TempHome } from '../helpers/temp-home';
  * main/hosts/cli/cli-channel.ts: one channel through the real router as the CLI host does it, in this
  * process's environment (here a temporary HOME put into process.env, as bin/strata would inherit
  * it): the answer; an error value as a CliFailure with exit 1; the probe channels through the probe
- * started early (their answer the real loader's, as vulkaninfo reports it).
+ * started early (their answer the real loader's, as vulkaninfo reports it); a probe bin/strata
+ * started before the CLI loaded (early-probe.ts) is the one a probe channel asks, and is stopped
+ * when no call asks it.
  */
 let home: TempHome;
 const saved = { ...process.env };
@@ -53,4 +58,52 @@ test('loader.info goes to the probe started early, and answers what the real loa
   const info = await callChannel('loader.info', {});
   assert.equal(info.version, vulkaninfoInstanceVersion(home.env));
   assert.match(info.path ?? '', /libvulkan\.so\.1/);
+});
+
+/** A probe started as bin/strata starts it, through a launcher that keeps every process it starts. */
+function earlyProbe() {
+  const started: ProbeProcess[] = [];
+  const base: ProbeLauncher = {
+    kind: childProcessLauncher.kind,
+    launch(spec) {
+      const child = childProcessLauncher.launch(spec);
+      started.push(child);
+      return child;
+    },
+  };
+  const root = findAppRoot();
+  const probe = probeCommand(root);
+  return { started, early: prelaunchProbe(base, { file: probe.file, execArgv: probe.execArgv, cwd: root, env: process.env }) };
+}
+
+test('the probe bin/strata started is the one loader.info asks: no second probe starts', async () => {
+  // Every probe this process starts goes through the child-process launcher (plain Node).
+  const launch = childProcessLauncher.launch;
+  let launches = 0;
+  childProcessLauncher.launch = (spec) => {
+    launches++;
+    return launch(spec);
+  };
+  try {
+    const { started, early } = earlyProbe();
+    adoptEarlyProbe(early);
+    const info = await callChannel('loader.info', {});
+    assert.equal(info.version, vulkaninfoInstanceVersion(home.env));
+    assert.equal(started.length, 1);
+    assert.equal(launches, 1, 'the call started a probe of its own');
+  } finally {
+    childProcessLauncher.launch = launch;
+    releaseEarlyProbe();
+  }
+});
+
+test('an early probe no call asks (another channel, or another environment) is stopped when the command ends', async () => {
+  const { started, early } = earlyProbe();
+  adoptEarlyProbe(early);
+  const exited = new Promise<ProbeExit>((resolve) => started[0]!.onExit(resolve));
+  await callChannel('env.summary', {});
+  releaseEarlyProbe();
+  const exit = await exited;
+  assert.equal(exit.signal, 'SIGKILL');
+  assert.equal(started.length, 1);
 });

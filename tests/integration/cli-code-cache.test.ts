@@ -1,5 +1,5 @@
 /**
- * The CLI's V8 code cache (bin/code-cache.mjs, issue #19): bin/strata runs out/main/cli.cjs with a
+ * The CLI's V8 code cache (bin/code-cache.cjs, issue #19): bin/strata runs out/main/cli.cjs with a
  * cache per command in $XDG_CACHE_HOME/strata/code-cache, else the build's out/main/cli.cjs.cache.
  * What must hold: the output never depends on a cache; a cache is written privately and atomically
  * and used on the next run; a damaged, foreign-writable or stale cache is never handed to V8 (a
@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { APP_ROOT, runStrata } from '../helpers/strata-cli';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 
-const CODE_CACHE_MODULE = pathToFileURL(join(APP_ROOT, 'bin', 'code-cache.mjs')).href;
+const CODE_CACHE_MODULE = pathToFileURL(join(APP_ROOT, 'bin', 'code-cache.cjs')).href;
 
 function cacheDir(home: TempHome): string {
   return join(home.env['XDG_CACHE_HOME']!, 'strata', 'code-cache');

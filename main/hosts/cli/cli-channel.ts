@@ -1,6 +1,7 @@
 import type { ChannelName, RequestOf, ResponseOf } from '../../../shared/ipc/contract';
 import { CliFailure, EXIT } from './cli-output';
-import { findAppRoot, probeCommand } from '../../platform/app-paths';
+import { findAppRoot } from '../../platform/app-paths';
+import type { PrelaunchedProbe } from '../../bridge/probe-prelaunch';
 
 /** The failure that ends a command (cli-output.ts); here too, beside the call whose error values it carries. */
 export { CliFailure };
@@ -14,23 +15,36 @@ function asksDefaultProbe(channel: ChannelName, request: unknown): boolean {
   return env === undefined || (typeof env === 'object' && env !== null && Object.keys(env).length === 0);
 }
 
+let earlyProbe: PrelaunchedProbe | null = null;
+
+/** bin/strata's probe, started before the command was parsed (early-probe.ts); the first call that asks the default probe takes it. */
+export function adoptEarlyProbe(probe: PrelaunchedProbe | null): void {
+  earlyProbe = probe;
+}
+
+/** Stops the early probe when no call took it (the command asked another environment, or ended first). */
+export function releaseEarlyProbe(): void {
+  earlyProbe?.dispose();
+  earlyProbe = null;
+}
+
 /** One channel through the router, as the CLI host; an error value ends the command with exit 1. */
 export async function callChannel<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
   const root = findAppRoot();
-  // `strata loader show` / `strata device list`: the probe's Node starts now, alongside loading what follows
-  // (main/bridge/probe-prelaunch.ts), instead of after it (issue #19).
-  const early = asksDefaultProbe(channel, request)
-    ? await Promise.all([import('../../bridge/probe-prelaunch'), import('../../bridge/probe-transport')]).then(
-        ([{ prelaunchProbe }, { defaultProbeLauncher }]) => {
-          const probe = probeCommand(root);
-          return prelaunchProbe(defaultProbeLauncher(), { file: probe.file, execArgv: probe.execArgv, cwd: root, env: process.env });
-        },
-      )
-    : undefined;
+  // `strata loader show` / `strata device list`: the probe's Node starts before loading what follows
+  // (early-probe.ts), from bin/strata when it started one, else now.
+  let early: PrelaunchedProbe | undefined;
+  if (asksDefaultProbe(channel, request)) {
+    early = earlyProbe ?? (await (await import('./early-probe')).prelaunchDefaultProbe(root));
+    earlyProbe = null;
+  }
   try {
     // Loaded on first use: the router, its services and the contract's schemas are what a command
     // needs, not what parsing its arguments (or `--help`) needs (issue #19).
     // The services alone: no event bus, no discovery watch (a UI host's), nothing loaded before the call needs it.
+    // Zod's compiled parsers pay off over many calls; a one-shot command makes one call, and the
+    // compile cost ~7 ms of `strata explain` (issue #19).
+    await import('../../../shared/validation/zod-config');
     const { createServiceContext } = await import('../service-context');
     // A one-shot command asks the loader's version in process when that is safe (no second Node start).
     const ctx = createServiceContext({ root, loaderVersionInProcess: true, ...(early ? { probeLauncher: early.launcher } : {}) });

@@ -13,7 +13,8 @@ import { formatDiscoveryPaths } from './paths-command';
 import { join } from 'node:path';
 import { shaderDisAction, shaderInspectAction, shaderValidateAction } from './shader-command';
 import { shaderPackAction } from './vbc-command';
-import { callChannel, CliFailure } from './cli-channel';
+import { adoptEarlyProbe, callChannel, CliFailure, releaseEarlyProbe } from './cli-channel';
+import type { PrelaunchedProbe } from '../../bridge/probe-prelaunch';
 import type { LayerFilter } from './discovery-commands';
 import { addOverrideCommands } from './override-command';
 import { addSettingsCommands } from './settings-command';
@@ -334,7 +335,17 @@ export function buildProgram(version: string): Command {
   return program;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/** `earlyProbe`: the default probe bin/strata started before loading this bundle (early-probe.ts), for the command to take. */
+export async function main(argv: readonly string[], options: { earlyProbe?: PrelaunchedProbe | null } = {}): Promise<number> {
+  adoptEarlyProbe(options.earlyProbe ?? null);
+  try {
+    return await runProgram(argv);
+  } finally {
+    releaseEarlyProbe();
+  }
+}
+
+async function runProgram(argv: readonly string[]): Promise<number> {
   let version = '0.0.0';
   try {
     version = (await import('../../platform/app-paths')).readAppVersion(findAppRoot());

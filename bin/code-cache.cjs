@@ -23,19 +23,20 @@
 // or damaged cache costs one compile, and a user cache is then replaced. Writes are atomic (a
 // temporary file renamed into place), so a concurrent run reads the old file or the new, never
 // half of one; any failure to read or write a cache only costs the speed-up.
-import { isAscii } from 'node:buffer';
-import { createHash } from 'node:crypto';
-import Module from 'node:module';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, constants } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
-import { Script } from 'node:vm';
+'use strict';
+const { isAscii } = require('node:buffer');
+const { createHash } = require('node:crypto');
+const Module = require('node:module');
+const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, constants } = require('node:fs');
+const { dirname, isAbsolute, join } = require('node:path');
+const { Script } = require('node:vm');
 
 /** Caches larger than this are not read (the CLI's are ~1 MB). */
 const MAX_CACHE_BYTES = 64 << 20;
 const DIGEST_BYTES = 32;
 
 /** $XDG_CACHE_HOME/strata/code-cache (XDG: a relative value is ignored), else ~/.cache/strata/code-cache; null without either. */
-export function codeCacheDir(env = process.env) {
+function codeCacheDir(env = process.env) {
   const xdg = env.XDG_CACHE_HOME;
   if (xdg && isAbsolute(xdg)) return join(xdg, 'strata', 'code-cache');
   const home = env.HOME;
@@ -46,7 +47,7 @@ export function codeCacheDir(env = process.env) {
  * The command a cache belongs to: its leading words ("layers list"), at most two, lower-case
  * letters and dashes only, so a file or a value typed after it never becomes part of a file name.
  */
-export function commandKey(args) {
+function commandKey(args) {
   const words = [];
   for (const a of args) {
     if (words.length === 2 || !/^[a-z][a-z-]{0,31}$/.test(a)) break;
@@ -104,7 +105,7 @@ const decode = (bytes) => (isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) :
 const wrapped = (file, source, cachedData) => new Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
 
 /** The build's step: the bundle's top level compiled, as out/main/cli.cjs.cache (scripts/build.mjs). */
-export function writeBundleCache(file) {
+function writeBundleCache(file) {
   const bytes = readFileSync(file);
   writeCache(bundleCachePath(file), sha256(bytes), wrapped(file, decode(bytes)).createCachedData(), 0o644);
 }
@@ -114,7 +115,7 @@ export function writeBundleCache(file) {
  * returns its exports, which cache V8 took, and `save()`: call it once the command has done its
  * work, so that a command without a cache of its own gets one holding what it compiled.
  */
-export function loadWithCodeCache(file, key, env = process.env) {
+function loadWithCodeCache(file, key, env = process.env) {
   // Hashed as read: hashing the decoded text would encode all of it to UTF-8 again.
   const bytes = readFileSync(file);
   const sourceHash = sha256(bytes);
@@ -151,3 +152,5 @@ export function loadWithCodeCache(file, key, env = process.env) {
     },
   };
 }
+
+module.exports = { codeCacheDir, commandKey, writeBundleCache, loadWithCodeCache };
