@@ -4,7 +4,7 @@
  * $PLATFORM, the default folders), and reads ELF headers. No koffi here: main/ uses it to report
  * where a manifest's library is without loading it, and the probe uses it before dlopen.
  */
-import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { classifyLibraryHeader, LIBRARY_HEAD_BYTES, type LibraryHeaderVerdict } from '../shared/vulkan/library-header';
 import { windowsLibraryFile } from '../shared/vulkan/windows-library-path';
@@ -30,6 +30,9 @@ let facts: LinkerFacts | null = null;
 
 /** Runs the first of `commands` that exists; its stdout, or null when none runs. */
 function firstOutput(commands: readonly (readonly [string, string[]])[]): string | null {
+  // Loaded here, not with this module: node:child_process costs ~5 ms of a start, and a search
+  // that needs no linker facts (a library named by path) never gets here (issue #19).
+  const { execFileSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   for (const [file, args] of commands) {
     try {
       return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000, maxBuffer: 32 << 20 });

@@ -28,6 +28,26 @@ const zodWithoutLocales = {
   },
 };
 
+/**
+ * commander requires node:child_process as it loads, for executable subcommands, which Strata has
+ * none of: ~5 ms of every command's start (the module loads net, dgram and the stream internals;
+ * issue #19). In the CLI bundle commander gets a stand-in that loads the module on first use.
+ */
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (a) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(a.importer) ? { path: 'child_process', namespace: 'strata-lazy' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'strata-lazy' }, () => ({
+      contents:
+        "let m; const get = () => (m ??= require('node:child_process'));\n" +
+        'module.exports = new Proxy({}, { get: (_, k) => get()[k], has: (_, k) => k in get() });',
+      loader: 'js',
+    }));
+  },
+};
+
 /** Node bundles: every package stays external (loaded from node_modules) except zod. */
 const externalPackagesButZod = {
   name: 'external-packages-but-zod',
@@ -172,7 +192,7 @@ export async function buildAll() {
     esbuild({
       ...node,
       format: 'cjs',
-      plugins: [zodWithoutLocales],
+      plugins: [zodWithoutLocales, commanderLazyChildProcess],
       external: ['koffi', 'electron'],
       // Packages' ES builds (jsonc-parser's UMD build requires its files by computed paths).
       mainFields: ['module', 'main'],

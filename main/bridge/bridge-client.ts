@@ -1,8 +1,11 @@
-import { createInterface } from 'node:readline';
+import { lazyBuiltin } from '../platform/lazy-builtin';
 import { strataError, type StrataError } from '../../shared/errors/strata-error';
 import type { IpcResult } from '../../shared/ipc/result';
 import { PROBE_STAGE_PREFIX } from '../../shared/vulkan/probe-stage-prefix';
 import { defaultProbeLauncher, encodeProbeRequest, parseProbeReply, type ProbeExit, type ProbeLauncher, type ProbeProcess } from './probe-transport';
+
+/** The probe's replies are read line by line; loaded when a probe starts (a client often never starts one). */
+const readline = lazyBuiltin<typeof import('node:readline')>('node:readline');
 
 export interface BridgeClientOptions {
   /** The probe script and the node flags it needs (see app-paths.probeCommand). */
@@ -154,7 +157,9 @@ export class BridgeClient {
       this.stderrTail = (this.stderrTail + chunk).slice(-2000);
       for (const p of this.pending.values()) if (p.stderr !== null && p.stderr.length < STDERR_CAPTURE_LIMIT) p.stderr += chunk;
     });
-    createInterface({ input: child.stdout }).on('line', (line) => this.onLine(child, line));
+    readline()
+      .createInterface({ input: child.stdout })
+      .on('line', (line) => this.onLine(child, line));
     child.onError((e) => {
       if (this.child === child) this.fail(strataError('bridge/spawn-failed', `Could not start the Vulkan probe: ${e.message}`, { where: probe.file }));
     });

@@ -6,8 +6,10 @@
  * outside the main process), which has no stdin, so requests go as messages. Either way the probe
  * answers one JSON line per request on stdout and announces its stages on stderr.
  */
-import { spawn } from 'node:child_process';
+import { lazyBuiltin } from '../platform/lazy-builtin';
 import { createRequire } from 'node:module';
+
+const childProcess = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
 
 export interface ProbeSpec {
   file: string;
@@ -75,7 +77,7 @@ export function probeNodeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export const childProcessLauncher: ProbeLauncher = {
   kind: 'child-process',
   launch(spec) {
-    const child = spawn(process.execPath, [...spec.execArgv, spec.file], {
+    const child = childProcess().spawn(process.execPath, [...spec.execArgv, spec.file], {
       cwd: spec.cwd,
       // Under Electron, execPath is the Electron binary: this flag makes it behave as plain node.
       env: { ...probeNodeEnv(spec.env), ELECTRON_RUN_AS_NODE: '1' },

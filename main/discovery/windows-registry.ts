@@ -1,8 +1,11 @@
-import { execFile } from 'node:child_process';
+import { lazyBuiltin } from '../platform/lazy-builtin';
 import type { SearchLocation } from '../../shared/loader/search-paths';
 import { enabledManifestNames, parseRegQueryOutput, pnpManifestPaths, type RegistryValue } from '../../shared/discovery/registry-output';
 
 export type { RegistryValue } from '../../shared/discovery/registry-output';
+
+/** reg.exe is started only on Windows: elsewhere node:child_process need not load with discovery. */
+const childProcess = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
 
 /**
  * The Windows registry as discovery needs it, behind an interface so the scanner is tested on
@@ -24,7 +27,7 @@ export class RegQueryReader implements RegistryReader {
     if (!pending) {
       pending = new Promise((resolve) => {
         // /reg:64: the 64-bit view even from a 32-bit Node, so WOW6432Node is only read when named.
-        execFile('reg', ['query', key, '/reg:64'], { windowsHide: true, timeout: 10_000, maxBuffer: 8 << 20 }, (error, stdout, stderr) => {
+        childProcess().execFile('reg', ['query', key, '/reg:64'], { windowsHide: true, timeout: 10_000, maxBuffer: 8 << 20 }, (error, stdout, stderr) => {
           // A missing key is exit 1 with "ERROR: …" on stderr: the parser reads that as an empty key.
           resolve(parseRegQueryOutput(error ? `${stdout}\n${stderr || 'ERROR: reg query failed'}` : stdout, key));
         });
