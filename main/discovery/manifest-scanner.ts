@@ -63,7 +63,9 @@ async function listFolder(
   const files: Listed[] = [];
   try {
     const abs = isAbsolute(folder) ? folder : resolve(cwd, folder);
-    const dir = await opendir(abs);
+    // 1,024 entries per read instead of Node's 32: one thread-pool round trip per thousand files,
+    // about half the listing time of a 10,000-manifest tree (issue #19). The order is readdir's either way.
+    const dir = await opendir(abs, { bufferSize: 1024 });
     const regular: { index: number; name: string }[] = [];
     for await (const d of dir) {
       if (!d.name.endsWith('.json')) continue;
