@@ -18,20 +18,21 @@ import {
   type LibraryResolution,
   type LibrarySearchSystem,
 } from '../shared/vulkan/library-search';
+import { parseLdSoCache } from '../shared/vulkan/ld-so-cache';
 
-interface LinkerFacts {
+interface LinkerCache {
   cache: LdCacheEntry[];
-  /** `ldconfig -p` answered: a name absent from `cache` is really not in ld.so.cache. */
+  /** The cache was read (from the file, or from `ldconfig -p`): a name absent from `cache` is really not in ld.so.cache. */
   cacheRead: boolean;
-  ldso: LdsoFacts;
 }
 
-let facts: LinkerFacts | null = null;
+let linkerCacheRead: LinkerCache | null = null;
+let ldsoFactsRead: LdsoFacts | null = null;
 
 /** Runs the first of `commands` that exists; its stdout, or null when none runs. */
 function firstOutput(commands: readonly (readonly [string, string[]])[]): string | null {
   // Loaded here, not with this module: node:child_process costs ~5 ms of a start, and a search
-  // that needs no linker facts (a library named by path) never gets here (issue #19).
+  // that needs no process never gets here (issue #19).
   const { execFileSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   for (const [file, args] of commands) {
     try {
@@ -57,22 +58,39 @@ function runningLinker(): string | null {
 }
 
 /**
- * The linker's cache and values, asked once per process (ldconfig -p takes a few milliseconds and
- * the cache changes only when packages are installed). `ldconfig` lives in /sbin on Debian, which
- * is not on a normal user's PATH.
+ * The linker's cache, read once per process (it changes only when packages are installed): the file
+ * itself (shared/vulkan/ld-so-cache.ts, no process), else what `ldconfig -p` prints (a cache in a
+ * format that reader does not know; musl has none). `ldconfig` lives in /sbin on Debian, which is not
+ * on a normal user's PATH.
  */
-export function linkerFacts(): LinkerFacts {
-  if (facts) return facts;
+export function linkerCache(): LinkerCache {
+  if (linkerCacheRead) return linkerCacheRead;
+  let fromFile: LdCacheEntry[] | null = null;
+  try {
+    fromFile = parseLdSoCache(readFileSync('/etc/ld.so.cache'));
+  } catch {
+    // No cache file (musl, a minimal container): ldconfig says whether there is one elsewhere.
+  }
+  if (fromFile) return (linkerCacheRead = { cache: fromFile, cacheRead: true });
   const cacheText = firstOutput([
     ['ldconfig', ['-p']],
     ['/sbin/ldconfig', ['-p']],
     ['/usr/sbin/ldconfig', ['-p']],
   ]);
+  return (linkerCacheRead = { cache: cacheText ? parseLdconfigCache(cacheText) : [], cacheRead: cacheText !== null });
+}
+
+/** The linker's own values ($LIB, $PLATFORM, its default folders), asked once per process and only when a search gets that far. */
+export function ldsoFacts(): LdsoFacts {
+  if (ldsoFactsRead) return ldsoFactsRead;
   const linker = runningLinker();
   const diagnostics = linker ? firstOutput([[linker, ['--list-diagnostics']]]) : null;
-  const ldso = diagnostics ? parseLdsoDiagnostics(diagnostics) : { dstLib: null, platform: null, systemDirs: [] };
-  facts = { cache: cacheText ? parseLdconfigCache(cacheText) : [], cacheRead: cacheText !== null, ldso };
-  return facts;
+  return (ldsoFactsRead = diagnostics ? parseLdsoDiagnostics(diagnostics) : { dstLib: null, platform: null, systemDirs: [] });
+}
+
+/** The linker's cache and values, both read now (a UI host's warm-up, before the first view's discovery needs them). */
+export function linkerFacts(): LinkerCache & { ldso: LdsoFacts } {
+  return { ...linkerCache(), ldso: ldsoFacts() };
 }
 
 /**
@@ -139,10 +157,10 @@ export function librarySearchSystem(
     cwd,
     arch: process.arch,
     get cache() {
-      return linkerFacts().cache;
+      return linkerCache().cache;
     },
     get ldso() {
-      return linkerFacts().ldso;
+      return ldsoFacts();
     },
     check,
   };

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, readSync } from 'node:fs';
 import { GuardedReadError, openRegularFileSync } from '../platform/guarded-read';
-import { candidateOutcome, librarySearchSystem, linkerFacts } from '../../native-bridge/library-resolver';
+import { candidateOutcome, ldsoFacts, librarySearchSystem, linkerCache } from '../../native-bridge/library-resolver';
 import { resolveLibrary, type LibraryResolution, type LibrarySearchSystem } from '../../shared/vulkan/library-search';
 import { classifyLibraryHeader, LIBRARY_HEAD_BYTES, type LibraryTarget } from '../../shared/vulkan/library-header';
 import { windowsLibraryFile } from '../../shared/vulkan/windows-library-path';
@@ -143,13 +143,18 @@ export function libraryLookup(
       if (isBare) bare.set(libraryPath, resolution);
     }
     const searched = resolution.via !== 'absolute' && resolution.via !== 'manifest-relative';
-    const facts = searched ? linkerFacts() : null;
     const check: LibraryCheck = {
       ...common,
       resolution,
       file: resolution.path === null ? null : fileAt(resolution.path),
-      cacheRead: facts?.cacheRead ?? true,
-      defaultFolders: facts ? (facts.ldso.systemDirs.length ? facts.ldso.systemDirs : ['/lib', '/usr/lib']) : [],
+      cacheRead: searched ? linkerCache().cacheRead : true,
+      // Named only in a message about a library not found: the linker is asked for them
+      // (`ld.so --list-diagnostics`, a process) only when such a message is written (issue #19).
+      get defaultFolders() {
+        if (!searched) return [];
+        const dirs = ldsoFacts().systemDirs;
+        return dirs.length ? dirs : ['/lib', '/usr/lib'];
+      },
     };
     return check;
   };

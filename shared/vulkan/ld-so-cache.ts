@@ -1,0 +1,78 @@
+import type { LdCacheEntry } from './library-search';
+
+/**
+ * /etc/ld.so.cache read directly, as the dynamic linker reads it (glibc elf/dl-cache.c), instead of
+ * starting `ldconfig -p` to print it: the process cost ~5–15 ms of every command that resolves a
+ * bare library name, `strata explain` included (issue #19). The entries are the same, in the same
+ * order, with `flags` in ldconfig's words for the library type and the architecture it requires
+ * ("libc6,x86-64"), which is what library-search.ts's ldCacheEntryFits reads; what ldconfig prints
+ * after those (hwcap, OS ABI) is left out. tests/unit/ld-so-cache.test.ts compares the two on this
+ * machine's cache.
+ *
+ * Layout (glibc's "new" format, the only one glibc ≥ 2.32 writes: every distribution Strata's loader
+ * matrix names; an older glibc's compatibility format, the old entries first, is left to ldconfig):
+ * a 48-byte header, "glibc-ld.so.cache" "1.1", the
+ * entry count (u32), the string table's length (u32), an endianness byte (2 little, 3 big, 0 the
+ * writer's own), then 24-byte entries {i32 flags, u32 key, u32 value, u32 osversion, u64 hwcap},
+ * key and value being offsets of NUL-terminated strings from the header's start.
+ */
+
+const NEW_MAGIC = 'glibc-ld.so.cache1.1';
+const HEADER_BYTES = 48;
+const ENTRY_BYTES = 24;
+
+/** ldconfig's names for the library type (flags & 0xff) and the required architecture (flags & 0xff00), from its print_entry. */
+const TYPE: Record<number, string> = { 0: 'libc4', 1: 'ELF', 2: 'libc5', 3: 'libc6' };
+const REQUIRED: Record<number, string> = {
+  0x0100: '64bit',
+  0x0200: 'IA-64',
+  0x0300: 'x86-64',
+  0x0400: '64bit',
+  0x0500: '64bit',
+  0x0600: 'N32',
+  0x0700: '64bit',
+  0x0800: 'x32',
+  0x0900: 'hard-float',
+  0x0a00: 'AArch64',
+  0x0b00: 'soft-float',
+  0x0c00: 'nan2008',
+  0x0d00: 'N32,nan2008',
+  0x0e00: '64bit,nan2008',
+  0x0f00: 'soft-float',
+  0x1000: 'double-float',
+  0x1100: 'soft-float',
+  0x1200: 'double-float',
+};
+
+function flagsText(flags: number): string {
+  const type = TYPE[flags & 0xff] ?? 'unknown';
+  const required = flags & 0xff00;
+  return required === 0 ? type : `${type},${REQUIRED[required] ?? String(required)}`;
+}
+
+const UTF8 = new TextDecoder();
+const ascii = (bytes: Uint8Array, at: number, length: number) => String.fromCharCode(...bytes.subarray(at, at + length));
+
+/** The entries of an ld.so.cache file's bytes, in the file's order; null when the bytes are not a cache in that format (the caller asks ldconfig then). */
+export function parseLdSoCache(bytes: Uint8Array): LdCacheEntry[] | null {
+  if (bytes.length < HEADER_BYTES || ascii(bytes, 0, NEW_MAGIC.length) !== NEW_MAGIC) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const order = bytes[28];
+  // 0: the writer's own order, which is this machine's; 3: big-endian.
+  const little = order === 3 ? false : order === 2 ? true : new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  const count = view.getUint32(20, little);
+  if (HEADER_BYTES + count * ENTRY_BYTES > bytes.length) return null;
+  const string = (at: number): string | null => {
+    const end = bytes.indexOf(0, at);
+    return at >= bytes.length || end < 0 ? null : UTF8.decode(bytes.subarray(at, end));
+  };
+  const entries: LdCacheEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = HEADER_BYTES + i * ENTRY_BYTES;
+    const name = string(view.getUint32(e + 4, little));
+    const path = string(view.getUint32(e + 8, little));
+    if (name === null || path === null) return null;
+    entries.push({ name, flags: flagsText(view.getInt32(e, little)), path });
+  }
+  return entries;
+}

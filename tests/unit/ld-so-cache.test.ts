@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { parseLdSoCache } from '../../shared/vulkan/ld-so-cache';
+import { ldCacheEntryFits, parseLdconfigCache } from '../../shared/vulkan/library-search';
+
+/**
+ * shared/vulkan/ld-so-cache.ts: /etc/ld.so.cache read as the linker reads it must give what
+ * `ldconfig -p` prints of it (the reader replaces that process, issue #19): every entry, in order,
+ * with the same name, path, type and architecture. Then built caches: big-endian, the architectures
+ * ldconfig has words for, the older compatibility layout and bytes that are no cache (left to ldconfig).
+ */
+const ldconfig = ['/sbin/ldconfig', '/usr/sbin/ldconfig'].find((p) => existsSync(p));
+
+test("this machine's /etc/ld.so.cache: the same entries as ldconfig -p, in its order", { skip: !ldconfig && 'no ldconfig here' }, () => {
+  const fromFile = parseLdSoCache(readFileSync('/etc/ld.so.cache'));
+  assert.ok(fromFile, 'the cache was not read');
+  const printed = parseLdconfigCache(execFileSync(ldconfig!, ['-p'], { encoding: 'utf8' }));
+  assert.ok(printed.length > 10);
+  assert.equal(fromFile.length, printed.length);
+  fromFile.forEach((e, i) => {
+    const p = printed[i]!;
+    assert.equal(e.name, p.name);
+    assert.equal(e.path, p.path);
+    // ldconfig prints hwcap and OS ABI after the type and architecture: those two are what the reader gives.
+    assert.equal(e.flags, p.flags.split(',').slice(0, e.flags.split(',').length).join(',').trim(), `${e.name}: ${e.flags} / ${p.flags}`);
+    for (const arch of ['x64', 'ia32', 'arm64']) assert.equal(ldCacheEntryFits(e.flags, arch), ldCacheEntryFits(p.flags, arch), `${e.name} on ${arch}`);
+  });
+});
+
+/** A cache of `entries` in the new layout, little- or big-endian, after `prefix`. */
+function cache(entries: { flags: number; name: string; path: string }[], { little = true, prefix = new Uint8Array(0) } = {}): Uint8Array {
+  const headerAndEntries = 48 + entries.length * 24;
+  const strings: number[] = [];
+  const offsets = entries.map((e) => {
+    const at = (s: string) => {
+      const o = headerAndEntries + strings.length;
+      strings.push(...Buffer.from(s, 'utf8'), 0);
+      return o;
+    };
+    return { key: at(e.name), value: at(e.path) };
+  });
+  const out = new Uint8Array(prefix.length + headerAndEntries + strings.length);
+  out.set(prefix);
+  const view = new DataView(out.buffer, prefix.length);
+  out.set(Buffer.from('glibc-ld.so.cache1.1', 'latin1'), prefix.length);
+  view.setUint32(20, entries.length, little);
+  view.setUint32(24, strings.length, little);
+  view.setUint8(28, little ? 2 : 3);
+  entries.forEach((e, i) => {
+    view.setInt32(48 + i * 24, e.flags, little);
+    view.setUint32(48 + i * 24 + 4, offsets[i]!.key, little);
+    view.setUint32(48 + i * 24 + 8, offsets[i]!.value, little);
+  });
+  out.set(strings, prefix.length + headerAndEntries);
+  return out;
+}
+
+const ENTRIES = [
+  { flags: 0x0303, name: 'libvulkan.so.1', path: '/lib/x86_64-linux-gnu/libvulkan.so.1' },
+  { flags: 0x0003, name: 'libvulkan.so.1', path: '/lib/i386-linux-gnu/libvulkan.so.1' },
+  { flags: 0x0a03, name: 'libvulkan.so.1', path: '/lib/aarch64-linux-gnu/libvulkan.so.1' },
+  { flags: 0x0803, name: 'libé.so', path: '/libx32/libé.so' },
+];
+const EXPECTED = [
+  { name: 'libvulkan.so.1', flags: 'libc6,x86-64', path: '/lib/x86_64-linux-gnu/libvulkan.so.1' },
+  { name: 'libvulkan.so.1', flags: 'libc6', path: '/lib/i386-linux-gnu/libvulkan.so.1' },
+  { name: 'libvulkan.so.1', flags: 'libc6,AArch64', path: '/lib/aarch64-linux-gnu/libvulkan.so.1' },
+  { name: 'libé.so', flags: 'libc6,x32', path: '/libx32/libé.so' },
+];
+
+test('the new layout, little- and big-endian: names, paths (UTF-8) and ldconfig’s words for the flags', () => {
+  assert.deepEqual(parseLdSoCache(cache(ENTRIES)), EXPECTED);
+  assert.deepEqual(parseLdSoCache(cache(ENTRIES, { little: false })), EXPECTED);
+});
+
+test('the compatibility layout of a glibc before 2.32 (the old entries first) is left to ldconfig: null', () => {
+  const old = new Uint8Array(16 + 2 * 12);
+  old.set(Buffer.from('ld.so-1.7.0', 'latin1'));
+  new DataView(old.buffer).setUint32(12, 2, true);
+  assert.equal(parseLdSoCache(cache(ENTRIES, { prefix: old })), null);
+});
+
+test('bytes that are no cache, or a cache cut short, give null (the caller asks ldconfig)', () => {
+  assert.equal(parseLdSoCache(new Uint8Array(0)), null);
+  assert.equal(parseLdSoCache(Buffer.from('not a cache at all, not even close to one of them')), null);
+  const whole = cache(ENTRIES);
+  assert.equal(parseLdSoCache(whole.subarray(0, 48 + 24)), null, 'entries past the end');
+  assert.equal(parseLdSoCache(whole.subarray(0, whole.length - 3)), null, 'a string without its NUL');
+});
