@@ -47,6 +47,7 @@ before(async () => {
     '<!doctype html><html><head><script type="module" src="./assets/app.js"></script></head><body></body></html>',
   );
   writeFileSync(join(dir, 'renderer', 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(dir, 'renderer', 'assets', 'index-1zoEK04V.js'), 'console.log(2)');
   writeFileSync(join(dir, 'secret.txt'), 'outside the renderer');
   writeFileSync(join(dir, 'preload.js'), 'window.strata = {}');
   writeFileSync(join(dir, 'first-request.js'), 'void 0');
@@ -145,6 +146,18 @@ test('the page and its assets need no token, set no cookie, and hold no secret',
   }
   // Host is still checked for them (DNS rebinding).
   assert.equal((await send('GET', '/', { Host: `evil.example:${host.port}` })).status, 403);
+});
+
+test('only the chunks named by their content may be kept by the browser; the page, the preload and unhashed files are no-store', async () => {
+  const hashed = await send('GET', '/assets/index-1zoEK04V.js');
+  assert.equal(hashed.status, 200);
+  assert.equal(hashed.body, 'console.log(2)');
+  assert.equal(hashed.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.match(String(hashed.headers['content-security-policy']), /script-src 'self'/, 'the security headers stay');
+  for (const path of ['/', '/assets/app.js', '/strata-preload.js', '/strata-first-request.js']) {
+    assert.equal((await send('GET', path)).headers['cache-control'], 'no-store', path);
+  }
+  assert.equal((await send('GET', '/assets/index-00000000.js')).headers['cache-control'], 'no-store', 'a 404 is not kept');
 });
 
 test('a one-time code is traded for the token once, then refused', async () => {

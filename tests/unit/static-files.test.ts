@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contentType, readStatic, resolveInside } from '../../main/hosts/serve/static-files';
+import { contentType, isHashedAsset, readStatic, resolveInside, StaticFileCache } from '../../main/hosts/serve/static-files';
 
 /**
  * main/hosts/serve/static-files.ts: the renderer's files for both UI hosts. A URL path resolves inside the
@@ -53,6 +53,51 @@ test('readStatic: a file inside with its type; outside, missing or a folder is n
     mkdirSync(join(dir, 'renderer-evil'));
     writeFileSync(join(dir, 'renderer-evil', 'x.js'), 'x');
     assert.equal(await readStatic(root, '/../renderer-evil/x.js'), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('isHashedAsset: only a chunk under assets/ named by its content', () => {
+  for (const p of ['/assets/index-1zoEK04V.js', '/assets/index-SRUZUBrd.css', '/assets/rolldown-runtime-WkwZ5CU-.js', '/assets/AboutView-6-ag9Z00.js'])
+    assert.ok(isHashedAsset(p), p);
+  for (const p of [
+    '/index.html',
+    '/strata-preload.js',
+    '/assets/app.js',
+    '/assets/index-1zoEK04V.js.map',
+    '/assets/sub/x-12345678.js',
+    '/favicon.svg',
+    '/x-12345678.js',
+  ])
+    assert.ok(!isHashedAsset(p), p);
+});
+
+test('StaticFileCache: the same guard as readStatic; the page is read each time (a rebuild is served as built), a hashed chunk once', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-static-'));
+  try {
+    mkdirSync(join(dir, 'renderer', 'assets'), { recursive: true });
+    const index = join(dir, 'renderer', 'index.html');
+    const chunk = join(dir, 'renderer', 'assets', 'index-1zoEK04V.js');
+    writeFileSync(index, '<p>one</p>');
+    writeFileSync(chunk, 'one()');
+    writeFileSync(join(dir, 'secret.txt'), 'outside');
+    const files = new StaticFileCache(join(dir, 'renderer'));
+    assert.deepEqual(files.read('/index.html'), { body: Buffer.from('<p>one</p>'), type: 'text/html; charset=utf-8' });
+    assert.deepEqual(files.read('/assets/index-1zoEK04V.js'), { body: Buffer.from('one()'), type: 'text/javascript; charset=utf-8' });
+    writeFileSync(index, '<p>two</p>');
+    writeFileSync(chunk, 'two()');
+    assert.equal(files.read('/index.html')?.body.toString(), '<p>two</p>', 'the page as it is now');
+    assert.equal(files.read('/assets/index-1zoEK04V.js')?.body.toString(), 'one()', 'a chunk is its name: kept');
+    rmSync(chunk);
+    assert.equal(files.read('/assets/index-1zoEK04V.js'), null, 'a chunk removed since is gone');
+    assert.equal(files.read('/../secret.txt'), null);
+    assert.equal(files.read('/%2e%2e/secret.txt'), null);
+    assert.equal(files.read('/assets/missing.js'), null);
+    assert.equal(files.read('/assets'), null);
+    // A file the host names itself (the preload) is read by path.
+    assert.equal(files.readFile(join(dir, 'secret.txt'))?.body.toString(), 'outside');
+    assert.equal(files.readFile(join(dir, 'missing.js')), null);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

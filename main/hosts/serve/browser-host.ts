@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { networkInterfaces, hostname } from 'node:os';
-import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Router } from '../../router/router';
 import type { EventBus } from '../../platform/event-bus';
@@ -9,7 +8,7 @@ import type { IpcResult } from '../../../shared/ipc/result';
 import { strataError } from '../../../shared/errors/strata-error';
 import { CODE_PATH, guardRequest, hostHeaderFor, isLoopback, type GuardPolicy } from './request-guard';
 import { OneTimeCodes } from './one-time-codes';
-import { readStatic } from './static-files';
+import { isHashedAsset, StaticFileCache } from './static-files';
 import { SECURITY_HEADERS } from './content-security-policy';
 
 export interface BrowserHostOptions {
@@ -59,6 +58,13 @@ function allowedHosts(bind: string, port: number): Set<string> {
   }
   return new Set([...names].map((n) => hostHeaderFor(n, port).toLowerCase()));
 }
+
+/**
+ * What the browser may do with a chunk named by its content (isHashedAsset): keep it for good, so a
+ * second tab, or the page opened again, does not ask for it, and the browser may keep its compiled
+ * code (issue #19). Everything else (the page, the preload, the API) stays no-store.
+ */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 function send(res: ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}) {
   res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...extra });
@@ -131,6 +137,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   const sse = new Set<ServerResponse>();
   let policy: GuardPolicy | null = null;
   const codes = new OneTimeCodes(CODE_TTL_MS);
+  const files = new StaticFileCache(options.rendererDir);
 
   const handleApi = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     let channel: string;
@@ -225,16 +232,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       send(res, 405, 'Method not allowed', 'text/plain; charset=utf-8');
       return;
     }
-    if (url.pathname === '/strata-preload.js') {
-      send(res, 200, await readFile(options.browserPreloadFile), 'text/javascript; charset=utf-8');
-      return;
-    }
-    if (url.pathname === '/strata-first-request.js' && options.firstRequestFile) {
-      send(res, 200, await readFile(options.firstRequestFile), 'text/javascript; charset=utf-8');
+    const own =
+      url.pathname === '/strata-preload.js' ? options.browserPreloadFile : url.pathname === '/strata-first-request.js' ? options.firstRequestFile : undefined;
+    if (own !== undefined) {
+      const script = files.readFile(own);
+      if (!script) throw new Error(`${own} is missing: build Strata again (npm run build)`);
+      send(res, 200, script.body, 'text/javascript; charset=utf-8');
       return;
     }
     const path = url.pathname === '/' ? '/index.html' : url.pathname;
-    const file = await readStatic(options.rendererDir, path);
+    const file = files.read(path);
     if (!file) {
       send(res, 404, `Not found: ${url.pathname}`, 'text/plain; charset=utf-8');
       return;
@@ -243,7 +250,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
       send(res, 200, injectPreload(file.body.toString('utf8'), options.firstRequestFile !== undefined), file.type);
       return;
     }
-    send(res, 200, file.body, file.type);
+    send(res, 200, file.body, file.type, isHashedAsset(path) ? { 'Cache-Control': IMMUTABLE } : {});
   };
 
   const server: Server = createServer((req, res) => {

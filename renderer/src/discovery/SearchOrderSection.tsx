@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import type { ManifestInventory } from '../../../shared/discovery/manifest-inventory';
 import type { LocationStatus, ManifestKind } from '../../../shared/loader/search-paths';
 import { KIND_ORDER } from '../problems/problem-groups';
@@ -8,6 +9,7 @@ import { LoadingLine } from '../ui/LoadingLine';
 import { PathText } from '../ui/PathText';
 import { RequestErrorMessage } from '../ui/RequestErrorMessage';
 import { ChevronIcon } from '../ui/ViewIcons';
+import { whenIdle } from '../ui/when-idle';
 
 const KIND_TITLES: Readonly<Record<ManifestKind, string>> = {
   implicit_layer: 'Implicit layers',
@@ -92,22 +94,34 @@ function LocationTable({ kind, locations, inventory }: { kind: ManifestKind; loc
 /**
  * Where the loader looks, in its order (discovery.paths), folded away by default: the answer to
  * "why is (or isn't) my layer found?". A native <details>, so it opens with Enter/Space as is.
+ * Its tables (a few hundred elements, a third of the Layers view) are built once the page is idle
+ * after discovery's answer is on screen, or at once when it is opened (issue #19: first render);
+ * folded, they show nothing meanwhile, and find-in-page finds them afterwards as before.
  */
 export function SearchOrderSection() {
   const paths = useDiscovery((s) => s.paths);
   const manifests = useDiscovery((s) => s.manifests);
   const retry = useDiscovery((s) => s.loadPaths);
   const inventory = manifests.status === 'ready' ? manifests.value : null;
+  const [built, setBuilt] = useState(false);
+  const listed = inventory !== null;
+  useEffect(() => (built || !listed ? undefined : whenIdle(() => setBuilt(true), 1000)), [built, listed]);
 
   return (
-    <details className="card search-order" data-testid="search-order">
+    <details
+      className="card search-order"
+      data-testid="search-order"
+      onToggle={(e) => {
+        if (e.currentTarget.open) setBuilt(true);
+      }}
+    >
       <summary className="search-order-summary">
         <ChevronIcon />
         <span className="card-title">Search order</span>
         <span className="muted search-order-hint">Every folder and file the loader reads, in the order it reads them</span>
       </summary>
       <div className="card-body">
-        {paths.status === 'error' ? (
+        {!built ? null : paths.status === 'error' ? (
           <RequestErrorMessage title="Could not compute the search paths" error={paths.error} onRetry={() => void retry()} />
         ) : paths.status !== 'ready' ? (
           <LoadingLine text="Computing the search paths…" />

@@ -3,6 +3,9 @@ import { LayersView } from '../layers/LayersView';
 // In the first bundle anyway: the Layers view shows the live chain (LayersView imports from ChainView).
 import { ChainView } from '../chain/ChainView';
 import { PANELS, type PanelId } from './panel-list';
+import { useDiscovery } from '../discovery/discovery-store';
+import { readDescriptionsAhead } from '../settings/settings-descriptions';
+import { whenIdle } from '../ui/when-idle';
 
 /**
  * Each panel's view, by panel (issue #19: the renderer split per panel). The main view (Layers, with
@@ -62,7 +65,9 @@ let prefetched = false;
 /**
  * Fetch every other panel's chunk in the background; the browser keeps the modules, and a panel's
  * lazy view then finds its module loaded. A failure here is left to the panel's own load, which
- * shows it when the panel is opened.
+ * shows it when the panel is opened. Then, while the page is idle, what the Settings view reads
+ * when it opens: the settings descriptions of the discovered layers (a real layer's takes tens of
+ * milliseconds to read; issue #19, switching to a view not yet opened ≤ 100 ms).
  */
 export function prefetchPanels(): void {
   if (prefetched) return;
@@ -70,6 +75,10 @@ export function prefetchPanels(): void {
   for (const { id } of PANELS) {
     if (id !== 'layers' && id !== 'chain') load(id).catch(() => undefined);
   }
+  whenIdle(() => {
+    const manifests = useDiscovery.getState().manifests;
+    if (manifests.status === 'ready') readDescriptionsAhead(manifests.value);
+  }, 2000);
 }
 
 /** What LayersView marks once its list is on screen (bench/ui-1k-layers reads it too). */

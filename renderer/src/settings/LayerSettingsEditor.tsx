@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { LayerSettingValues, SettingValue } from '../../../shared/settings/setting-values';
 import type { Platform } from '../../../shared/settings/setting-types';
-import { layerSettingsFromManifest, undescribedLayer } from '../../../shared/settings/settings-schema';
+import { undescribedLayer } from '../../../shared/settings/settings-schema';
 import { defaultOf } from '../../../shared/settings/effective-settings';
 import { sameSettingValue } from '../../../shared/settings/setting-validation';
 import { platformName, platformOf } from '../../../shared/settings/setting-platforms';
@@ -12,6 +12,7 @@ import { SettingField } from './SettingField';
 import { SettingsPreview } from './SettingsPreview';
 import { SettingsExportButtons } from './SettingsExportButtons';
 import { FreeFormSettings } from './FreeFormSettings';
+import { settingsDescription } from './settings-descriptions';
 import '../styles/settings.css';
 
 /**
@@ -47,7 +48,7 @@ export function LayerSettingsEditor({ layerName, manifestPath, manifestText, val
   }, [appInfoIdle, asked]);
   const idBase = `settings${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const [query, setQuery] = useState('');
-  const description = useMemo(() => layerSettingsFromManifest(manifestText, layerName) ?? undescribedLayer(layerName), [manifestText, layerName]);
+  const description = useMemo(() => settingsDescription(manifestText, layerName).description ?? undescribedLayer(layerName), [manifestText, layerName]);
   const model = useMemo(() => buildFormModel(description, values, platform, query), [description, values, platform, query]);
   const input = { description, values };
   const problems = description.diagnostics;

@@ -1,9 +1,8 @@
 import { useEffect, useMemo } from 'react';
-import { flattenSettings } from '../../../shared/settings/setting-types';
-import { layerSettingsFromManifest, mayDescribeSettings } from '../../../shared/settings/settings-schema';
 import { useDraftLoaded, useDraftView } from '../configurator/draft-view';
 import { layerRows } from '../layers/layer-rows';
 import { LayerSettingsEditor } from './LayerSettingsEditor';
+import { listedDescription } from './settings-descriptions';
 import { useDraft } from '../configurator/draft-store';
 import { useSettingsView } from './settings-view-store';
 import { ApplyDialogs } from '../configurator/ApplyDialogs';
@@ -44,8 +43,7 @@ export function SettingsView() {
       const name = row.layer?.name;
       const text = row.manifest.text;
       if (!name || !text || seen.has(name)) continue;
-      const description = mayDescribeSettings(text) ? layerSettingsFromManifest(text, name) : null;
-      const described = description?.described ? flattenSettings(description.settings).filter((s) => s.type !== 'GROUP').length : 0;
+      const { described } = listedDescription(text, name);
       // Layers with a settings description, and any other layer the configuration already sets values for.
       if (described === 0 && !settings?.[name]) continue;
       seen.add(name);
