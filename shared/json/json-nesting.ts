@@ -10,28 +10,39 @@
  */
 export const JSON_NESTING_LIMIT = 1000;
 
+/** Characters that neither open, close nor quote; a string's rest after its opening quote, escapes included (to its end when unterminated). */
+const PLAIN = /[^"[\]{}]*/y;
+const STRING_REST = /(?:[^"\\]|\\[\s\S])*"?/y;
+
 /**
  * The offset of the first `[` or `{` that opens container number `limit + 1` on the current path,
  * or null when the text never nests that deep. One linear pass, no recursion, strings skipped
- * (escapes included), so it is safe on any input; malformed JSON is left to the parser.
+ * (escapes included), so it is safe on any input; malformed JSON is left to the parser. The runs
+ * between brackets and the strings are skipped by the regular-expression engine, compiled on first
+ * use: a one-shot command checks each manifest once, with its code still uncompiled (issue #19).
  */
 export function excessiveNesting(text: string, limit: number = JSON_NESTING_LIMIT): number | null {
   let depth = 0;
   const n = text.length;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  while (i < n) {
+    // Both expressions match (at worst empty) wherever they start, up to the end: never a failed
+    // match, which would rewind a sticky expression to 0.
+    PLAIN.lastIndex = i;
+    PLAIN.test(text);
+    i = PLAIN.lastIndex;
+    if (i >= n) break;
     const c = text.charCodeAt(i);
     if (c === 34) {
-      // Skip the string: up to the next unescaped quote (or the end, for a truncated file).
-      for (i++; i < n; i++) {
-        const s = text.charCodeAt(i);
-        if (s === 92) i++;
-        else if (s === 34) break;
-      }
-    } else if (c === 91 || c === 123) {
-      if (++depth > limit) return i;
-    } else if (c === 93 || c === 125) {
-      if (depth > 0) depth--;
+      STRING_REST.lastIndex = i + 1;
+      STRING_REST.test(text);
+      i = STRING_REST.lastIndex;
+      continue;
     }
+    if (c === 91 || c === 123) {
+      if (++depth > limit) return i;
+    } else if (depth > 0) depth--;
+    i++;
   }
   return null;
 }

@@ -50,10 +50,9 @@ function flagsText(flags: number): string {
   return required === 0 ? type : `${type},${REQUIRED[required] ?? String(required)}`;
 }
 
-const UTF8 = new TextDecoder();
 const ascii = (bytes: Uint8Array, at: number, length: number) => String.fromCharCode(...bytes.subarray(at, at + length));
 
-/** The entries of an ld.so.cache file's bytes, in the file's order; null when the bytes are not a cache in that format (the caller asks ldconfig then). */
+/** The entries of an ld.so.cache file's bytes, in the file's order; null when the bytes are not a cache in that format or hold a name that is not ASCII (the caller asks ldconfig then). */
 export function parseLdSoCache(bytes: Uint8Array): LdCacheEntry[] | null {
   if (bytes.length < HEADER_BYTES || ascii(bytes, 0, NEW_MAGIC.length) !== NEW_MAGIC) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -61,10 +60,21 @@ export function parseLdSoCache(bytes: Uint8Array): LdCacheEntry[] | null {
   // 0: the writer's own order, which is this machine's; 3: big-endian.
   const little = order === 3 ? false : order === 2 ? true : new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
   const count = view.getUint32(20, little);
-  if (HEADER_BYTES + count * ENTRY_BYTES > bytes.length) return null;
+  const strings = HEADER_BYTES + count * ENTRY_BYTES;
+  // The string table; what follows it (glibc 2.33's extensions) is binary.
+  const stringsEnd = strings + view.getUint32(24, little);
+  if (stringsEnd > bytes.length) return null;
+  // The whole file as one string, a character per byte, and then each name is a slice of it: a few
+  // native calls instead of a loop over ~30,000 bytes that a one-shot command runs uncompiled.
+  // ASCII, as every library name and path in a distribution's cache is: another byte makes this
+  // reader give up (null), and ldconfig prints the cache instead.
+  let text = '';
+  for (let at = 0; at < stringsEnd; at += 8192)
+    text += String.fromCharCode.apply(null, bytes.subarray(at, Math.min(at + 8192, stringsEnd)) as unknown as number[]);
+  if (/[^\x00-\x7f]/.test(text.slice(strings))) return null;
   const string = (at: number): string | null => {
-    const end = bytes.indexOf(0, at);
-    return at >= bytes.length || end < 0 ? null : UTF8.decode(bytes.subarray(at, end));
+    const end = text.indexOf('\0', at);
+    return at < strings || end < 0 ? null : text.slice(at, end);
   };
   const entries: LdCacheEntry[] = [];
   for (let i = 0; i < count; i++) {

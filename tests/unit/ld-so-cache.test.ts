@@ -61,16 +61,16 @@ const ENTRIES = [
   { flags: 0x0303, name: 'libvulkan.so.1', path: '/lib/x86_64-linux-gnu/libvulkan.so.1' },
   { flags: 0x0003, name: 'libvulkan.so.1', path: '/lib/i386-linux-gnu/libvulkan.so.1' },
   { flags: 0x0a03, name: 'libvulkan.so.1', path: '/lib/aarch64-linux-gnu/libvulkan.so.1' },
-  { flags: 0x0803, name: 'libé.so', path: '/libx32/libé.so' },
+  { flags: 0x0803, name: 'libx.so', path: '/libx32/libx.so' },
 ];
 const EXPECTED = [
   { name: 'libvulkan.so.1', flags: 'libc6,x86-64', path: '/lib/x86_64-linux-gnu/libvulkan.so.1' },
   { name: 'libvulkan.so.1', flags: 'libc6', path: '/lib/i386-linux-gnu/libvulkan.so.1' },
   { name: 'libvulkan.so.1', flags: 'libc6,AArch64', path: '/lib/aarch64-linux-gnu/libvulkan.so.1' },
-  { name: 'libé.so', flags: 'libc6,x32', path: '/libx32/libé.so' },
+  { name: 'libx.so', flags: 'libc6,x32', path: '/libx32/libx.so' },
 ];
 
-test('the new layout, little- and big-endian: names, paths (UTF-8) and ldconfig’s words for the flags', () => {
+test('the new layout, little- and big-endian: names, paths and ldconfig’s words for the flags', () => {
   assert.deepEqual(parseLdSoCache(cache(ENTRIES)), EXPECTED);
   assert.deepEqual(parseLdSoCache(cache(ENTRIES, { little: false })), EXPECTED);
 });
@@ -80,6 +80,10 @@ test('the compatibility layout of a glibc before 2.32 (the old entries first) is
   old.set(Buffer.from('ld.so-1.7.0', 'latin1'));
   new DataView(old.buffer).setUint32(12, 2, true);
   assert.equal(parseLdSoCache(cache(ENTRIES, { prefix: old })), null);
+});
+
+test('a name or path that is not ASCII gives null: ldconfig prints that cache', () => {
+  assert.equal(parseLdSoCache(cache([...ENTRIES, { flags: 0x0303, name: 'libé.so', path: '/lib/libé.so' }])), null);
 });
 
 test('bytes that are no cache, or a cache cut short, give null (the caller asks ldconfig)', () => {
