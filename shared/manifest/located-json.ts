@@ -33,6 +33,12 @@ export interface JsonSyntaxError {
 export class LineIndex {
   private readonly starts: number[] = [0];
   constructor(readonly text: string) {
+    if (!text.includes('\r')) {
+      // LF alone (nearly every file): found by indexOf, native, where a loop over every character
+      // runs uncompiled in a one-shot command (issue #19).
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+      return;
+    }
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 13 && text.charCodeAt(i + 1) === 10) continue;
