@@ -11,7 +11,10 @@ import type { ShaderInspection } from '../../shared/shader/shader-inspection';
 import { inspectParsed, inspectSpirv } from '../../shared/shader/spirv-inspect';
 import { inspectVbc, packVbc, readAsVbc, type PackedVbc, type VbcStageInput } from '../../shared/shader/vbc';
 import { VBC_STAGES, type VbcStage } from '../../shared/shader/vbc-enums';
-import { SHADER_BYTES_LIMIT, type ShaderInspectBytes } from '../../shared/shader/shader-inspect-bytes';
+import type { ShaderInspectBytes } from '../../shared/shader/shader-inspect-bytes';
+// The limit from its own module: importing it from shader-inspect-bytes.ts would build that file's
+// schemas (zod) in every command that loads this service, `strata shader dis` included.
+import { SHADER_BYTES_LIMIT } from '../../shared/shader/shader-bytes-limit';
 
 async function readSpirvFile(path: string): Promise<Uint8Array> {
   try {

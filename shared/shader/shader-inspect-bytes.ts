@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { ShaderInspectionSchema } from './shader-inspection';
 import { VBC_STAGES } from './vbc-enums';
+import { SHADER_BYTES_LIMIT } from './shader-bytes-limit';
 
 /**
  * `shader.inspectBytes`: the module travels in the request, for hosts where the renderer cannot name
  * a file main can read (the browser host: a dropped or picked file has no path). Same answer as
- * `shader.inspect`, plus the disassembly, so one call fills the Shaders panel.
+ * `shader.inspect`, plus the disassembly, so one call fills the Shaders panel. At most
+ * SHADER_BYTES_LIMIT bytes (defined without schemas in shader-bytes-limit.ts).
  */
-export const SHADER_BYTES_LIMIT = 16 * 1024 * 1024;
 /** Base64 of SHADER_BYTES_LIMIT bytes, padded. */
 const BASE64_LIMIT = Math.ceil(SHADER_BYTES_LIMIT / 3) * 4;
 

@@ -1,7 +1,22 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { FriendlyNameMapper, friendlyNames } from './spirv-friendly-names';
 import { generatorName } from './spirv-grammar';
-import { decodeSpirv, type ParsedInstruction, type ParsedModule, type ParsedOperand } from './spirv-instructions';
+import {
+  decodeSpirv,
+  decodeUtf8,
+  OPERAND_ENUM,
+  OPERAND_EXT_INST,
+  OPERAND_FLOAT,
+  OPERAND_ID,
+  OPERAND_INT,
+  OPERAND_MASK,
+  OPERAND_SPEC_OP,
+  OPERAND_STRING,
+  OPERAND_UINT,
+  redecodeSpirv,
+  type DecodedInstruction,
+  type ParsedModule,
+} from './spirv-instructions';
 import { formatNumber } from './spirv-number-format';
 import type { SpirvHeader } from './spirv-reader';
 
@@ -46,81 +61,181 @@ export function formatHeader(header: SpirvHeader): string {
 
 const digitCount = (n: number) => (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : String(n).length);
 
+interface Utf8Decoder {
+  decode(bytes: Uint8Array): string;
+}
+let utf8Decoder: Utf8Decoder | null | undefined;
 /**
- * The text, written as UTF-16 code units into a reused buffer and turned into strings a chunk at a
- * time: a large module is 100,000 lines, and building each line from concatenated pieces made the
- * garbage collector the disassembler's main cost.
+ * The host's TextDecoder (every host Strata runs in has one: Node, Electron, browsers), looked up
+ * at run time because shared/ is compiled without the DOM or Node types that declare it. It turns a
+ * 3 MB text into a string in a few milliseconds; the fallback below, in a host without it, in tens.
+ */
+function hostUtf8Decoder(): Utf8Decoder | null {
+  if (utf8Decoder === undefined) {
+    const Decoder = (globalThis as { TextDecoder?: new (label: string, options: { ignoreBOM: boolean }) => Utf8Decoder }).TextDecoder;
+    // ignoreBOM: a text that began with U+FEFF would keep it (by default TextDecoder drops it).
+    utf8Decoder = Decoder ? new Decoder('utf-8', { ignoreBOM: true }) : null;
+  }
+  return utf8Decoder;
+}
+
+/**
+ * The text, written as UTF-8 bytes into one growing buffer and turned into a string once, at the
+ * end: a large module is 100,000 lines, and building each line from concatenated pieces (or the
+ * buffer from UTF-16 chunks joined) made allocation and copying the disassembler's main cost.
+ * Everything but a literal string is ASCII.
  */
 class TextWriter {
-  private static readonly CHUNK = 8192;
-  /** One buffer for every writer in turn (disassembly is synchronous): a small module should not pay for a fresh 16 KiB. */
-  private static spare: Uint16Array | null = null;
-  private readonly buf: Uint16Array;
+  private buf: Uint8Array;
   private len = 0;
-  private readonly chunks: string[] = [];
+  /** False once a byte above 0x7f is written. */
+  private ascii = true;
 
-  constructor() {
-    this.buf = TextWriter.spare ?? new Uint16Array(TextWriter.CHUNK);
-    TextWriter.spare = null;
+  constructor(sizeHint: number) {
+    this.buf = new Uint8Array(Math.max(4096, sizeHint));
   }
 
-  private flush() {
-    if (!this.len) return;
-    this.chunks.push(String.fromCharCode.apply(null, this.buf.subarray(0, this.len) as unknown as number[]));
-    this.len = 0;
+  /** Makes room for `n` more bytes. */
+  private room(n: number) {
+    if (this.len + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.len + n));
+    next.set(this.buf.subarray(0, this.len));
+    this.buf = next;
   }
 
+  /** An ASCII character. */
   char(c: number) {
-    if (this.len === TextWriter.CHUNK) this.flush();
+    if (this.len === this.buf.length) this.room(1);
     this.buf[this.len++] = c;
   }
 
   text(s: string) {
-    if (this.len + s.length > TextWriter.CHUNK) {
-      this.flush();
-      if (s.length > TextWriter.CHUNK) {
-        this.chunks.push(s);
-        return;
-      }
-    }
+    this.room(s.length);
     const buf = this.buf;
     let len = this.len;
-    for (let i = 0; i < s.length; i++) buf[len++] = s.charCodeAt(i);
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        this.len = len;
+        return this.utf8(s, i);
+      }
+      buf[len++] = c;
+    }
+    this.len = len;
+  }
+
+  /** `s` from index `from` on, UTF-8 encoded (a lone surrogate as U+FFFD, like TextEncoder). */
+  private utf8(s: string, from: number) {
+    this.ascii = false;
+    this.room(3 * (s.length - from));
+    const buf = this.buf;
+    let len = this.len;
+    for (let i = from; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) buf[len++] = c;
+      else if (c < 0x800) {
+        buf[len++] = 0xc0 | (c >> 6);
+        buf[len++] = 0x80 | (c & 0x3f);
+      } else {
+        if (c >= 0xd800 && c <= 0xdfff) {
+          const next = s.charCodeAt(i + 1);
+          if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+            // A surrogate pair: 4 bytes for 2 code units, within the room made above.
+            c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+            i++;
+            buf[len++] = 0xf0 | (c >> 18);
+            buf[len++] = 0x80 | ((c >> 12) & 0x3f);
+            buf[len++] = 0x80 | ((c >> 6) & 0x3f);
+            buf[len++] = 0x80 | (c & 0x3f);
+            continue;
+          }
+          c = 0xfffd;
+        }
+        buf[len++] = 0xe0 | (c >> 12);
+        buf[len++] = 0x80 | ((c >> 6) & 0x3f);
+        buf[len++] = 0x80 | (c & 0x3f);
+      }
+    }
     this.len = len;
   }
 
   /** A non-negative integer below 2^32, in decimal. */
   uint(n: number) {
-    if (this.len + 10 > TextWriter.CHUNK) this.flush();
+    if (this.len + 10 > this.buf.length) this.room(10);
+    this.digits(n);
+  }
+
+  /** " %" and an id's number: what --raw-id prints most, in one call. */
+  spacedId(n: number) {
+    if (this.len + 12 > this.buf.length) this.room(12);
+    this.buf[this.len++] = SPACE;
+    this.buf[this.len++] = PERCENT;
+    this.digits(n);
+  }
+
+  /** `n`'s decimal digits, in room already made. */
+  private digits(n: number) {
     const buf = this.buf;
     let end = this.len + digitCount(n);
     this.len = end;
+    // Below 2^31 `| 0` divides without a call to Math.floor (most numbers printed are ids).
+    while (n >= 0x80000000) {
+      const q = Math.floor(n / 10);
+      buf[--end] = 0x30 + n - q * 10;
+      n = q;
+    }
     do {
-      buf[--end] = 0x30 + (n % 10);
-      n = Math.floor(n / 10);
+      const q = (n / 10) | 0;
+      buf[--end] = 0x30 + n - q * 10;
+      n = q;
     } while (n > 0);
+  }
+
+  /**
+   * The bytes of `words[from]` to `words[end - 1]` (low byte first) up to the NUL in the last, with
+   * `"` and `\` escaped by a backslash: an ASCII literal string's body, without a call per byte.
+   */
+  escapedAscii(words: Uint32Array, from: number, end: number) {
+    this.room(8 * (end - from));
+    const buf = this.buf;
+    let len = this.len;
+    for (let at = from; at < end; at++) {
+      const w = words[at]!;
+      for (let b = 0; b < 32; b += 8) {
+        const c = (w >>> b) & 0xff;
+        if (c === 0) break;
+        if (c === QUOTE || c === BACKSLASH) buf[len++] = BACKSLASH;
+        buf[len++] = c;
+      }
+    }
+    this.len = len;
   }
 
   /** Up to INDENT spaces (indentation is all the disassembler writes). */
   spaces(n: number) {
-    if (this.len + n > TextWriter.CHUNK) this.flush();
+    this.room(n);
     const buf = this.buf;
     let len = this.len;
     for (let i = 0; i < n; i++) buf[len++] = SPACE;
     this.len = len;
   }
 
-  /** The text; the writer's buffer goes back for the next writer, so call this once, last. */
+  /** The text (call once, last). */
   toString(): string {
-    this.flush();
-    TextWriter.spare = this.buf;
-    return this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
+    const bytes = this.buf.subarray(0, this.len);
+    const decoder = hostUtf8Decoder();
+    if (decoder) return decoder.decode(bytes);
+    if (!this.ascii) return decodeUtf8(bytes);
+    // Without a TextDecoder: ASCII a chunk at a time (apply's arguments are bounded).
+    const chunks: string[] = [];
+    for (let i = 0; i < bytes.length; i += 8192) chunks.push(String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]));
+    return chunks.join('');
   }
 }
 
 /**
- * Writes instructions as spirv-dis does. `names` holds the ids whose friendly name is not their
- * number (none for --raw-id).
+ * Writes instructions as spirv-dis does, from the decoder's operand table. `names` holds the ids
+ * whose friendly name is not their number (none for --raw-id).
  */
 class InstructionPrinter {
   constructor(
@@ -128,57 +243,75 @@ class InstructionPrinter {
     private readonly names: ReadonlyMap<number, string> | null,
   ) {}
 
-  private id(id: number) {
-    const name = this.names?.get(id);
-    if (name === undefined) this.out.uint(id);
-    else this.out.text(name);
-  }
-
-  /** A literal string as spirv-dis writes it: quoted, with `"` and `\` escaped by a backslash. */
-  private quoted(value: string) {
+  /**
+   * Literal string row `i` as spirv-dis writes it: quoted, with `"` and `\` escaped by a backslash.
+   * An ASCII string is copied from the words as it is; any other goes through decodeUtf8 first (as
+   * parseSpirv's `value`), so that malformed UTF-8 prints as U+FFFD.
+   */
+  private quoted(inst: DecodedInstruction, i: number) {
     const out = this.out;
+    const words = inst.words;
+    const from = inst.offset + inst.pos[i]!;
+    const end = from + inst.aux[i]!;
+    let ascii = true;
+    for (let at = from; at < end && ascii; at++) if (words[at]! & 0x80808080) ascii = false;
     out.char(QUOTE);
-    for (let i = 0; i < value.length; i++) {
-      const c = value.charCodeAt(i);
-      if (c === QUOTE || c === BACKSLASH) out.char(BACKSLASH);
-      out.char(c);
+    if (ascii) out.escapedAscii(words, from, end);
+    else {
+      const value = decodeUtf8(inst.stringBytes(i));
+      let start = 0;
+      for (let k = 0; k < value.length; k++) {
+        const c = value.charCodeAt(k);
+        if (c !== QUOTE && c !== BACKSLASH) continue;
+        out.text(value.slice(start, k));
+        out.char(BACKSLASH);
+        start = k;
+      }
+      out.text(value.slice(start));
     }
     out.char(QUOTE);
   }
 
-  operand(operand: ParsedOperand) {
+  /** Operand row `i` of `inst`, other than an id (instruction() prints those). */
+  private operand(inst: DecodedInstruction, i: number, type: number) {
     const out = this.out;
-    switch (operand.type) {
-      case 'id':
-        out.char(PERCENT);
-        return this.id(operand.id);
-      case 'string':
-        return this.quoted(operand.value);
-      case 'number':
-        if (operand.numberKind === 'uint' && operand.words.length === 1) return out.uint(operand.words[0]! >>> 0);
-        return out.text(formatNumber(operand.numberKind, operand.width, operand.words));
-      case 'enum':
-        return operand.name === undefined ? out.uint(operand.value >>> 0) : out.text(operand.name);
-      case 'mask':
-        return operand.names.length ? out.text(operand.names.join('|')) : out.uint(operand.value >>> 0);
-      case 'ext-inst':
-        return operand.name === undefined ? out.uint(operand.value >>> 0) : out.text(operand.name);
-      case 'spec-op':
+    switch (type) {
+      case OPERAND_STRING:
+        return this.quoted(inst, i);
+      case OPERAND_UINT:
+        if (inst.aux[i]! <= 32) return out.uint(inst.value[i]!);
+        return out.text(formatNumber('uint', inst.aux[i]!, inst.numberWords(i)));
+      case OPERAND_INT:
+      case OPERAND_FLOAT:
+        return out.text(formatNumber(inst.numberKind(i), inst.aux[i]!, inst.numberWords(i)));
+      case OPERAND_ENUM:
+      case OPERAND_EXT_INST: {
+        const name = inst.name[i];
+        return name === undefined ? out.uint(inst.value[i]!) : out.text(name);
+      }
+      case OPERAND_MASK: {
+        const names = inst.maskNames(i);
+        return names.length ? out.text(names.join('|')) : out.uint(inst.value[i]!);
+      }
+      case OPERAND_SPEC_OP: {
         // spirv-dis names the inner opcode without its "Op" prefix: `OpSpecConstantOp %int IAdd %a %b`.
-        return operand.name === undefined ? out.uint(operand.value >>> 0) : out.text(operand.name.replace(/^Op/, ''));
-      case 'raw':
-        return out.uint(operand.value >>> 0);
+        const name = inst.name[i];
+        return name === undefined ? out.uint(inst.value[i]!) : out.text(name.replace(/^Op/, ''));
+      }
+      default:
+        return out.uint(inst.value[i]!);
     }
   }
 
-  instruction(inst: ParsedInstruction) {
+  instruction(inst: DecodedInstruction) {
     const out = this.out;
-    if (inst.resultId !== undefined) {
-      const name = this.names?.get(inst.resultId);
+    const resultId = inst.resultId;
+    if (resultId !== undefined) {
+      const name = this.names?.get(resultId);
       // spirv-dis right-aligns "%name" in INDENT - 3 columns (std::setw on the "%"), then " = ".
-      out.spaces(INDENT - 4 - (name === undefined ? digitCount(inst.resultId) : name.length));
+      out.spaces(INDENT - 4 - (name === undefined ? digitCount(resultId) : name.length));
       out.char(PERCENT);
-      if (name === undefined) out.uint(inst.resultId);
+      if (name === undefined) out.uint(resultId);
       else out.text(name);
       out.text(' = ');
     } else out.spaces(INDENT);
@@ -186,28 +319,48 @@ class InstructionPrinter {
       out.text('Op');
       out.uint(inst.opcode);
     } else out.text(inst.opname);
-    const operands = inst.operands;
-    for (let i = 0; i < operands.length; i++) {
-      const operand = operands[i]!;
-      if (operand.type === 'id' && operand.kind === 'IdResult') continue;
+    const count = inst.count;
+    const types = inst.type;
+    for (let i = 0; i < count; i++) {
+      const type = types[i]!;
+      if (type === OPERAND_ID) {
+        // The result id is printed before the opcode (above), not among the operands.
+        if (inst.kind[i] === 'IdResult') continue;
+        const id = inst.value[i]!;
+        const name = this.names === null ? undefined : this.names.get(id);
+        if (name === undefined) out.spacedId(id);
+        else {
+          out.char(SPACE);
+          out.char(PERCENT);
+          out.text(name);
+        }
+        continue;
+      }
       out.char(SPACE);
-      this.operand(operand);
+      this.operand(inst, i, type);
     }
     out.char(NEWLINE);
   }
 }
 
-/** Disassembles a module already parsed (the inspect path, which keeps the instructions for reflection). */
+/** Disassembles a module already parsed (the inspect path, which keeps the instructions for reflection): all of its words. */
 export function disassembleModule(module: ParsedModule, options: DisassemblyOptions = {}): Disassembly {
   const ok = !module.diagnostics.some((d) => d.severity === 1);
   return { text: moduleText(module, options.rawIds ? null : friendlyNames(module)), diagnostics: module.diagnostics, ok };
 }
 
+/** A text's likely size: spirv-dis's is about 2.5 bytes a module byte (3 leaves room for longer names). */
+const sizeHint = (wordCount: number) => wordCount * 12;
+
+/**
+ * A parsed module's text, printed from its words decoded again rather than from its instruction
+ * objects: the printer reads only the decoder's operand table, so there is one printer.
+ */
 function moduleText(module: ParsedModule, names: ReadonlyMap<number, string> | null): string {
-  const out = new TextWriter();
+  const out = new TextWriter(sizeHint(module.words.length));
   if (module.header) out.text(formatHeader(module.header));
   const printer = new InstructionPrinter(out, names);
-  for (const inst of module.instructions) printer.instruction(inst);
+  redecodeSpirv(module, (inst) => printer.instruction(inst));
   return out.toString();
 }
 
@@ -220,10 +373,10 @@ export function disassembleSpirv(bytes: Uint8Array, options: DisassemblyOptions 
   let names: ReadonlyMap<number, string> | null = null;
   if (!options.rawIds) {
     let mapper: FriendlyNameMapper | undefined;
-    decodeSpirv(bytes, (inst, words) => (mapper ??= new FriendlyNameMapper(words)).visit(inst));
+    decodeSpirv(bytes, (inst) => (mapper ??= new FriendlyNameMapper(inst.words)).visit(inst));
     names = mapper?.names ?? null;
   }
-  const out = new TextWriter();
+  const out = new TextWriter(sizeHint(bytes.length >> 2));
   const printer = new InstructionPrinter(out, names);
   const module = decodeSpirv(bytes, (inst) => printer.instruction(inst));
   const text = module.header ? formatHeader(module.header) + out.toString() : out.toString();

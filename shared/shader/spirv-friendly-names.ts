@@ -1,5 +1,5 @@
 import { enumerant } from './spirv-grammar';
-import type { ParsedInstruction, ParsedModule } from './spirv-instructions';
+import { OPERAND_FLOAT, OPERAND_UINT, redecodeSpirv, type DecodedInstruction, type ParsedModule } from './spirv-instructions';
 import { formatNumber } from './spirv-number-format';
 
 /**
@@ -195,7 +195,7 @@ export class FriendlyNameMapper {
   }
 
   /** Takes the names `inst` gives; after an instruction that did not decode, nothing more (like SPIRV-Tools' parser). */
-  visit(inst: ParsedInstruction) {
+  visit(inst: DecodedInstruction) {
     if (this.stopped || !inst.ok) {
       this.stopped = true;
       return;
@@ -264,9 +264,9 @@ export class FriendlyNameMapper {
       case 42 /* OpConstantFalse */:
         return this.suggest(id, 'false');
       case 43 /* OpConstant */: {
-        const value = inst.operands[2];
-        // The value as spirv-dis prints it, with '-' spelled 'n' ("int_n1"); '.' and '+' become '_'.
-        const text = value?.type === 'number' ? formatNumber(value.numberKind, value.width, value.words).replace(/-/g, 'n') : '';
+        // Operand 2 is the value: as spirv-dis prints it, with '-' spelled 'n' ("int_n1"); '.' and '+' become '_'.
+        const isNumber = inst.count > 2 && inst.type[2]! >= OPERAND_UINT && inst.type[2]! <= OPERAND_FLOAT;
+        const text = isNumber ? formatNumber(inst.numberKind(2), inst.aux[2]!, inst.numberWords(2)).replace(/-/g, 'n') : '';
         return this.suggest(id, `${this.nameOf(inst.resultTypeId ?? 0)}_${text}`);
       }
       default:
@@ -275,9 +275,9 @@ export class FriendlyNameMapper {
   }
 }
 
-/** The friendly name of every id of `module`: the ids whose name is not their number. */
-export function friendlyNames(module: Pick<ParsedModule, 'instructions' | 'words'>): ReadonlyMap<number, string> {
+/** The friendly name of every id of `module` (its words decoded again): the ids whose name is not their number. */
+export function friendlyNames(module: Pick<ParsedModule, 'header' | 'words'>): ReadonlyMap<number, string> {
   const mapper = new FriendlyNameMapper(module.words);
-  for (const inst of module.instructions) mapper.visit(inst);
+  redecodeSpirv(module, (inst) => mapper.visit(inst));
   return mapper.names;
 }

@@ -52,6 +52,8 @@ export interface ParsedModule {
 
 /** How the decoder treats an operand kind, decided once per kind (not per operand). */
 const ID = 0,
+  ID_RESULT_TYPE = 11,
+  ID_RESULT = 12,
   LITERAL_INTEGER = 1,
   LITERAL_STRING = 2,
   CONTEXT_NUMBER = 3,
@@ -62,10 +64,10 @@ const ID = 0,
   VALUE_ENUM = 8,
   BIT_ENUM = 9,
   UNKNOWN_KIND = 10;
-const ID_KINDS = new Set(['IdResultType', 'IdResult', 'IdRef', 'IdScope', 'IdMemorySemantics']);
+const ID_KINDS = new Set(['IdRef', 'IdScope', 'IdMemorySemantics']);
 
 /** UTF-8 bytes to a string (U+FFFD for malformed sequences), without TextDecoder (not in shared/'s lib). */
-export function decodeUtf8(bytes: readonly number[]): string {
+export function decodeUtf8(bytes: ArrayLike<number>): string {
   let out = '';
   for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
@@ -138,7 +140,46 @@ interface KindInfo {
   /** ValueEnum / BitEnum: value → enumerant. */
   enumerants?: ReadonlyMap<number, EnumerantSpec>;
   /** Composite: the kinds it is made of, as operands. */
-  bases?: readonly OperandSpec[];
+  bases?: readonly PlannedOperand[];
+}
+
+/** An operand as the decoder expects it: its grammar spec and how the decoder treats its kind (looked up once, not per operand). */
+interface PlannedOperand {
+  kind: string;
+  quantifier: OperandSpec['quantifier'];
+  name: string | undefined;
+  info: KindInfo;
+}
+
+/** The grammar's operand lists (an instruction's, an enumerant's parameters, …) as planned operands, by identity. */
+const plans = new Map<readonly OperandSpec[], readonly PlannedOperand[]>();
+
+function plan(operands: readonly OperandSpec[]): readonly PlannedOperand[] {
+  let planned = plans.get(operands);
+  if (!planned) {
+    planned = operands.map((o) => ({ kind: o.kind, quantifier: o.quantifier, name: o.name, info: kindInfo(o.kind) }));
+    plans.set(operands, planned);
+  }
+  return planned;
+}
+
+interface InstructionPlan {
+  opname: string;
+  operands: readonly PlannedOperand[];
+}
+
+/** Per opcode below 1024 (the core instructions a module is made of), its plan; null for an unknown opcode. */
+const corePlans: (InstructionPlan | null | undefined)[] = new Array<InstructionPlan | null | undefined>(1024).fill(undefined);
+
+/** An opcode's plan, made on its first sighting; null for an opcode the grammar does not know. */
+function instructionPlan(opcode: number): InstructionPlan | null {
+  let known = opcode < 1024 ? corePlans[opcode] : undefined;
+  if (known === undefined) {
+    const spec = instructionSpec(opcode);
+    known = spec ? { opname: spec.opname, operands: plan(spec.operands) } : null;
+    if (opcode < 1024) corePlans[opcode] = known;
+  }
+  return known;
 }
 
 const kindInfos = new Map<string, KindInfo>();
@@ -154,7 +195,9 @@ function kindInfo(kind: string): KindInfo {
     lastInfo = info;
     return info;
   }
-  if (ID_KINDS.has(kind)) info = { cls: ID };
+  if (kind === 'IdResultType') info = { cls: ID_RESULT_TYPE };
+  else if (kind === 'IdResult') info = { cls: ID_RESULT };
+  else if (ID_KINDS.has(kind)) info = { cls: ID };
   else if (kind === 'LiteralInteger') info = { cls: LITERAL_INTEGER };
   else if (kind === 'LiteralString') info = { cls: LITERAL_STRING };
   else if (kind === 'LiteralContextDependentNumber') info = { cls: CONTEXT_NUMBER };
@@ -163,7 +206,7 @@ function kindInfo(kind: string): KindInfo {
   else if (kind === 'PairLiteralIntegerIdRef') info = { cls: PAIR };
   else {
     const grammar = operandKind(kind);
-    if (grammar?.category === 'Composite') info = { cls: COMPOSITE, bases: grammar.bases.map((k) => ({ kind: k, quantifier: '' as const })) };
+    if (grammar?.category === 'Composite') info = { cls: COMPOSITE, bases: plan(grammar.bases.map((k) => ({ kind: k, quantifier: '' }))) };
     else if (grammar?.category === 'ValueEnum') info = { cls: VALUE_ENUM, enumerants: enumerantsOf(kind) };
     else if (grammar?.category === 'BitEnum') info = { cls: BIT_ENUM, enumerants: enumerantsOf(kind) };
     else info = { cls: UNKNOWN_KIND };
@@ -177,13 +220,202 @@ function kindInfo(kind: string): KindInfo {
  * a module's literals) share one frozen array each instead of allocating their own: a large module
  * has hundreds of thousands of them, and allocation is what the parser spends its time on.
  */
-const SMALL_LITERALS: readonly (readonly number[])[] = Array.from({ length: 4096 }, (_, n) => Object.freeze([n]));
-const oneWord = (word: number): number[] => (word < 4096 ? (SMALL_LITERALS[word] as number[]) : [word]);
+const SMALL_LITERALS: (readonly number[] | undefined)[] = new Array<readonly number[] | undefined>(4096).fill(undefined);
+// Made on first use: a command that never builds a ParsedOperand (`strata shader dis`) should not pay for 4096 arrays.
+const oneWord = (word: number): number[] => (word < 4096 ? ((SMALL_LITERALS[word] ??= Object.freeze([word])) as number[]) : [word]);
 
-const ID_REF: OperandSpec = { kind: 'IdRef', quantifier: '' };
-const ID_REFS: OperandSpec = { kind: 'IdRef', quantifier: '*' };
-const LITERAL_INTEGER_OPERAND: OperandSpec = { kind: 'LiteralInteger', quantifier: '' };
+const [ID_REF, ID_REFS, LITERAL_INTEGER_OPERAND] = plan([
+  { kind: 'IdRef', quantifier: '' },
+  { kind: 'IdRef', quantifier: '*' },
+  { kind: 'LiteralInteger', quantifier: '' },
+]) as [PlannedOperand, PlannedOperand, PlannedOperand];
 const NO_ENUMERANTS: ReadonlyMap<number, EnumerantSpec> = new Map();
+
+/** The names of a valid bit mask's set bits, lowest first (the kind's "None" for 0). */
+function maskNames(kind: string, value: number): string[] {
+  const enumerants = kindInfo(kind).enumerants ?? NO_ENUMERANTS;
+  const names: string[] = [];
+  for (let bit = 0; bit < 32; bit++) {
+    const mask = (1 << bit) >>> 0;
+    if (!(value & mask)) continue;
+    const e = enumerants.get(mask);
+    if (e) names.push(e.name);
+  }
+  if (value === 0) {
+    const none = enumerants.get(0);
+    if (none) names.push(none.name);
+  }
+  return names;
+}
+
+/**
+ * The operand types of a DecodedInstruction's table (`type[i]`): a ParsedOperand's `type`, with a
+ * number's numberKind folded in.
+ */
+export const OPERAND_ID = 0,
+  OPERAND_STRING = 1,
+  OPERAND_UINT = 2,
+  OPERAND_INT = 3,
+  OPERAND_FLOAT = 4,
+  OPERAND_ENUM = 5,
+  OPERAND_MASK = 6,
+  OPERAND_EXT_INST = 7,
+  OPERAND_SPEC_OP = 8,
+  OPERAND_RAW = 9;
+const NUMBER_KINDS: readonly NumberKind[] = ['uint', 'int', 'float'];
+
+/**
+ * One instruction as the decoder reports it: its operands as rows of a table (columns of typed
+ * arrays, reused from one instruction to the next), not as objects. The disassembler prints
+ * straight from the rows and keeps nothing, so a large module costs it no operand objects (cold,
+ * allocating them was most of a whole `strata shader dis` run); parseSpirv turns each row into the
+ * ParsedOperand it stands for (`parsedInstruction`). Valid only until the decoder's next instruction.
+ */
+export class DecodedInstruction {
+  /** Word offset in the module. */
+  offset = 0;
+  opcode = 0;
+  opname: string | undefined = undefined;
+  wordCount = 0;
+  resultTypeId: number | undefined = undefined;
+  resultId: number | undefined = undefined;
+  ok = true;
+  /** How many operand rows. */
+  count = 0;
+  /** Per row: OPERAND_*. */
+  type = new Uint8Array(16);
+  /** Per row: the operand's first word, counted from the instruction's start. */
+  pos = new Uint32Array(16);
+  /** Per row: the id; the enumerant's, mask's, instruction number's or raw word's value; a number's low word. */
+  value = new Uint32Array(16);
+  /** Per row: a number's bit width; a string's word count. */
+  aux = new Uint32Array(16);
+  /** Per row: the grammar's operand kind (ids, numbers, enumerants, masks). */
+  kind: string[] = new Array<string>(16).fill('');
+  /** Per row: the enumerant's, extended instruction's or opcode's name (undefined when unknown). */
+  name: (string | undefined)[] = new Array<string | undefined>(16).fill(undefined);
+
+  constructor(
+    /** The module's words in host order. */
+    readonly words: Uint32Array,
+  ) {}
+
+  start(offset: number, opcode: number, opname: string | undefined, wordCount: number) {
+    this.offset = offset;
+    this.opcode = opcode;
+    this.opname = opname;
+    this.wordCount = wordCount;
+    this.resultTypeId = undefined;
+    this.resultId = undefined;
+    this.ok = true;
+    this.count = 0;
+  }
+
+  add(type: number, pos: number, value: number, aux: number, kind: string, name: string | undefined) {
+    const i = this.count;
+    if (i === this.type.length) this.grow();
+    this.type[i] = type;
+    this.pos[i] = pos;
+    this.value[i] = value;
+    this.aux[i] = aux;
+    this.kind[i] = kind;
+    this.name[i] = name;
+    this.count = i + 1;
+  }
+
+  private grow() {
+    const size = this.type.length * 2;
+    const widen = <T extends Uint8Array | Uint32Array>(from: T, to: T): T => (to.set(from), to);
+    this.type = widen(this.type, new Uint8Array(size));
+    this.pos = widen(this.pos, new Uint32Array(size));
+    this.value = widen(this.value, new Uint32Array(size));
+    this.aux = widen(this.aux, new Uint32Array(size));
+    for (let i = this.kind.length; i < size; i++) {
+      this.kind.push('');
+      this.name.push(undefined);
+    }
+  }
+
+  /** How many words number row `i` takes (its type's width, whole words). */
+  numberWordCount(i: number): number {
+    const width = this.aux[i]!;
+    return width <= 32 ? 1 : Math.ceil(width / 32);
+  }
+
+  numberKind(i: number): NumberKind {
+    return NUMBER_KINDS[this.type[i]! - OPERAND_UINT]!;
+  }
+
+  /** Number row `i`'s words, low-order first (shared between operands: never change them). */
+  numberWords(i: number): number[] {
+    const at = this.offset + this.pos[i]!;
+    const n = this.numberWordCount(i);
+    return n === 1 ? oneWord(this.words[at]!) : Array.from(this.words.subarray(at, at + n));
+  }
+
+  /** String row `i`'s bytes, without its NUL. */
+  stringBytes(i: number): number[] {
+    const bytes: number[] = [];
+    const from = this.offset + this.pos[i]!;
+    const end = from + this.aux[i]!;
+    for (let at = from; at < end; at++) {
+      const w = this.words[at]!;
+      for (let b = 0; b < 4; b++) {
+        const byte = (w >>> (8 * b)) & 0xff;
+        if (byte === 0) return bytes;
+        bytes.push(byte);
+      }
+    }
+    return bytes;
+  }
+
+  /** Mask row `i`'s names. */
+  maskNames(i: number): string[] {
+    return maskNames(this.kind[i]!, this.value[i]!);
+  }
+
+  /** The first <id> row of kind `kind`, or -1. */
+  findId(kind: string): number {
+    for (let i = 0; i < this.count; i++) if (this.type[i] === OPERAND_ID && this.kind[i] === kind) return i;
+    return -1;
+  }
+}
+
+/** Row `i` of `inst` as the operand object parseSpirv answers. */
+function parsedOperand(inst: DecodedInstruction, i: number): ParsedOperand {
+  const offset = inst.pos[i]!;
+  const value = inst.value[i]!;
+  switch (inst.type[i]) {
+    case OPERAND_ID:
+      return { type: 'id', kind: inst.kind[i]!, offset, id: value };
+    case OPERAND_STRING:
+      return { type: 'string', offset, numWords: inst.aux[i]!, value: decodeUtf8(inst.stringBytes(i)) };
+    case OPERAND_UINT:
+    case OPERAND_INT:
+    case OPERAND_FLOAT:
+      return { type: 'number', kind: inst.kind[i]!, offset, numberKind: inst.numberKind(i), width: inst.aux[i]!, words: inst.numberWords(i) };
+    case OPERAND_ENUM:
+      return { type: 'enum', kind: inst.kind[i]!, offset, value, name: inst.name[i] };
+    case OPERAND_MASK:
+      return { type: 'mask', kind: inst.kind[i]!, offset, value, names: inst.maskNames(i) };
+    case OPERAND_EXT_INST:
+      return { type: 'ext-inst', offset, value, name: inst.name[i] };
+    case OPERAND_SPEC_OP:
+      return { type: 'spec-op', offset, value, name: inst.name[i] };
+    default:
+      return { type: 'raw', offset, value };
+  }
+}
+
+/** The decoder's current instruction as the object parseSpirv keeps. */
+export function parsedInstruction(inst: DecodedInstruction): ParsedInstruction {
+  const operands: ParsedOperand[] = [];
+  for (let i = 0; i < inst.count; i++) operands.push(parsedOperand(inst, i));
+  const parsed: ParsedInstruction = { offset: inst.offset, opcode: inst.opcode, opname: inst.opname, wordCount: inst.wordCount, operands, ok: inst.ok };
+  if (inst.resultTypeId !== undefined) parsed.resultTypeId = inst.resultTypeId;
+  if (inst.resultId !== undefined) parsed.resultId = inst.resultId;
+  return parsed;
+}
 
 /**
  * One decoder per module; it reads the module's words in place (an instruction is an offset and a
@@ -197,131 +429,165 @@ class ModuleDecoder {
   private readonly typeOf: IdTable;
   private readonly extInstSets = new Map<number, string>();
   private readonly reportedSets = new Set<number>();
-  /** The operands the current instruction still expects, as a stack: the next one is last. */
-  private readonly expected: OperandSpec[] = [];
+  /**
+   * The operands the current instruction still expects, as a stack: the next one is
+   * `expected[depth - 1]`. The depth is kept apart (not the array's length) because setting an
+   * array's length once per instruction is a runtime call, measurable over 100,000 instructions.
+   */
+  private readonly expected: PlannedOperand[] = [];
+  private depth = 0;
+  /** The instruction being decoded (one, reused). */
+  private readonly inst: DecodedInstruction;
 
   constructor(
     private readonly words: Uint32Array,
     private readonly bound: number,
   ) {
     this.typeOf = new IdTable(Math.min(bound, words.length));
+    this.inst = new DecodedInstruction(words);
   }
 
   private report(code: SpirvDiagnosticCode, offset: number, length: number, message: string) {
     this.diagnostics.push(spirvDiagnostic(code, offset, length, message));
   }
 
+  /** Expect `operand` next, before what was expected so far. */
+  private expect(operand: PlannedOperand) {
+    this.expected[this.depth++] = operand;
+  }
+
   /** Expect `operands` next, in their order, before what was expected so far. */
-  private expectFirst(operands: readonly OperandSpec[], from = 0) {
-    for (let i = operands.length - 1; i >= from; i--) this.expected.push(operands[i]!);
+  private expectFirst(operands: readonly PlannedOperand[], from = 0) {
+    const expected = this.expected;
+    let depth = this.depth;
+    for (let i = operands.length - 1; i >= from; i--) expected[depth++] = operands[i]!;
+    this.depth = depth;
   }
 
   /** Reports a problem at operand word `at` and keeps the rest of the instruction as raw words. */
-  private fail(parsed: ParsedInstruction, code: SpirvDiagnosticCode, at: number, message: string) {
-    const { offset: base, wordCount } = parsed;
+  private fail(inst: DecodedInstruction, code: SpirvDiagnosticCode, at: number, message: string) {
+    const { offset: base, wordCount } = inst;
     this.report(code, base + at, wordCount - at, message);
-    parsed.ok = false;
-    for (let i = at; i < wordCount; i++) parsed.operands.push({ type: 'raw', offset: i, value: this.words[base + i]! });
+    inst.ok = false;
+    for (let i = at; i < wordCount; i++) inst.add(OPERAND_RAW, i, this.words[base + i]!, 0, '', undefined);
   }
 
-  decode(base: number, opcode: number, wordCount: number): ParsedInstruction {
-    const spec = instructionSpec(opcode);
-    const parsed: ParsedInstruction = { offset: base, opcode, opname: spec?.opname, wordCount, operands: [], ok: true };
+  decode(base: number, opcode: number, wordCount: number): DecodedInstruction {
+    const spec = instructionPlan(opcode);
+    const inst = this.inst;
+    inst.start(base, opcode, spec?.opname, wordCount);
     if (!spec) {
-      this.fail(parsed, 'spirv/unknown-opcode', 1, `Unknown opcode ${opcode} at word ${base}.`);
-      return parsed;
+      this.fail(inst, 'spirv/unknown-opcode', 1, `Unknown opcode ${opcode} at word ${base}.`);
+      return inst;
     }
-    const name = spec.opname;
+    const words = this.words;
     const expected = this.expected;
-    expected.length = 0;
+    this.depth = 0;
     this.expectFirst(spec.operands);
     let pos = 1;
+    // Ids and plain literal integers, most of a module's operands, are decoded here; every other
+    // kind in operand(). What is rare (a problem to report) is in functions of its own. The loop
+    // stays small and calls little: a cold disassembly took about 10% less than with every kind
+    // behind operand()'s switch.
     while (pos < wordCount) {
-      const operand = expected.pop();
-      if (operand === undefined) {
-        this.fail(parsed, 'spirv/extra-operands', pos, `${name} at word ${base} has word count ${wordCount}, but its operands end after ${pos} words.`);
-        return parsed;
+      if (this.depth === 0) return this.extraOperands(inst, pos);
+      const operand = expected[--this.depth]!;
+      if (operand.quantifier === '*') this.depth++;
+      const cls = operand.info.cls;
+      if (cls === ID || cls === ID_RESULT_TYPE || cls === ID_RESULT) {
+        const word = words[base + pos]!;
+        if (word === 0 || word >= this.bound) this.idOutOfBound(inst, pos, word);
+        if (cls === ID_RESULT_TYPE) inst.resultTypeId = word;
+        else if (cls === ID_RESULT) inst.resultId = word;
+        inst.add(OPERAND_ID, pos, word, 0, operand.kind, undefined);
+        pos++;
+      } else if (cls === LITERAL_INTEGER) {
+        inst.add(OPERAND_UINT, pos, words[base + pos]!, 32, operand.kind, undefined);
+        pos++;
+      } else {
+        const next = this.operand(inst, operand.kind, operand.info, pos);
+        if (typeof next !== 'number') return this.undecodable(inst, next, pos);
+        pos = next;
       }
-      if (operand.quantifier === '*') expected.push(operand);
-      const next = this.operand(parsed, operand.kind, pos);
-      if (typeof next !== 'number') {
-        this.fail(parsed, next.code, pos, `${name} at word ${base}, operand word ${pos}: ${next.message}`);
-        return parsed;
-      }
-      pos = next;
     }
-    for (let i = expected.length - 1; i >= 0; i--) {
-      const missing = expected[i]!;
+    if (this.depth > 0) this.missingOperand(inst);
+    this.record(inst);
+    return inst;
+  }
+
+  private idOutOfBound(inst: DecodedInstruction, pos: number, word: number) {
+    const base = inst.offset;
+    this.report('spirv/id-out-of-bound', base + pos, 1, `${inst.opname} at word ${base} uses <id> ${word}, outside 0 < id < bound (${this.bound}).`);
+    inst.ok = false;
+  }
+
+  private extraOperands(inst: DecodedInstruction, pos: number): DecodedInstruction {
+    const { opname, offset, wordCount } = inst;
+    this.fail(inst, 'spirv/extra-operands', pos, `${opname} at word ${offset} has word count ${wordCount}, but its operands end after ${pos} words.`);
+    return inst;
+  }
+
+  private undecodable(inst: DecodedInstruction, why: Failure, pos: number): DecodedInstruction {
+    this.fail(inst, why.code, pos, `${inst.opname} at word ${inst.offset}, operand word ${pos}: ${why.message}`);
+    return inst;
+  }
+
+  /** The first operand still expected that is not optional, if any, as a problem. */
+  private missingOperand(inst: DecodedInstruction) {
+    const { opname, offset: base, wordCount } = inst;
+    for (let i = this.depth - 1; i >= 0; i--) {
+      const missing = this.expected[i]!;
       if (missing.quantifier !== '') continue;
       this.report(
         'spirv/missing-operand',
         base,
         wordCount,
-        `${name} at word ${base} ends after ${wordCount} words, before its ${missing.name ? `"${missing.name}" ` : ''}${missing.kind} operand.`,
+        `${opname} at word ${base} ends after ${wordCount} words, before its ${missing.name ? `"${missing.name}" ` : ''}${missing.kind} operand.`,
       );
-      parsed.ok = false;
+      inst.ok = false;
       break;
     }
-    this.record(parsed);
-    return parsed;
   }
 
-  /** Decodes one operand at `pos` (expecting what follows it first); returns the next position or why not. */
-  private operand(parsed: ParsedInstruction, kind: string, pos: number): number | Failure {
+  /** Decodes one operand at `pos` of a kind other than an id or a plain literal integer (expecting what follows it first); returns the next position or why not. */
+  private operand(inst: DecodedInstruction, kind: string, info: KindInfo, pos: number): number | Failure {
     const words = this.words;
-    const base = parsed.offset;
+    const base = inst.offset;
     const word = words[base + pos]!;
-    const info = kindInfo(kind);
     switch (info.cls) {
-      case ID:
-        if (word === 0 || word >= this.bound) {
-          this.report('spirv/id-out-of-bound', base + pos, 1, `${parsed.opname} at word ${base} uses <id> ${word}, outside 0 < id < bound (${this.bound}).`);
-          parsed.ok = false;
-        }
-        if (kind === 'IdResultType') parsed.resultTypeId = word;
-        else if (kind === 'IdResult') parsed.resultId = word;
-        parsed.operands.push({ type: 'id', kind, offset: pos, id: word });
-        return pos + 1;
-      case LITERAL_INTEGER:
-        parsed.operands.push({ type: 'number', kind, offset: pos, numberKind: 'uint', width: 32, words: oneWord(word) });
-        return pos + 1;
-      case LITERAL_STRING: {
-        const bytes: number[] = [];
-        for (let i = pos; i < parsed.wordCount; i++) {
+      case LITERAL_STRING:
+        for (let i = pos; i < inst.wordCount; i++) {
           const w = words[base + i]!;
-          for (let b = 0; b < 4; b++) {
-            const byte = (w >>> (8 * b)) & 0xff;
-            if (byte === 0) {
-              parsed.operands.push({ type: 'string', offset: pos, numWords: i - pos + 1, value: decodeUtf8(bytes) });
-              return i + 1;
-            }
-            bytes.push(byte);
+          // A word holds the NUL when one of its bytes is zero.
+          if ((w & 0xff) === 0 || (w & 0xff00) === 0 || (w & 0xff0000) === 0 || w >>> 24 === 0) {
+            inst.add(OPERAND_STRING, pos, 0, i - pos + 1, '', undefined);
+            return i + 1;
           }
         }
         return failure('spirv/unterminated-string', 'the literal string has no terminating NUL within the instruction.');
-      }
       case CONTEXT_NUMBER:
-        return this.typedNumber(parsed, kind, pos, parsed.resultTypeId);
+        return this.typedNumber(inst, kind, pos, inst.resultTypeId);
       case EXT_INST:
-        return this.extInst(parsed, pos, word);
+        return this.extInst(inst, pos, word);
       case SPEC_OP: {
         const inner = instructionSpec(word);
         if (!inner || !inner.hasResultType || !inner.hasResult) {
           return failure('spirv/unknown-opcode', `OpSpecConstantOp names opcode ${word}, which is not an instruction with a result type and result.`);
         }
-        parsed.operands.push({ type: 'spec-op', offset: pos, value: word, name: inner.opname });
-        this.expectFirst(inner.operands, 2);
+        inst.add(OPERAND_SPEC_OP, pos, word, 0, '', inner.opname);
+        this.expectFirst(plan(inner.operands), 2);
         return pos + 1;
       }
       case PAIR:
-        if (parsed.opcode === 251 /* OpSwitch */) {
-          const selector = parsed.operands[0];
-          const next = this.typedNumber(parsed, 'LiteralInteger', pos, selector?.type === 'id' ? this.typeOf.get(selector.id) : undefined);
+        if (inst.opcode === 251 /* OpSwitch */) {
+          const selector = inst.count > 0 && inst.type[0] === OPERAND_ID ? inst.value[0]! : undefined;
+          const next = this.typedNumber(inst, 'LiteralInteger', pos, selector === undefined ? undefined : this.typeOf.get(selector));
           if (typeof next !== 'number') return next;
-          this.expected.push(ID_REF);
+          this.expect(ID_REF);
           return next;
         }
-        this.expected.push(ID_REF, LITERAL_INTEGER_OPERAND);
+        this.expect(ID_REF);
+        this.expect(LITERAL_INTEGER_OPERAND);
         return pos;
       case COMPOSITE:
         this.expectFirst(info.bases!);
@@ -329,27 +595,22 @@ class ModuleDecoder {
       case VALUE_ENUM: {
         const e = info.enumerants!.get(word);
         if (!e) return failure('spirv/unknown-enumerant', `${word} is not a ${kind} value.`);
-        parsed.operands.push({ type: 'enum', kind, offset: pos, value: word, name: e.name });
-        this.expectFirst(e.parameters);
+        inst.add(OPERAND_ENUM, pos, word, 0, kind, e.name);
+        this.expectFirst(plan(e.parameters));
         return pos + 1;
       }
       case BIT_ENUM: {
         const enumerants = info.enumerants ?? NO_ENUMERANTS;
-        const names: string[] = [];
-        let params: OperandSpec[] | undefined;
+        let params: PlannedOperand[] | undefined;
         for (let bit = 0; bit < 32; bit++) {
           const mask = (1 << bit) >>> 0;
           if (!(word & mask)) continue;
           const e = enumerants.get(mask);
           if (!e) return failure('spirv/unknown-enumerant', `bit 0x${mask.toString(16)} is not a ${kind} flag.`);
-          names.push(e.name);
-          if (e.parameters.length) (params ??= []).push(...e.parameters);
+          if (e.parameters.length) (params ??= []).push(...plan(e.parameters));
         }
-        if (word === 0) {
-          const none = enumerants.get(0);
-          if (none) names.push(none.name);
-        }
-        parsed.operands.push({ type: 'mask', kind, offset: pos, value: word, names });
+        // The names are the set bits' (maskNames), looked up again only by whoever prints or keeps them.
+        inst.add(OPERAND_MASK, pos, word, 0, kind, undefined);
         if (params) this.expectFirst(params);
         return pos + 1;
       }
@@ -359,34 +620,35 @@ class ModuleDecoder {
   }
 
   /** OpExtInst's instruction number: GLSL.std.450 by its grammar; any other set as <id> operands. */
-  private extInst(parsed: ParsedInstruction, pos: number, word: number): number | Failure {
-    const setId = parsed.operands.find((o) => o.type === 'id' && o.kind === 'IdRef');
-    const setName = setId?.type === 'id' ? this.extInstSets.get(setId.id) : undefined;
-    this.expected.length = 0;
+  private extInst(inst: DecodedInstruction, pos: number, word: number): number | Failure {
+    const setRow = inst.findId('IdRef');
+    const setId = setRow < 0 ? undefined : inst.value[setRow]!;
+    const setName = setId === undefined ? undefined : this.extInstSets.get(setId);
+    this.depth = 0;
     if (setName === 'GLSL.std.450') {
       const ext = glslStd450Instruction(word);
       if (!ext) return failure('spirv/unknown-ext-inst', `GLSL.std.450 has no instruction ${word}.`);
-      parsed.operands.push({ type: 'ext-inst', offset: pos, value: word, name: ext.opname });
-      this.expectFirst(ext.operands);
+      inst.add(OPERAND_EXT_INST, pos, word, 0, '', ext.opname);
+      this.expectFirst(plan(ext.operands));
       return pos + 1;
     }
-    if (setId?.type === 'id' && !this.reportedSets.has(setId.id)) {
-      this.reportedSets.add(setId.id);
+    if (setId !== undefined && !this.reportedSets.has(setId)) {
+      this.reportedSets.add(setId);
       this.report(
         'spirv/unsupported-ext-inst-set',
-        parsed.offset,
-        parsed.wordCount,
+        inst.offset,
+        inst.wordCount,
         setName === undefined
-          ? `OpExtInst at word ${parsed.offset} uses %${setId.id}, which is not an OpExtInstImport seen before it.`
+          ? `OpExtInst at word ${inst.offset} uses %${setId}, which is not an OpExtInstImport seen before it.`
           : `Strata has no grammar for the extended instruction set "${setName}" yet; its instructions are shown by number, with <id> operands.`,
       );
     }
-    parsed.operands.push({ type: 'ext-inst', offset: pos, value: word, name: undefined });
-    this.expected.push(ID_REFS);
+    inst.add(OPERAND_EXT_INST, pos, word, 0, '', undefined);
+    this.expect(ID_REFS);
     return pos + 1;
   }
 
-  private typedNumber(parsed: ParsedInstruction, kind: string, pos: number, typeId: number | undefined): number | Failure {
+  private typedNumber(inst: DecodedInstruction, kind: string, pos: number, typeId: number | undefined): number | Failure {
     const type = typeId === undefined ? undefined : this.numericTypes.get(typeId);
     if (!type) {
       return failure(
@@ -395,31 +657,29 @@ class ModuleDecoder {
       );
     }
     const numWords = type.width <= 32 ? 1 : Math.ceil(type.width / 32);
-    if (pos + numWords > parsed.wordCount) {
+    if (pos + numWords > inst.wordCount) {
       return failure('spirv/missing-operand', `a ${type.width}-bit literal needs ${numWords} words, but the instruction ends first.`);
     }
-    const at = parsed.offset + pos;
-    const value = numWords === 1 ? oneWord(this.words[at]!) : Array.from(this.words.subarray(at, at + numWords));
-    parsed.operands.push({ type: 'number', kind, offset: pos, numberKind: type.numberKind, width: type.width, words: value });
+    const numberType = type.numberKind === 'uint' ? OPERAND_UINT : type.numberKind === 'int' ? OPERAND_INT : OPERAND_FLOAT;
+    inst.add(numberType, pos, this.words[inst.offset + pos]!, type.width, kind, undefined);
     return pos + numWords;
   }
 
   /** What later instructions need from this one: numeric types, value types, extended instruction sets. */
-  private record(parsed: ParsedInstruction) {
-    const id = parsed.resultId;
+  private record(inst: DecodedInstruction) {
+    const id = inst.resultId;
     if (id === undefined) return;
-    if (parsed.resultTypeId !== undefined) this.typeOf.set(id, parsed.resultTypeId);
-    const opcode = parsed.opcode;
+    if (inst.resultTypeId !== undefined) this.typeOf.set(id, inst.resultTypeId);
+    const opcode = inst.opcode;
     if (opcode === 21 /* OpTypeInt */ || opcode === 22 /* OpTypeFloat */) {
-      const w = parsed.operands[1];
-      const width = w?.type === 'number' ? w.words[0]! : 0;
+      // Operand 1 is the width, 2 the signedness (both LiteralInteger: one word each).
+      const isNumber = (i: number) => i < inst.count && inst.type[i]! >= OPERAND_UINT && inst.type[i]! <= OPERAND_FLOAT;
+      const width = isNumber(1) ? inst.value[1]! : 0;
       if (width <= 0) return;
-      const signedness = parsed.operands[2];
-      const numberKind: NumberKind = opcode === 22 ? 'float' : signedness?.type === 'number' && signedness.words[0] ? 'int' : 'uint';
+      const numberKind: NumberKind = opcode === 22 ? 'float' : isNumber(2) && inst.value[2] ? 'int' : 'uint';
       this.numericTypes.set(id, { numberKind, width });
     } else if (opcode === 11 /* OpExtInstImport */) {
-      const name = parsed.operands[1];
-      if (name?.type === 'string') this.extInstSets.set(id, name.value);
+      if (inst.count > 1 && inst.type[1] === OPERAND_STRING) this.extInstSets.set(id, decodeUtf8(inst.stringBytes(1)));
     }
   }
 }
@@ -436,29 +696,54 @@ export interface ParseOptions {
 }
 
 /**
- * Reads a module and hands each decoded instruction to `visit` as it goes, keeping none: the
- * disassembler's path, where holding 100,000 instructions would cost more than decoding them.
+ * Decodes the instructions of words already read (readSpirvWords), handing each to `visit`;
+ * returns how many there are. Reading problems go to `diagnostics`, decoding problems to the
+ * decoder's list, returned too.
  */
-export function decodeSpirv(bytes: Uint8Array, visit: (inst: ParsedInstruction, words: Uint32Array) => void, options: ParseOptions = {}): DecodedModule {
-  const module = readSpirvWords(bytes);
-  const { words } = module;
-  const decoder = new ModuleDecoder(words, module.header?.bound ?? 0);
+function decodeWords(
+  words: Uint32Array,
+  header: SpirvHeader | null,
+  diagnostics: Diagnostic[],
+  visit: (inst: DecodedInstruction) => void,
+  options: ParseOptions,
+): { instructionCount: number; decoded: Diagnostic[] } {
+  const decoder = new ModuleDecoder(words, header?.bound ?? 0);
   let instructionCount = 0;
   let declarations = true;
-  if (module.header) {
-    forEachInstruction(words, module.diagnostics, (offset, opcode, wordCount) => {
+  if (header) {
+    forEachInstruction(words, diagnostics, (offset, opcode, wordCount) => {
       instructionCount++;
       if (options.declarationsOnly && opcode === 54 /* OpFunction */) declarations = false;
-      if (declarations) visit(decoder.decode(offset, opcode, wordCount), words);
+      if (declarations) visit(decoder.decode(offset, opcode, wordCount));
     });
   }
-  const diagnostics = [...module.diagnostics, ...decoder.diagnostics].sort((a, b) => a.range.start.character - b.range.start.character);
-  return { header: module.header, words, instructionCount, diagnostics };
+  return { instructionCount, decoded: decoder.diagnostics };
+}
+
+/**
+ * Reads a module and hands each decoded instruction to `visit` as it goes, keeping none: the
+ * disassembler's path, where holding 100,000 instructions would cost more than decoding them.
+ * `inst` is valid only during the call (its operand table is reused).
+ */
+export function decodeSpirv(bytes: Uint8Array, visit: (inst: DecodedInstruction) => void, options: ParseOptions = {}): DecodedModule {
+  const module = readSpirvWords(bytes);
+  const { words, header } = module;
+  const { instructionCount, decoded } = decodeWords(words, header, module.diagnostics, visit, options);
+  const diagnostics = [...module.diagnostics, ...decoded].sort((a, b) => a.range.start.character - b.range.start.character);
+  return { header, words, instructionCount, diagnostics };
+}
+
+/**
+ * Decodes a module parseSpirv has read once more, for a consumer that needs no objects (the
+ * disassembler, the friendly names): its diagnostics are the parsed module's already.
+ */
+export function redecodeSpirv(module: Pick<ParsedModule, 'header' | 'words'>, visit: (inst: DecodedInstruction) => void): void {
+  decodeWords(module.words, module.header, [], visit, {});
 }
 
 /** Reads and decodes a module: the header, every instruction's operands, and all diagnostics. */
 export function parseSpirv(bytes: Uint8Array, options: ParseOptions = {}): ParsedModule {
   const instructions: ParsedInstruction[] = [];
-  const { header, words, diagnostics } = decodeSpirv(bytes, (inst) => instructions.push(inst), options);
+  const { header, words, diagnostics } = decodeSpirv(bytes, (inst) => instructions.push(parsedInstruction(inst)), options);
   return { header, words, instructions, diagnostics };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countingHandlers } from '../helpers/counting-handlers';
 import { disassembleShaderFile, inspectShaderBytes, inspectShaderFile, packShaderBytes } from '../../main/shaders/shader-service';
-import { SHADER_BYTES_LIMIT } from '../../shared/shader/shader-inspect-bytes';
+import { SHADER_BYTES_LIMIT } from '../../shared/shader/shader-bytes-limit';
 
 /** A minimal module, as words: header, OpCapability Shader, OpMemoryModel Logical GLSL450. */
 const MODULE = [0x07230203, 0x00010000, 0x0008000b, 4, 0, (2 << 16) | 17, 1, (3 << 16) | 14, 0, 1];

@@ -33,6 +33,7 @@ const NO_LOGIC: Record<string, string> = {
   'shared/vulkan/loader-info.ts': 'schemas of vulkan.loader',
   // Constants and generated tables.
   'shared/files/read-limits.ts': 'byte caps (guarded-read.test.ts enforces them)',
+  'shared/shader/shader-bytes-limit.ts': 'a byte cap (shader-inspect-bytes.test.ts enforces it)',
   'shared/ipc/electron-channels.ts': 'two channel names',
   'shared/vulkan/probe-stage-prefix.ts': 'one string the probe and its client share',
   'shared/sessions/record-words.ts': 'word lists the record schemas are built from',

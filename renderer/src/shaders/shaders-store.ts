@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { strataError } from '../../../shared/errors/strata-error';
-import { SHADER_BYTES_LIMIT, type ShaderInspectBytes } from '../../../shared/shader/shader-inspect-bytes';
+import type { ShaderInspectBytes } from '../../../shared/shader/shader-inspect-bytes';
+import { SHADER_BYTES_LIMIT } from '../../../shared/shader/shader-bytes-limit';
 import type { ShaderPackResult } from '../../../shared/shader/shader-pack';
 import type { VbcStage } from '../../../shared/shader/vbc-enums';
 import { toStrataError, type RequestState } from '../requests/request-state';
