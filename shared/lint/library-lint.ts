@@ -38,7 +38,7 @@ export interface LibraryCheck {
   resolution: LibraryResolution;
   /** What is at resolution.path; null when a bare name is found nowhere on the search path. */
   file: LibraryFileState | null;
-  /** Whether ld.so.cache's content was known (`ldconfig -p` answered) when a bare name was searched. */
+  /** Whether ld.so.cache's content was known (the file read, or `ldconfig -p` answered) when a bare name was searched. */
   cacheRead: boolean;
   /** LD_LIBRARY_PATH in the environment linted for (undefined: unset). A secure-execution (setuid) process's linker ignores it. */
   ldLibraryPath: string | undefined;
@@ -102,7 +102,7 @@ function searchedText(check: LibraryCheck): string {
         ? "not LD_LIBRARY_PATH (a setuid/setgid application's linker ignores it)"
         : 'LD_LIBRARY_PATH (not set for Strata)',
   );
-  parts.push(check.cacheRead ? 'the ld.so cache' : 'the ld.so cache (which Strata could not read: ldconfig -p did not answer)');
+  parts.push(check.cacheRead ? 'the ld.so cache' : 'the ld.so cache (which Strata could not read: neither /etc/ld.so.cache nor ldconfig -p answered)');
   parts.push(check.defaultFolders.length ? `the default folders ${check.defaultFolders.join(', ')}` : 'the default folders');
   const skipped = check.resolution.tried.filter((t) => t.outcome !== 'missing' && t.outcome !== 'ok');
   const skips = skipped.length
