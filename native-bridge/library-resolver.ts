@@ -88,11 +88,6 @@ export function ldsoFacts(): LdsoFacts {
   return (ldsoFactsRead = diagnostics ? parseLdsoDiagnostics(diagnostics) : { dstLib: null, platform: null, systemDirs: [] });
 }
 
-/** The linker's cache and values, both read now (a UI host's warm-up, before the first view's discovery needs them). */
-export function linkerFacts(): LinkerCache & { ldso: LdsoFacts } {
-  return { ...linkerCache(), ldso: ldsoFacts() };
-}
-
 /**
  * Reads the first LIBRARY_HEAD_BYTES of `path`; null when it cannot be opened or read, or is not a
  * regular file. O_NONBLOCK, then fstat on the descriptor (as main/platform/guarded-read.ts, which

@@ -105,7 +105,8 @@ export function createAppContext(options: { root: string; env?: NodeJS.ProcessEn
       await Promise.all(FIRST_VIEW_CHANNELS.map((c) => channelSchemas(c).catch(() => undefined)));
       // The search order alone (a few stat calls): it loads the discovery service, as the first view's discovery does.
       await services.router.call('discovery.paths', {}, { host });
-      if (process.platform === 'linux') (await import('../../native-bridge/library-resolver')).linkerFacts();
+      // The linker's cache, which the first view's lint reads for bare library names (its default folders are asked only for a not-found message).
+      if (process.platform === 'linux') (await import('../../native-bridge/library-resolver')).linkerCache();
       await services.router.call('discovery.manifests', {}, { host });
     },
     dispose: () => {
