@@ -1,7 +1,8 @@
 /**
  * Start-up of the CLI (issue #19): `--version` and `--help` answered by bin/strata from package.json
  * and the saved help pages, byte for byte what the CLI itself prints; the built entry loading no
- * schema library before a command runs. Speed itself is measured in bench/, never here.
+ * schema library before a command runs; `strata explain` as bin/strata runs it loading no process
+ * module and no koffi. Speed itself is measured in bench/, never here.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -172,6 +173,46 @@ test("a command loads its own channel's schemas and service, not the others' (la
     assert.ok(!run.packages.has('zod'), 'zod loaded from node_modules: the bundle should hold it');
   }
 });
+
+/**
+ * What a `node bin/strata …` process (the CommonJS bundle through its code cache, as users run it)
+ * has loaded when it exits: Node's built-in modules (process.moduleLoadList) and the files in
+ * require's cache (koffi's among them when it was loaded).
+ */
+function loadedByBinStrata(args: string[], env: NodeJS.ProcessEnv): { status: number | null; builtins: Set<string>; files: string[] } {
+  const log = join(home.dir, `bin-loaded-${args.join('-').replace(/[^\w-]/g, '')}.json`);
+  const hook = join(home.dir, 'record-at-exit.cjs');
+  writeFileSync(
+    hook,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) })));\n`,
+  );
+  const r = spawnSync(process.execPath, ['--require', hook, join(APP_ROOT, 'bin', 'strata'), ...args], {
+    cwd: APP_ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const recorded = JSON.parse(readFileSync(log, 'utf8')) as { builtins: string[]; files: string[] };
+  return { status: r.status, builtins: new Set(recorded.builtins.map((m) => m.replace(/^NativeModule /, ''))), files: recorded.files };
+}
+
+test(
+  'strata explain loads no process module, no readline and, where the loader file names its version, no koffi',
+  { skip: process.platform !== 'linux' && 'Linux' },
+  () => {
+    const run = loadedByBinStrata(['explain', '--json'], home.env);
+    assert.equal(run.status, 0);
+    // Nothing starts a process or reads lines: commander's child_process stand-in, the bridge's lazy readline (issue #19).
+    // (node:net is there: stdout is a pipe here.)
+    for (const m of ['child_process', 'dgram', 'readline']) assert.ok(!run.builtins.has(m), `strata explain loaded node:${m}`);
+    // The installed loader's version came from its file name (the loader here is a distribution's, libvulkan.so.1.x.y).
+    assert.ok(!run.files.some((f) => /[\\/]koffi[\\/]/.test(f)), `strata explain loaded koffi: ${run.files.filter((f) => f.includes('koffi')).join(', ')}`);
+    // The probe's commands still start one, and load what that takes.
+    const shown = loadedByBinStrata(['loader', 'show', '--json'], home.env);
+    assert.equal(shown.status, 0);
+    assert.ok(shown.builtins.has('child_process'));
+  },
+);
 
 test("settings export --format choices are settings-output.ts's formats", () => {
   assert.deepEqual([...EXPORT_FORMAT_CHOICES], [...EXPORT_FORMATS]);
