@@ -1,10 +1,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { artifact, launchChromium, openPage, prepareE2e } from '../helpers/e2e-harness';
-import { installRecordingLayer, mingwBuild, openWindowsLane, recordedChain, windowsLaneSkip, type WindowsLane } from '../helpers/windows-lane';
+import {
+  installRecordingLayer,
+  mingwBuild,
+  openWindowsLane,
+  recordedChain,
+  windowsLaneSkip,
+  writeLayerManifest,
+  type WindowsLane,
+} from '../helpers/windows-lane';
 import { APP_ROOT } from '../helpers/strata-cli';
 
 /**
@@ -44,21 +52,7 @@ before(async () => {
   lane = openWindowsLane();
   const dir = join(lane.driveC, 'layers');
   mkdirSync(dir, { recursive: true });
-  for (const name of LAYERS)
-    writeFileSync(
-      join(dir, `${name}.json`),
-      JSON.stringify({
-        file_format_version: '1.1.2',
-        layer: {
-          name,
-          type: 'GLOBAL',
-          library_path: `.\\${name}.dll`,
-          api_version: '1.3.0',
-          implementation_version: '1',
-          description: 'a layer of the Windows registry',
-        },
-      }),
-    );
+  for (const name of LAYERS) writeLayerManifest(dir, name, { description: 'a layer of the Windows registry' });
   const fixtures = join(APP_ROOT, 'tests', 'fixtures', 'layers');
   probe = mingwBuild([join(fixtures, 'chain-probe.c')], 'chain-probe.exe', [], { vulkan: true });
   for (const name of RECORDING) installRecordingLayer(dir, name);

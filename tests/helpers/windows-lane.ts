@@ -219,19 +219,19 @@ export function installRecordingLayer(dir: string, name: string, options: { flag
     },
   );
   copyFileSync(dll, join(dir, `${name}.dll`));
+  writeLayerManifest(dir, name, { description: 'recording layer', ...options.layer });
+}
+
+/**
+ * A layer manifest `<name>.json` in `dir` naming `.\<name>.dll` (file format 1.2.0 when it describes
+ * settings, `features`), `layer` adding or replacing its fields.
+ */
+export function writeLayerManifest(dir: string, name: string, layer: Record<string, unknown> = {}): void {
   writeFileSync(
     join(dir, `${name}.json`),
     JSON.stringify({
-      file_format_version: options.layer?.['features'] ? '1.2.0' : '1.1.2',
-      layer: {
-        name,
-        type: 'GLOBAL',
-        library_path: `.\\${name}.dll`,
-        api_version: '1.3.0',
-        implementation_version: '1',
-        description: 'recording layer',
-        ...options.layer,
-      },
+      file_format_version: layer['features'] ? '1.2.0' : '1.1.2',
+      layer: { name, type: 'GLOBAL', library_path: `.\\${name}.dll`, api_version: '1.3.0', implementation_version: '1', ...layer },
     }),
   );
 }

@@ -8,8 +8,8 @@ import type { PrelaunchedProbe } from '../../bridge/probe-prelaunch';
  * file, out/main/early-probe.cjs) the probe starts while the CLI's bundle loads, instead of after
  * it, its schemas and its service; cli-channel.ts takes it for the first call that asks the default
  * probe, and stops it when none does (the command asked for another environment, or failed first).
- * What starts a probe (child_process and its kin, ~8 ms) is imported only when one starts: every
- * other command loads this file too.
+ * What starts a probe (child_process and its kin, ~8 ms) is imported only when one starts: bin/strata
+ * loads this file for every `loader` and `device` command, `--help` included.
  */
 
 /** The commands whose first call asks the default probe (cli-channel.ts PROBE_CHANNELS), as typed or in an older spelling. */
