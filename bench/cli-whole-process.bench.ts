@@ -6,6 +6,7 @@ import { findAppRoot } from '../main/platform/app-paths';
 import { createServiceContext } from '../main/hosts/service-context';
 import type { ChannelName } from '../shared/ipc/contract';
 import { makeTempHome } from '../tests/helpers/temp-home';
+import { strataCommand } from '../tests/helpers/strata-cli';
 import { buildTree, PROBE_C } from './discovery-10k.bench';
 
 /**
@@ -66,11 +67,11 @@ export const cliWholeProcessBench: Bench = {
   name: 'cli-whole-process',
   async run() {
     const root = findAppRoot();
-    const strata = join(root, 'bin', 'strata');
     const home = makeTempHome();
     try {
       const node = process.execPath;
-      const cli = (...args: string[]) => ({ command: node, args: [strata, ...args], env: home.env });
+      // As a user runs it: bin/strata as a program (its shell part picks a startup snapshot where there is one).
+      const cli = (...args: string[]) => ({ ...strataCommand(args), env: home.env });
       const runs = 9;
       const version = pairedProcesses(cli('--version'), { command: node, args: ['-e', '0'], env: home.env }, runs);
       const help = pairedProcesses(cli('--help'), { command: node, args: ['-e', '0'], env: home.env }, runs);
@@ -95,13 +96,10 @@ export const cliWholeProcessBench: Bench = {
       const probe = join(home.dir, 'enumerate-layers');
       writeFileSync(probeSource, PROBE_C);
       execFileSync('gcc', ['-O2', probeSource, '-o', probe, '-lvulkan'], { stdio: 'pipe' });
-      const check = runProcess(node, [strata, 'layer', 'list', '--json'], tree.env);
+      const list = strataCommand(['layer', 'list', '--json']);
+      const check = runProcess(list.command, list.args, tree.env);
       if (check.status !== 0) throw new Error(`strata layer list --json exited ${check.status} on the 10k tree`);
-      const layersList10k = pairedProcesses(
-        { command: node, args: [strata, 'layer', 'list', '--json'], env: tree.env },
-        { command: probe, args: ['1'], env: tree.env },
-        5,
-      );
+      const layersList10k = pairedProcesses({ ...list, env: tree.env }, { command: probe, args: ['1'], env: tree.env }, 5);
 
       const layersList10kInProcess = await inProcessMs(root, tree.env, 'discovery.manifests', {}, 3);
       const caCerts = process.env['NODE_EXTRA_CA_CERTS'];

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bench } from './harness';
-import { findAppRoot } from '../main/platform/app-paths';
 import { READ_LIMITS } from '../shared/files/read-limits';
 import { makeTempHome, type TempHome } from '../tests/helpers/temp-home';
+import { strataCommand } from '../tests/helpers/strata-cli';
 
 /**
  * Issue #15: peak RSS with one enormous layer manifest in a layer folder (reported, never asserted).
@@ -57,9 +57,10 @@ export const hugeManifestRssBench: Bench = {
   async run() {
     const home = makeTempHome();
     try {
-      const root = findAppRoot();
-      const strata = join(root, 'bin', 'strata');
-      const run = (args: string[], path: string) => peakRss(process.execPath, [strata, ...args], { ...home.env, VK_LAYER_PATH: path });
+      const run = (args: string[], path: string) => {
+        const { command, args: argv } = strataCommand(args);
+        return peakRss(command, argv, { ...home.env, VK_LAYER_PATH: path });
+      };
       const list = (path: string) => run(['layer', 'list', '--json'], path);
       const empty = writeManifest(home, 'empty', 0);
       list(empty.path); // warm-up: page cache, compiled code

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { medianMs, type Bench } from './harness';
-import { findAppRoot } from '../main/platform/app-paths';
+import { strataCommand } from '../tests/helpers/strata-cli';
 
 /**
  * `strata info --json` (Node start, CLI, probe process, koffi, vkEnumerateInstanceVersion) against
@@ -11,10 +10,10 @@ import { findAppRoot } from '../main/platform/app-paths';
 export const loaderInfoBench: Bench = {
   name: 'loader-info',
   async run() {
-    const root = findAppRoot();
     const runs = 5;
     const strata = await medianMs(runs, () => {
-      execFileSync(process.execPath, [join(root, 'bin', 'strata'), 'info', '--json'], { stdio: 'ignore' });
+      const { command, args } = strataCommand(['info', '--json']);
+      execFileSync(command, args, { stdio: 'ignore' });
     });
     const vulkaninfo = await medianMs(runs, () => {
       try {

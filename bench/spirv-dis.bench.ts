@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { medianMs, pairedProcesses, type Bench } from './harness';
 import { buildLargeModule } from '../tests/helpers/shader-corpus';
-import { STRATA_BIN } from '../tests/helpers/strata-cli';
+import { strataCommand } from '../tests/helpers/strata-cli';
 import { makeTempHome } from '../tests/helpers/temp-home';
 import { disassembleSpirv } from '../shared/shader/spirv-disassembler';
 
@@ -47,7 +47,7 @@ export const spirvDisBench: Bench = {
       const nodeStart = await medianMs(5, () => void execFileSync(process.execPath, ['-e', '0']));
       // The CLI and spirv-dis started in turn (A B A B …), the ratio taken pair by pair.
       const cli = pairedProcesses(
-        { command: process.execPath, args: [STRATA_BIN, 'shader', 'dis', '--raw-id', large.path], env: home.env },
+        { ...strataCommand(['shader', 'dis', '--raw-id', large.path]), env: home.env },
         { command: 'spirv-dis', args: ['--raw-id', large.path], env: home.env },
         7,
       );

@@ -19,15 +19,13 @@ import {
   type LibrarySearchSystem,
 } from '../shared/vulkan/library-search';
 import { parseLdSoCache } from '../shared/vulkan/ld-so-cache';
+import { machineFact } from '../shared/app/machine-facts';
 
 interface LinkerCache {
   cache: LdCacheEntry[];
   /** The cache was read (from the file, or from `ldconfig -p`): a name absent from `cache` is really not in ld.so.cache. */
   cacheRead: boolean;
 }
-
-let linkerCacheRead: LinkerCache | null = null;
-let ldsoFactsRead: LdsoFacts | null = null;
 
 /** Runs the first of `commands` that exists; its stdout, or null when none runs. */
 function firstOutput(commands: readonly (readonly [string, string[]])[]): string | null {
@@ -63,30 +61,28 @@ function runningLinker(): string | null {
  * format that reader does not know; musl has none). `ldconfig` lives in /sbin on Debian, which is not
  * on a normal user's PATH.
  */
-export function linkerCache(): LinkerCache {
-  if (linkerCacheRead) return linkerCacheRead;
+export const linkerCache: () => LinkerCache = machineFact(() => {
   let fromFile: LdCacheEntry[] | null = null;
   try {
     fromFile = parseLdSoCache(readFileSync('/etc/ld.so.cache'));
   } catch {
     // No cache file (musl, a minimal container): ldconfig says whether there is one elsewhere.
   }
-  if (fromFile) return (linkerCacheRead = { cache: fromFile, cacheRead: true });
+  if (fromFile) return { cache: fromFile, cacheRead: true };
   const cacheText = firstOutput([
     ['ldconfig', ['-p']],
     ['/sbin/ldconfig', ['-p']],
     ['/usr/sbin/ldconfig', ['-p']],
   ]);
-  return (linkerCacheRead = { cache: cacheText ? parseLdconfigCache(cacheText) : [], cacheRead: cacheText !== null });
-}
+  return { cache: cacheText ? parseLdconfigCache(cacheText) : [], cacheRead: cacheText !== null };
+});
 
 /** The linker's own values ($LIB, $PLATFORM, its default folders), asked once per process and only when a search gets that far. */
-export function ldsoFacts(): LdsoFacts {
-  if (ldsoFactsRead) return ldsoFactsRead;
+export const ldsoFacts: () => LdsoFacts = machineFact(() => {
   const linker = runningLinker();
   const diagnostics = linker ? firstOutput([[linker, ['--list-diagnostics']]]) : null;
-  return (ldsoFactsRead = diagnostics ? parseLdsoDiagnostics(diagnostics) : { dstLib: null, platform: null, systemDirs: [] });
-}
+  return diagnostics ? parseLdsoDiagnostics(diagnostics) : { dstLib: null, platform: null, systemDirs: [] };
+});
 
 /**
  * Reads the first LIBRARY_HEAD_BYTES of `path`; null when it cannot be opened or read, or is not a

@@ -2,6 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { NativeArena, openLibrary, type CType, type NativeFunction, type NativeLibrary } from './ffi';
 import { decodeApiVersion } from '../shared/vulkan/versions';
+import { machineFact } from '../shared/app/machine-facts';
 import { loadedModulePath } from './windows-native';
 
 /** The loader's file name per platform (LoaderApplicationInterface.md, "Interfacing with Vulkan Functions"). */
@@ -53,17 +54,17 @@ export function mappedPath(libraryName: string): string | null {
   return null;
 }
 
-let loader: NativeLibrary | null = null;
-
 /**
- * The real loader, opened once per probe process. The probe is started with the environment a
- * request asks about, because the loader reads it when it loads and when it creates instances.
+ * The real loader, opened once per process (the probe, or the CLI for its in-process version). The
+ * probe is started with the environment a request asks about, because the loader reads it when it
+ * loads and when it creates instances. `strata explain --loader PATH` asks another loader library:
+ * its probe is started with STRATA_LOADER_LIBRARY, and only that probe opens the file by path.
  */
+const loaderLibrary = machineFact(() => openLibrary(process.env['STRATA_LOADER_LIBRARY'] || loaderLibraryName(process.platform)));
+
+/** The real loader (see loaderLibrary); `platform` other than this process's names no library it could open. */
 export function openLoader(platform: NodeJS.Platform = process.platform): NativeLibrary {
-  // `strata explain --loader PATH` asks another loader library: its probe is started with this
-  // variable, and only that probe opens the file by path.
-  loader ??= openLibrary(process.env['STRATA_LOADER_LIBRARY'] || loaderLibraryName(platform));
-  return loader;
+  return platform === process.platform ? loaderLibrary() : openLibrary(loaderLibraryName(platform));
 }
 
 /** Like `lib.func`, but a missing export is an error that names it. */

@@ -4,10 +4,11 @@
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { fileURLToPath } from 'node:url';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeBundleCache } from '../bin/code-cache.cjs';
+import { SNAPSHOT_GROUPS } from '../bin/cli-snapshot.cjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quiet = process.argv.includes('--quiet');
@@ -138,6 +139,54 @@ function writeCliCodeCache() {
   }
 }
 
+/** Node's notice, printed by every snapshot build, that these built-ins are "not yet fully verified" there. */
+const SNAPSHOT_NOTICE =
+  /^\(node:\d+\) Warning: It's not yet fully verified whether built-in module "node:(?:module|vm)"[^]*?\n\(Use `node --trace-warnings[^\n]*\n|^It may still work[^\n]*\n|^To request support[^\n]*\n/gm;
+
+/**
+ * out/main/snapshots/GROUP.blob: a V8 startup snapshot of the CLI after GROUP's warm-up commands
+ * (bin/cli-snapshot.cjs; issue #19), and beside it GROUP.blob.for, the checkout and the Node binary
+ * it is for (bin/strata's shell part uses it only for those). Built by this Node, which must be the
+ * one bin/strata finds on PATH for the snapshot to be used. Not on Windows, where bin/strata runs
+ * under node.exe, never as a shell script. A snapshot that fails to build costs its commands the
+ * speed-up alone: they run through the code cache as before.
+ */
+async function writeCliSnapshots() {
+  if (process.platform === 'win32') return;
+  const dir = join(root, 'out', 'main', 'snapshots');
+  mkdirSync(dir, { recursive: true });
+  await Promise.all(
+    SNAPSHOT_GROUPS.map(
+      (group) =>
+        new Promise((resolve) => {
+          // Written beside its place and renamed into it, then its note: a command started meanwhile
+          // finds no note and runs the script, never half a snapshot.
+          const blob = join(dir, `${group}.blob`);
+          const written = `${blob}.${process.pid}.tmp`;
+          const child = spawn(process.execPath, ['--snapshot-blob', written, '--build-snapshot', join(root, 'bin', 'cli-snapshot.cjs'), group], {
+            cwd: root,
+            stdio: ['ignore', 'ignore', 'pipe'],
+          });
+          let stderr = '';
+          child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+          child.on('error', (e) => (stderr += e.message));
+          child.on('close', (code) => {
+            const said = stderr.replace(SNAPSHOT_NOTICE, '').trim();
+            if (code === 0 && existsSync(written)) {
+              renameSync(written, blob);
+              writeFileSync(`${blob}.for`, `${root.replace(/\/$/, '')}\n${process.execPath}\n`);
+            } else {
+              rmSync(written, { force: true });
+              if (!quiet || said)
+                console.error(`strata: the "${group}" startup snapshot was not built (exit ${code}): ${said || 'no message'}; those commands start without it`);
+            }
+            resolve();
+          });
+        }),
+    ),
+  );
+}
+
 function pruneChunks(result, dir = join(root, 'out', 'main', 'chunks')) {
   const produced = new Set(Object.keys(result.metafile.outputs).map((f) => join(root, f)));
   for (const entry of existsSync(dir) ? readdirSync(dir) : []) {
@@ -201,7 +250,10 @@ export async function buildAll() {
       entryPoints: { 'main/cli': 'main/hosts/cli/cli.ts', 'main/early-probe': 'main/hosts/cli/early-probe.ts' },
       outdir: 'out',
       outExtension: { '.js': '.cjs' },
-    }).then(writeCliCodeCache),
+    }).then(() => {
+      writeCliCodeCache();
+      return writeCliSnapshots();
+    }),
     esbuild({
       ...node,
       entryPoints: { 'main/electron': 'main/hosts/electron/electron-main.ts' },

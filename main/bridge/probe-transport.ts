@@ -36,6 +36,12 @@ export interface ProbeProcess {
   onExit(listener: (exit: ProbeExit) => void): void;
   onError(listener: (error: Error) => void): void;
   kill(): void;
+  /**
+   * Lets this process end without waiting for the probe's exit (a child process only). A probe that
+   * was sent SIGKILL dies anyway; a one-shot command that waited to reap it ended 10–20 ms after its
+   * answer while the kernel tore down the probe's mappings (the drivers, LLVM). Issue #19.
+   */
+  unref?(): void;
 }
 
 export interface ProbeLauncher {
@@ -104,6 +110,11 @@ export const childProcessLauncher: ProbeLauncher = {
       kill: () => {
         child.kill('SIGKILL');
         release();
+      },
+      unref: () => {
+        release();
+        child.stdin?.destroy();
+        child.unref();
       },
     };
   },

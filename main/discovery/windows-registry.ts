@@ -1,6 +1,7 @@
 import { lazyBuiltin } from '../platform/lazy-builtin';
 import type { SearchLocation } from '../../shared/loader/search-paths';
 import { enabledManifestNames, parseRegQueryOutput, pnpManifestPaths, type RegistryValue } from '../../shared/discovery/registry-output';
+import { machineFact } from '../../shared/app/machine-facts';
 
 export type { RegistryValue } from '../../shared/discovery/registry-output';
 
@@ -47,18 +48,20 @@ export class RegQueryReader implements RegistryReader {
 }
 
 type WindowsNative = typeof import('../../native-bridge/windows-native');
-let nativeModule: Promise<WindowsNative | null> | null = null;
 
 /**
  * native-bridge/windows-native.ts (koffi → advapi32), loaded on first use only: Linux never loads
  * koffi for discovery. Null when koffi's Windows binary is missing (then reg.exe answers).
  */
-export function windowsNative(): Promise<WindowsNative | null> {
-  nativeModule ??= import('../../native-bridge/windows-native').then(
-    (m) => m,
+const nativeModule = machineFact(() =>
+  import('../../native-bridge/windows-native').then(
+    (m): WindowsNative | null => m,
     () => null,
-  );
-  return nativeModule;
+  ),
+);
+
+export function windowsNative(): Promise<WindowsNative | null> {
+  return nativeModule();
 }
 
 /** RegistryValue from RegEnumValueW's raw data (UTF-16LE strings), in reg.exe's shapes. */
@@ -124,7 +127,15 @@ export function systemRegistryReader(platform: NodeJS.Platform = process.platfor
   return platform === 'win32' ? new SystemRegistryReader() : null;
 }
 
-let elevation: Promise<boolean | null> | null = null;
+const elevation = machineFact(() =>
+  windowsNative().then((n) => {
+    try {
+      return n?.processIntegrity()?.elevated ?? null;
+    } catch {
+      return null;
+    }
+  }),
+);
 
 /**
  * Whether this Windows process is elevated as the loader decides it (is_high_integrity: the
@@ -132,15 +143,7 @@ let elevation: Promise<boolean | null> | null = null;
  * Wine every process is: the loader then skips HKCU and ignores the VK_* path variables.
  */
 export function windowsProcessElevated(platform: NodeJS.Platform = process.platform): Promise<boolean | null> {
-  if (platform !== 'win32') return Promise.resolve(null);
-  elevation ??= windowsNative().then((n) => {
-    try {
-      return n?.processIntegrity()?.elevated ?? null;
-    } catch {
-      return null;
-    }
-  });
-  return elevation;
+  return platform === 'win32' ? elevation() : Promise.resolve(null);
 }
 
 /**

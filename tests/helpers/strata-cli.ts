@@ -11,9 +11,19 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the real `bin/strata` (the built CLI) as a user would. */
+/**
+ * `strata ARGS` as a user runs it: `bin/strata` as a program, so that its shell part picks the
+ * startup snapshot for the commands that have one (bin/cli-snapshot.cjs); on Windows, where it is
+ * Node's script, under this Node.
+ */
+export function strataCommand(args: readonly string[]): { command: string; args: string[] } {
+  return process.platform === 'win32' ? { command: process.execPath, args: [STRATA_BIN, ...args] } : { command: STRATA_BIN, args: [...args] };
+}
+
+/** Runs the real `bin/strata` (the built CLI) as a user would (strataCommand). */
 export function runStrata(args: string[], env: NodeJS.ProcessEnv): CliRun {
-  const r = spawnSync(process.execPath, [STRATA_BIN, ...args], { cwd: APP_ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  const { command, args: argv } = strataCommand(args);
+  const r = spawnSync(command, argv, { cwd: APP_ROOT, env, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

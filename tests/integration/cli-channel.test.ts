@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { adoptEarlyProbe, callChannel, CliFailure, releaseEarlyProbe } from '../../main/hosts/cli/cli-channel';
+import { adoptEarlyProbe, callChannel, CliFailure, oneShotLauncher, releaseEarlyProbe } from '../../main/hosts/cli/cli-channel';
 import { prelaunchProbe } from '../../main/bridge/probe-prelaunch';
 import { childProcessLauncher, type ProbeExit, type ProbeLauncher, type ProbeProcess } from '../../main/bridge/probe-transport';
 import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
@@ -60,8 +60,8 @@ test('loader.info goes to the probe started early, and answers what the real loa
   assert.match(info.path ?? '', /libvulkan\.so\.1/);
 });
 
-/** A probe started as bin/strata starts it, through a launcher that keeps every process it starts. */
-function earlyProbe() {
+/** A probe started as bin/strata starts it, through a launcher that keeps every process it starts; `ahead` as bin/strata sends for `loader show`. */
+function earlyProbe(ahead: { method: string } | null = null) {
   const started: ProbeProcess[] = [];
   const base: ProbeLauncher = {
     kind: childProcessLauncher.kind,
@@ -73,7 +73,7 @@ function earlyProbe() {
   };
   const root = findAppRoot();
   const probe = probeCommand(root);
-  return { started, early: prelaunchProbe(base, { file: probe.file, execArgv: probe.execArgv, cwd: root, env: process.env }) };
+  return { started, early: prelaunchProbe(base, { file: probe.file, execArgv: probe.execArgv, cwd: root, env: process.env }, ahead) };
 }
 
 test('the probe bin/strata started is the one loader.info asks: no second probe starts', async () => {
@@ -85,16 +85,49 @@ test('the probe bin/strata started is the one loader.info asks: no second probe 
     return launch(spec);
   };
   try {
-    const { started, early } = earlyProbe();
-    adoptEarlyProbe(early);
-    const info = await callChannel('loader.info', {});
-    assert.equal(info.version, vulkaninfoInstanceVersion(home.env));
-    assert.equal(started.length, 1);
-    assert.equal(launches, 1, 'the call started a probe of its own');
+    // As started for `strata device list` (nothing sent ahead) and for `strata loader show` (loader.info sent ahead).
+    for (const ahead of [null, { method: 'loader.info' }]) {
+      launches = 0;
+      const { started, early } = earlyProbe(ahead);
+      adoptEarlyProbe(early);
+      const info = await callChannel('loader.info', {});
+      assert.equal(info.version, vulkaninfoInstanceVersion(home.env));
+      assert.equal(started.length, 1);
+      assert.equal(launches, 1, 'the call started a probe of its own');
+      releaseEarlyProbe();
+    }
   } finally {
     childProcessLauncher.launch = launch;
     releaseEarlyProbe();
   }
+});
+
+test('a one-shot command stops its probes without waiting for them: kill, then unref', () => {
+  const calls: string[] = [];
+  const fake: ProbeProcess = {
+    kind: 'child-process',
+    stdout: process.stdin,
+    stderr: process.stdin,
+    send: (line) => calls.push(`send ${line}`),
+    onExit: () => calls.push('onExit'),
+    onError: () => calls.push('onError'),
+    kill: () => calls.push('kill'),
+    unref: () => calls.push('unref'),
+  };
+  const launcher = oneShotLauncher({ kind: 'child-process', launch: () => fake });
+  const probe = launcher.launch({ file: 'probe.mjs', execArgv: [], cwd: '/', env: {} });
+  probe.send('{"id":1}');
+  probe.onExit(() => {});
+  probe.kill();
+  assert.deepEqual(calls, ['send {"id":1}', 'onExit', 'kill', 'unref']);
+  assert.equal(probe.stdout, fake.stdout);
+  // A process that cannot be let go (Electron's utility process has no unref) is killed all the same.
+  const { unref: _none, ...utility } = fake;
+  calls.length = 0;
+  oneShotLauncher({ kind: 'utility-process', launch: () => utility })
+    .launch({ file: 'p', execArgv: [], cwd: '/', env: {} })
+    .kill();
+  assert.deepEqual(calls, ['kill']);
 });
 
 test('an early probe no call asks (another channel, or another environment) is stopped when the command ends', async () => {

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BridgeClient } from '../../main/bridge/bridge-client';
 import { findAppRoot, probeCommand } from '../../main/platform/app-paths';
@@ -169,5 +169,107 @@ test(
       ],
     );
     assert.ok(Array.isArray(replies[0]!.value?.devices) && replies[0]!.value.devices.length > 0, 'lavapipe is a device here');
+  }),
+);
+
+/**
+ * A stand-in probe that answers each request line with how many it has read and what was asked, as
+ * native-bridge/probe.ts writes a reply (the id first), after `delayMs`; it logs each line it reads.
+ */
+function countingProbe(home: TempHome, delayMs: number) {
+  const file = join(home.dir, `counting-${delayMs}.mjs`);
+  const log = join(home.dir, `counting-${delayMs}.log`);
+  writeFileSync(
+    file,
+    "import { createInterface } from 'node:readline';\nimport { appendFileSync } from 'node:fs';\nlet n = 0;\n" +
+      `createInterface({ input: process.stdin }).on('line', (l) => { const r = JSON.parse(l); const count = ++n; appendFileSync(${JSON.stringify(log)}, l + '\\n'); ` +
+      `setTimeout(() => process.stdout.write(JSON.stringify({ id: r.id, ok: true, value: { count, method: r.method, params: r.params ?? null } }) + '\\n'), ${delayMs}); });\n`,
+  );
+  const requests = () =>
+    readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: unknown; method: string });
+  return { spec: { file, execArgv: [], cwd: root, env: home.env }, requests };
+}
+
+const waitFor = async (check: () => boolean) => {
+  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+};
+
+test(
+  'a request sent ahead answers the client’s same first request, under its id, and is sent once; its answer may come before or after',
+  withHome(async (home) => {
+    for (const delayMs of [0, 400]) {
+      const { spec, requests } = countingProbe(home, delayMs);
+      const early = prelaunchProbe(countingLauncher(), spec, { method: 'loader.info' });
+      // delay 0: the answer is in before the client asks; delay 400: it comes after.
+      if (delayMs === 0) {
+        await waitFor(() => existsSync(join(home.dir, `counting-${delayMs}.log`)));
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const client = new BridgeClient({ probe: { file: spec.file, execArgv: [] }, cwd: root, env: home.env, launcher: early.launcher, timeoutMs: 20_000 });
+      try {
+        const first = await client.request('loader.info');
+        assert.deepEqual(first.ok && first.value, { count: 1, method: 'loader.info', params: null }, `delay ${delayMs}`);
+        const second = await client.request('loader.info');
+        assert.deepEqual(second.ok && second.value, { count: 2, method: 'loader.info', params: null });
+        assert.deepEqual(
+          requests().map((r) => [r.id, r.method]),
+          [
+            ['ahead', 'loader.info'],
+            [2, 'loader.info'],
+          ],
+          'the client’s first request was not sent again',
+        );
+      } finally {
+        client.dispose();
+        early.dispose();
+      }
+    }
+  }),
+);
+
+test(
+  'a client whose first request is another gets its own answers; the one sent ahead is dropped',
+  withHome(async (home) => {
+    const { spec, requests } = countingProbe(home, 100);
+    const early = prelaunchProbe(countingLauncher(), spec, { method: 'loader.info' });
+    const client = new BridgeClient({ probe: { file: spec.file, execArgv: [] }, cwd: root, env: home.env, launcher: early.launcher, timeoutMs: 20_000 });
+    try {
+      const ping = await client.request('ping', { prepare: 'devices' });
+      assert.deepEqual(ping.ok && ping.value, { count: 2, method: 'ping', params: { prepare: 'devices' } });
+      // Same method, other parameters: not the request sent ahead either.
+      const info = await client.request('loader.info', { layer: 'x' });
+      assert.deepEqual(info.ok && info.value, { count: 3, method: 'loader.info', params: { layer: 'x' } });
+      assert.deepEqual(
+        requests().map((r) => r.method),
+        ['loader.info', 'ping', 'loader.info'],
+      );
+    } finally {
+      client.dispose();
+      early.dispose();
+    }
+  }),
+);
+
+test(
+  'the real probe, sent loader.info ahead, answers the client as a probe started on demand',
+  withHome(async (home) => {
+    const probe = probeCommand(root);
+    const base = countingLauncher();
+    const early = prelaunchProbe(base, { file: probe.file, execArgv: probe.execArgv, cwd: root, env: home.env }, { method: 'loader.info' });
+    const client = new BridgeClient({ probe, cwd: root, env: home.env, launcher: early.launcher, timeoutMs: 20_000 });
+    const plain = new BridgeClient({ probe, cwd: root, env: home.env, timeoutMs: 20_000 });
+    try {
+      const [got, want] = await Promise.all([client.request('loader.info'), plain.request('loader.info')]);
+      assert.ok(got.ok && want.ok, JSON.stringify({ got, want }));
+      assert.deepEqual(got.value, want.value);
+      assert.equal(base.started.length, 1);
+    } finally {
+      client.dispose();
+      plain.dispose();
+      early.dispose();
+    }
   }),
 );

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEarlyProbe, startsWithProbeCommand } from '../../main/hosts/cli/early-probe';
+import { aheadRequest, startEarlyProbe, startsWithProbeCommand } from '../../main/hosts/cli/early-probe';
 
 /**
  * main/hosts/cli/early-probe.ts: which command lines bin/strata starts the default probe for before
@@ -42,4 +42,10 @@ test('other commands, help pages and near misses do not', () => {
 
 test('startEarlyProbe starts nothing for a command that does not ask the probe', async () => {
   assert.equal(await startEarlyProbe(['explain', '--json'], '/nonexistent'), null);
+});
+
+test('loader show sends the probe its one request at once; device list, whose request names what discovery finds, does not', () => {
+  for (const argv of [['loader', 'show'], ['loader', 'show', '--json'], ['loader'], ['loader', '--json']])
+    assert.deepEqual(aheadRequest(argv), { method: 'loader.info' }, argv.join(' '));
+  for (const argv of [['device', 'list'], ['devices'], ['loader', 'show', '--help'], ['explain'], []]) assert.equal(aheadRequest(argv), null, argv.join(' '));
 });

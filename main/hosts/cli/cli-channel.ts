@@ -2,6 +2,7 @@ import type { ChannelName, RequestOf, ResponseOf } from '../../../shared/ipc/con
 import { CliFailure, EXIT } from './cli-output';
 import { findAppRoot } from '../../platform/app-paths';
 import type { PrelaunchedProbe } from '../../bridge/probe-prelaunch';
+import type { ProbeLauncher } from '../../bridge/probe-transport';
 
 /** The failure that ends a command (cli-output.ts); here too, beside the call whose error values it carries. */
 export { CliFailure };
@@ -28,6 +29,27 @@ export function releaseEarlyProbe(): void {
   earlyProbe = null;
 }
 
+/**
+ * The command's probes, as `launcher` starts them, except that stopping one does not wait for its
+ * exit: the command's answer is written by then, and the process ends while the kernel still tears
+ * the killed probe down (issue #19: `strata loader show` ended 10–20 ms after its output).
+ */
+export function oneShotLauncher(launcher: ProbeLauncher): ProbeLauncher {
+  return {
+    kind: launcher.kind,
+    launch(spec) {
+      const probe = launcher.launch(spec);
+      return {
+        ...probe,
+        kill() {
+          probe.kill();
+          probe.unref?.();
+        },
+      };
+    },
+  };
+}
+
 /** One channel through the router, as the CLI host; an error value ends the command with exit 1. */
 export async function callChannel<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
   const root = findAppRoot();
@@ -45,9 +67,9 @@ export async function callChannel<C extends ChannelName>(channel: C, request: Re
     // Zod's compiled parsers pay off over many calls; a one-shot command makes one call, and the
     // compile cost ~7 ms of `strata explain` (issue #19).
     await import('../../../shared/validation/zod-config');
-    const { createServiceContext } = await import('../service-context');
+    const [{ createServiceContext }, { defaultProbeLauncher }] = await Promise.all([import('../service-context'), import('../../bridge/probe-transport')]);
     // A one-shot command asks the loader's version in process when that is safe (no second Node start).
-    const ctx = createServiceContext({ root, loaderVersionInProcess: true, ...(early ? { probeLauncher: early.launcher } : {}) });
+    const ctx = createServiceContext({ root, loaderVersionInProcess: true, probeLauncher: oneShotLauncher(early?.launcher ?? defaultProbeLauncher()) });
     try {
       const result = await ctx.router.call(channel, request, { host: 'cli' });
       if (!result.ok) throw new CliFailure(result.error, EXIT.problems);

@@ -378,3 +378,8 @@ async function runProgram(argv: readonly string[]): Promise<number> {
     return EXIT.problems;
   }
 }
+
+// For bin/cli-snapshot.cjs, which runs this bundle in a startup snapshot (issue #19): what bin/strata
+// does before main (the early probe), and what the snapshot's builder does after its warm-up commands.
+export { startEarlyProbe } from './early-probe';
+export { forgetMachineFacts } from '../../../shared/app/machine-facts';
