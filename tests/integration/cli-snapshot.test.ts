@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { APP_ROOT, STRATA_BIN } from '../helpers/strata-cli';
@@ -94,6 +94,11 @@ test(
     assert.equal(relative[1], '--snapshot-blob');
     assert.ok(relative[2]!.endsWith('/out/main/snapshots/explain.blob'), relative[2]);
 
+    // A Node changed since the snapshot was built (updated in place): the script.
+    utimesSync(node, new Date(), new Date(Date.now() + 60_000));
+    assert.deepEqual(run(['explain']), script(['explain']), 'a Node newer than the snapshot');
+    utimesSync(node, new Date(), new Date(Date.now() - 60_000));
+    assert.deepEqual(run(['explain']), snapshot('explain', ['explain']));
     // Built by another Node, or for another checkout (one moved since): the script.
     writeFileSync(forFile('explain'), `${app}\n${process.execPath === node ? '/bin/sh' : process.execPath}\n`);
     assert.deepEqual(run(['explain']), script(['explain']), 'another Node');
