@@ -189,3 +189,15 @@ test('isRegularFile: a file (through a link) yes; a folder, a FIFO, a dangling l
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a regular file is read whole at every size around the chunk edges, synchronously and not', async () => {
+  // The readers stop at a short read of a file with a size (guarded-read.ts shortReadIsEnd): these
+  // sizes put the end just inside, at and just past the first chunk (size + 1) and the 1 MiB chunks.
+  for (const size of [0, 1, 4095, 4096, 4097, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 7]) {
+    const bytes = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) bytes[i] = (i * 31 + 7) & 0xff;
+    writeFileSync(p(`sized-${size}.json`), bytes);
+    assert.ok(readGuardedSync(p(`sized-${size}.json`), 'manifest').equals(bytes), `sync, ${size} bytes`);
+    assert.ok((await readGuarded(p(`sized-${size}.json`), 'manifest')).equals(bytes), `async, ${size} bytes`);
+  }
+});
