@@ -1,21 +1,22 @@
-// The CLI's V8 startup snapshot (issue #19: start-up). Built by scripts/build.mjs, run by bin/strata.
+// The CLI's V8 startup snapshots (issue #19: start-up). Built by scripts/build.mjs, used by bin/strata.
 //
 // Through the code cache (bin/code-cache.cjs) a command still initializes the bundle's modules (zod's
-// classes, the schemas, commander) and Node's built-ins every time it starts: ~30 of the ~110 ms of
-// `strata explain`. A startup snapshot is a heap written after that work was done: Node starts from it
-// instead of its own (`node --snapshot-blob FILE`), with the bundle loaded and, because V8 keeps the
+// classes, the schemas) and Node's built-ins every time it starts: ~30 of the ~110 ms of `strata
+// explain`. A startup snapshot is a heap written after that work was done: Node starts from it instead
+// of its own (`node --snapshot-blob FILE -- ARGS`), with the bundle loaded and, because V8 keeps the
 // bytecode of every function that ran, compiled as far as the warm-up commands below reached.
 //
-// Built as `node --snapshot-blob out/main/cli.snapshot.blob --build-snapshot bin/cli-snapshot.cjs`:
-// this file loads out/main/cli.cjs as Node loads a CommonJS file, runs warm-up commands in an
-// environment of its own (a temporary HOME and XDG folders holding a few manifests and a SPIR-V
-// module: never the builder's own configuration), forgets every fact about the build machine
-// (shared/app/machine-facts.ts), and names the function a snapshot process runs. Beside the blob,
-// `cli.snapshot.blob.for` names the checkout and the Node binary it was built for: bin/strata uses
-// the snapshot only when both are this run's (another Node refuses a snapshot it did not write).
+// scripts/build.mjs runs `node --snapshot-blob out/main/snapshots/GROUP.blob --build-snapshot
+// bin/cli-snapshot.cjs GROUP` for each group: this file loads out/main/cli.cjs as Node loads a
+// CommonJS file, runs the group's warm-up commands in an environment of its own (a temporary HOME and
+// XDG folders holding a few manifests and a SPIR-V module: never the builder's own configuration),
+// forgets every fact about the build machine (shared/app/machine-facts.ts), and names the function a
+// snapshot process runs. The build writes `GROUP.blob.for` beside the blob: the checkout and the Node
+// binary it is for, which bin/strata checks (another Node refuses a snapshot it did not write).
 //
-// In a snapshot process the bundle's `require` is Node's, made for the bundle's path at start:
-// a snapshot's builder may only require built-in modules, and koffi is required at run time.
+// In a snapshot process the bundle's `require` is Node's, made for the bundle's path at start: a
+// snapshot's builder may only require built-in modules (so nothing here requires bin/code-cache.cjs),
+// and koffi is required at run time.
 'use strict';
 const { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');

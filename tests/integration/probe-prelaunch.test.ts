@@ -47,30 +47,32 @@ function withHome(fn: (home: TempHome) => Promise<void>) {
 }
 
 test(
-  'a probe started before its client answers loader.info as one started on demand, and is the only probe started',
+  'a probe started before its client (loader.info sent ahead, as for `strata loader show`, or not) answers loader.info as one started on demand, and is the only probe started',
   withHome(async (home) => {
     const probe = probeCommand(root);
-    const base = countingLauncher();
-    const early = prelaunchProbe(base, { file: probe.file, execArgv: probe.execArgv, cwd: root, env: home.env });
-    const client = new BridgeClient({ probe, cwd: root, env: home.env, launcher: early.launcher, timeoutMs: 20_000 });
-    const plain = new BridgeClient({ probe, cwd: root, env: home.env, timeoutMs: 20_000 });
-    try {
-      const [got, want] = await Promise.all([client.request('loader.info'), plain.request('loader.info')]);
-      assert.ok(got.ok && want.ok, JSON.stringify({ got, want }));
-      assert.deepEqual(got.value, want.value);
-      assert.equal(base.started.length, 1, 'the client used the probe started early');
-      // Another environment is another probe: the early one is not handed to it.
-      const other = new BridgeClient({ probe, cwd: root, env: { ...home.env }, launcher: early.launcher, timeoutMs: 20_000 });
+    for (const ahead of [null, { method: 'loader.info' }]) {
+      const base = countingLauncher();
+      const early = prelaunchProbe(base, { file: probe.file, execArgv: probe.execArgv, cwd: root, env: home.env }, ahead);
+      const client = new BridgeClient({ probe, cwd: root, env: home.env, launcher: early.launcher, timeoutMs: 20_000 });
+      const plain = new BridgeClient({ probe, cwd: root, env: home.env, timeoutMs: 20_000 });
       try {
-        assert.ok((await other.request('ping')).ok);
-        assert.equal(base.started.length, 2);
+        const [got, want] = await Promise.all([client.request('loader.info'), plain.request('loader.info')]);
+        assert.ok(got.ok && want.ok, JSON.stringify({ got, want }));
+        assert.deepEqual(got.value, want.value);
+        assert.equal(base.started.length, 1, 'the client used the probe started early');
+        // Another environment is another probe: the early one is not handed to it.
+        const other = new BridgeClient({ probe, cwd: root, env: { ...home.env }, launcher: early.launcher, timeoutMs: 20_000 });
+        try {
+          assert.ok((await other.request('ping')).ok);
+          assert.equal(base.started.length, 2);
+        } finally {
+          other.dispose();
+        }
       } finally {
-        other.dispose();
+        client.dispose();
+        plain.dispose();
+        early.dispose();
       }
-    } finally {
-      client.dispose();
-      plain.dispose();
-      early.dispose();
     }
   }),
 );
@@ -248,27 +250,6 @@ test(
       );
     } finally {
       client.dispose();
-      early.dispose();
-    }
-  }),
-);
-
-test(
-  'the real probe, sent loader.info ahead, answers the client as a probe started on demand',
-  withHome(async (home) => {
-    const probe = probeCommand(root);
-    const base = countingLauncher();
-    const early = prelaunchProbe(base, { file: probe.file, execArgv: probe.execArgv, cwd: root, env: home.env }, { method: 'loader.info' });
-    const client = new BridgeClient({ probe, cwd: root, env: home.env, launcher: early.launcher, timeoutMs: 20_000 });
-    const plain = new BridgeClient({ probe, cwd: root, env: home.env, timeoutMs: 20_000 });
-    try {
-      const [got, want] = await Promise.all([client.request('loader.info'), plain.request('loader.info')]);
-      assert.ok(got.ok && want.ok, JSON.stringify({ got, want }));
-      assert.deepEqual(got.value, want.value);
-      assert.equal(base.started.length, 1);
-    } finally {
-      client.dispose();
-      plain.dispose();
       early.dispose();
     }
   }),
