@@ -39,14 +39,29 @@ export function check(call: string, result: number): void {
  * The two-call idiom (Vulkan spec, "Opaque Non-Dispatchable Handle Types"/"Enumerating"): ask the
  * count, allocate, fill; repeat while the answer is VK_INCOMPLETE (the set grew in between).
  * `call(countPtr, arrayPtr)` returns a VkResult, or undefined for the void-returning enumerators.
+ *
+ * `guess` (a VkResult-returning call only): first one call with room for that many, which is the
+ * whole answer when it returns VK_SUCCESS, and the two-call idiom after VK_INCOMPLETE. For the loader's
+ * own instance-level enumerators: each call rescans every manifest, and the extension call loads
+ * every driver (issue #19: `strata loader show`'s probe made each call twice). Not for calls a
+ * driver answers, which may write as many as it has whatever the room (the count it gave is the
+ * room the idiom makes).
  */
 export function enumerate(
   arena: NativeArena,
   name: string,
   elementSize: number,
   call: (count: bigint, array: bigint) => number | void,
+  guess = 0,
 ): { block: NativeBlock; count: number } {
   const countBlock = arena.alloc(4);
+  if (guess > 0) {
+    countBlock.bytes.writeUInt32LE(guess, 0);
+    const block = arena.alloc(elementSize * guess);
+    const result = call(countBlock.address, block.address);
+    if (typeof result === 'number') check(name, result);
+    if (result === VK_SUCCESS) return { block, count: countBlock.bytes.readUInt32LE(0) };
+  }
   for (let attempt = 0; attempt < 5; attempt++) {
     const first = call(countBlock.address, 0n);
     if (typeof first === 'number') check(name, first);
@@ -67,17 +82,26 @@ export function readExtensions(block: NativeBlock, count: number): ExtensionProp
   });
 }
 
+/** Room for the loader's instance layers and extensions in one call: more than any machine seen has (VkLayerProperties: 520 bytes each). */
+const ENUMERATE_GUESS = 256;
+
 export function instanceExtensions(lib: NativeLibrary, arena: NativeArena, layerName: string | null): ExtensionProperties[] {
   const fn = requireFunc(lib, 'vkEnumerateInstanceExtensionProperties', 'i32', ['u64', 'u64', 'u64']);
   const layer = layerName === null ? 0n : arena.cString(layerName).address;
-  const { block, count } = enumerate(arena, 'vkEnumerateInstanceExtensionProperties', LAYOUT.VkExtensionProperties.sizeof, (c, a) => fn(layer, c, a));
+  const { block, count } = enumerate(
+    arena,
+    'vkEnumerateInstanceExtensionProperties',
+    LAYOUT.VkExtensionProperties.sizeof,
+    (c, a) => fn(layer, c, a),
+    ENUMERATE_GUESS,
+  );
   return readExtensions(block, count);
 }
 
 function instanceLayers(lib: NativeLibrary, arena: NativeArena): LayerProperties[] {
   const fn = requireFunc(lib, 'vkEnumerateInstanceLayerProperties', 'i32', ['u64', 'u64']);
   const L = LAYOUT.VkLayerProperties;
-  const { block, count } = enumerate(arena, 'vkEnumerateInstanceLayerProperties', L.sizeof, (c, a) => fn(c, a));
+  const { block, count } = enumerate(arena, 'vkEnumerateInstanceLayerProperties', L.sizeof, (c, a) => fn(c, a), ENUMERATE_GUESS);
   return Array.from({ length: count }, (_, i) => {
     const at = i * L.sizeof;
     const name = readFixedString(block.bytes, at + L.layerName, 256);
