@@ -52,10 +52,12 @@ function fakeCheckout(home: TempHome) {
     writeFileSync(join(app, 'out', 'main', 'snapshots', `${group}.blob`), '');
     writeFileSync(forFile(group), `${app}\n${node}\n`);
   }
-  const env = { ...home.env, PATH: `${bin}:${home.env['PATH'] ?? '/usr/bin:/bin'}` };
+  // Without NODE_OPTIONS, which the shell part also reads (below), whatever the test runner's is.
+  const { NODE_OPTIONS: _ignored, ...base } = home.env;
+  const env = { ...base, PATH: `${bin}:${home.env['PATH'] ?? '/usr/bin:/bin'}` };
   /** The stand-in node's arguments, one per line, for `strata ARGS` run as `program` from `cwd`. */
-  const run = (args: string[], program = join(app, 'bin', 'strata'), cwd = home.dir) => {
-    const r = spawnSync(program, args, { cwd, env, encoding: 'utf8' });
+  const run = (args: string[], program = join(app, 'bin', 'strata'), cwd = home.dir, extra: NodeJS.ProcessEnv = {}) => {
+    const r = spawnSync(program, args, { cwd, env: { ...env, ...extra }, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stderr, '', 'the shell part says nothing');
     return r.stdout.trimEnd().split('\n');
@@ -86,6 +88,9 @@ test(
     // Other commands, help pages and --version: the script (it answers those at Node's start alone).
     for (const args of [[], ['--version'], ['info', '--json'], ['loader', 'show'], ['explain', '--help'], ['layer', 'list', '-h'], ['serve']])
       assert.deepEqual(run(args), script(args), args.join(' ') || '(no arguments)');
+    // NODE_OPTIONS may hold a V8 flag (--max-old-space-size), with which Node refuses any snapshot: the script.
+    assert.deepEqual(run(['explain'], strata, home.dir, { NODE_OPTIONS: '--max-old-space-size=4096' }), script(['explain']), 'NODE_OPTIONS');
+    assert.deepEqual(run(['explain'], strata, home.dir, { NODE_OPTIONS: '' }), snapshot('explain', ['explain']), 'an empty NODE_OPTIONS');
     // Through a symlink (npm's bin folder) and a relative path: the same snapshot.
     const link = join(home.dir, 'strata-link');
     symlinkSync(strata, link);
@@ -141,6 +146,7 @@ test(
   'commands started from the snapshots answer as the script does, and nothing of the warm-up shows',
   { skip: !POSIX && 'POSIX only' },
   withTempHome((home) => {
+    delete home.env['NODE_OPTIONS']; // (a V8 flag there would send every command to the script)
     writeManifests(home);
     const corpus = buildShaderCorpus();
     try {
@@ -179,6 +185,14 @@ test(
         assert.equal(traced.status, script.status, `${what}: exit status`);
         assert.doesNotMatch(traced.stdout, /STRATA_warm_up|warm_up_icd|warm-up\.spv/, `${what}: the warm-up's files`);
       }
+      // With a V8 flag in NODE_OPTIONS (which the snapshots were not built with) the command still answers.
+      const flagged = spawnSync(STRATA_BIN, ['explain', '--json'], {
+        cwd: home.dir,
+        env: { ...home.env, NODE_OPTIONS: '--max-old-space-size=4096' },
+        encoding: 'utf8',
+      });
+      assert.equal(flagged.status, 0, flagged.stderr);
+      assert.equal(flagged.stdout, spawnSync(process.execPath, [STRATA_BIN, 'explain', '--json'], { cwd: home.dir, env: home.env, encoding: 'utf8' }).stdout);
     } finally {
       corpus.cleanup();
     }
