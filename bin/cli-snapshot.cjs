@@ -40,7 +40,6 @@ const cliPath = join(root, 'out', 'main', 'cli.cjs');
 /** What the bundle's `require` calls: the builder's (built-ins only) while building, Node's own afterwards. */
 let requireNow = require;
 const bundleRequire = (id) => requireNow(id);
-bundleRequire.resolve = (id) => requireNow.resolve(id);
 
 // As bin/code-cache.cjs compiles it: the same wrapper, file name and text, so stacks read the same.
 const bytes = readFileSync(cliPath);
@@ -162,13 +161,15 @@ async function warmUp(group) {
   }
 }
 
-/** What a snapshot process runs: bin/strata's work after Node's start, the bundle being loaded already. */
+/**
+ * What a snapshot process runs: bin/strata's work after Node's start, the bundle being loaded already.
+ * No early probe: no group's command asks the probe (bin/strata starts `loader` and `device` from
+ * the script, whose probe starts before the CLI loads).
+ */
 async function runFromSnapshot() {
   requireNow = Module.createRequire(cliPath);
   // `node --snapshot-blob FILE -- ARGS`: Node keeps its own path and the arguments.
-  const args = process.argv.slice(1);
-  const earlyProbe = await cli.exports.startEarlyProbe(args, root).catch(() => null);
-  process.exitCode = await cli.exports.main(args, { earlyProbe });
+  process.exitCode = await cli.exports.main(process.argv.slice(1), { earlyProbe: null });
 }
 
 // `--build-snapshot bin/cli-snapshot.cjs GROUP`.

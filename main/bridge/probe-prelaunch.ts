@@ -13,10 +13,10 @@ export interface AheadRequest {
  * reply whose id is not one of its numbers, so this reply can never be taken for another.
  */
 const AHEAD_ID = 'ahead';
-/** How native-bridge/probe.ts writes that reply (the id first); another spelling is parsed. */
+/** How native-bridge/probe.ts writes that reply: the id first (its reply()). */
 const AHEAD_REPLY_PREFIX = `{"id":${JSON.stringify(AHEAD_ID)},`;
 
-function parseLine(line: string): { id?: unknown; method?: unknown; params?: unknown } | null {
+function parseRequest(line: string): { id?: unknown; method?: unknown; params?: unknown } | null {
   try {
     const value: unknown = JSON.parse(line);
     return typeof value === 'object' && value !== null ? value : null;
@@ -48,7 +48,7 @@ class AheadReplies extends Transform {
   /** The client's request line: true when it is the one sent ahead (so it is not sent again). */
   claims(line: string): boolean {
     if (this.state !== 'open') return false;
-    const parsed = parseLine(line);
+    const parsed = parseRequest(line);
     if (!parsed || !sameRequest(this.request, parsed)) {
       this.state = 'dropped';
       this.held = null;
@@ -64,10 +64,7 @@ class AheadReplies extends Transform {
 
   /** The reply to the request sent ahead, under the client's id; a line that is not that reply: null. */
   private relabel(line: string): string | null {
-    if (line.startsWith(AHEAD_REPLY_PREFIX)) return `{"id":${JSON.stringify(this.clientId)},${line.slice(AHEAD_REPLY_PREFIX.length)}`;
-    if (!line.includes(JSON.stringify(AHEAD_ID))) return null;
-    const parsed = parseLine(line);
-    return parsed?.id === AHEAD_ID ? JSON.stringify({ ...parsed, id: this.clientId }) : null;
+    return line.startsWith(AHEAD_REPLY_PREFIX) ? `{"id":${JSON.stringify(this.clientId)},${line.slice(AHEAD_REPLY_PREFIX.length)}` : null;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {

@@ -379,7 +379,6 @@ async function runProgram(argv: readonly string[]): Promise<number> {
   }
 }
 
-// For bin/cli-snapshot.cjs, which runs this bundle in a startup snapshot (issue #19): what bin/strata
-// does before main (the early probe), and what the snapshot's builder does after its warm-up commands.
-export { startEarlyProbe } from './early-probe';
+// For bin/cli-snapshot.cjs, which runs this bundle in a startup snapshot (issue #19): what the
+// snapshot's builder does after its warm-up commands.
 export { forgetMachineFacts } from '../../../shared/app/machine-facts';

@@ -17,8 +17,8 @@ import type { PrelaunchedProbe, AheadRequest } from '../../bridge/probe-prelaunc
  * in an older spelling, with that call's probe request where it depends on nothing but the command:
  * the probe is sent it at once, so the loader's work runs while the CLI still loads.
  */
-const PROBE_COMMANDS: readonly { words: readonly string[]; first?: AheadRequest }[] = [
-  { words: ['loader', 'show'], first: { method: 'loader.info' } },
+const PROBE_COMMANDS: readonly { words: readonly string[]; ahead?: AheadRequest }[] = [
+  { words: ['loader', 'show'], ahead: { method: 'loader.info' } },
   // `devices` names the driver manifests discovery finds (vulkan-service.ts physicalDevices): not known here.
   { words: ['device', 'list'] },
 ];
@@ -36,18 +36,18 @@ export function startsWithProbeCommand(argv: readonly string[]): boolean {
 
 /** The request the command's first call will send the default probe, when it is known from the command alone. */
 export function aheadRequest(argv: readonly string[]): AheadRequest | null {
-  return probeCommandOf(argv)?.first ?? null;
+  return probeCommandOf(argv)?.ahead ?? null;
 }
 
 /** The probe the CLI's default BridgeClient would start (same file, flags, folder and environment), started now. */
-export async function prelaunchDefaultProbe(root: string, env: NodeJS.ProcessEnv = process.env, first: AheadRequest | null = null): Promise<PrelaunchedProbe> {
+export async function prelaunchDefaultProbe(root: string, env: NodeJS.ProcessEnv = process.env, ahead: AheadRequest | null = null): Promise<PrelaunchedProbe> {
   const [{ probeCommand }, { prelaunchProbe }, { defaultProbeLauncher }] = await Promise.all([
     import('../../platform/app-paths'),
     import('../../bridge/probe-prelaunch'),
     import('../../bridge/probe-transport'),
   ]);
   const probe = probeCommand(root);
-  return prelaunchProbe(defaultProbeLauncher(), { file: probe.file, execArgv: probe.execArgv, cwd: root, env }, first);
+  return prelaunchProbe(defaultProbeLauncher(), { file: probe.file, execArgv: probe.execArgv, cwd: root, env }, ahead);
 }
 
 /** bin/strata's call: the default probe when `argv` is a command that asks it, else null. */
