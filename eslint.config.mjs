@@ -61,6 +61,20 @@ export default defineConfig(
     rules: { 'no-unused-vars': ['error', UNUSED_ON_PURPOSE] },
   },
   {
+    files: ['**/*.{ts,tsx,mts}'],
+    rules: {
+      // esbuild cannot tree-shake zod's `z` export (a namespace object kept whole): with it every
+      // bundle carried all of zod's core, ~2x the CLI's and the browser preload's zod (issue #19).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+          message: "import * as z from 'zod' (esbuild tree-shakes the namespace import, not the z export)",
+        },
+      ],
+    },
+  },
+  {
     rules: {
       // Strata matches control characters on purpose: it strips and escapes them in untrusted text
       // (captured application output, profile and layer names) before showing or writing it.

@@ -26,7 +26,7 @@ if (token) {
     method: 'POST',
     credentials: 'omit',
     headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: token },
-    body: '{}',
+    body: FIRST_REQUEST.body,
   });
   // A failure is the preload's to report when it takes the response; until then it is not an unhandled rejection.
   response.catch(() => undefined);

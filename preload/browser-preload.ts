@@ -12,6 +12,7 @@ import '../shared/validation/zod-config';
 import { createStrataApi, type StrataApi } from '../shared/ipc/api';
 import { IpcResultSchema, type IpcResult } from '../shared/ipc/result';
 import { strataError } from '../shared/errors/strata-error';
+import { FIRST_VIEW_REQUEST } from '../shared/ipc/first-view-request';
 import { FIRST_REQUEST, TOKEN_HEADER, TOKEN_KEY, type FirstRequestWindow } from './browser-token';
 
 function storedToken(): string | null {
@@ -90,11 +91,13 @@ async function resultOf(channel: string, response: Response): Promise<IpcResult<
 
 /**
  * The first view's data, asked for before the renderer's modules have loaded (issue #19: first
- * render): the Layers view shows discovery's answer and little before it, and the server's discovery
- * then overlaps the page's start-up instead of following it. Sent by browser-first-request.ts, the
- * page's first script, when it had the token; else here, as this script runs. The renderer's first
- * `discovery.manifests` call ({}, renderer/src/main.tsx makes it before its first render) takes this
- * answer; it is handed out once, so every later call (Refresh, a change on disk) asks the server again.
+ * render): the Layers view shows discovery's answer and little before it, and the server's answer
+ * (kept from its warm-up, or a discovery that overlaps the page's start-up) is on its way before the
+ * page's modules are. Sent by browser-first-request.ts, the page's first script, when it had the
+ * token; else here, as this script runs. The renderer's first `discovery.manifests` call (the same
+ * request, shared/ipc/first-view-request.ts; renderer/src/main.tsx makes it before its first render)
+ * takes this answer; it is handed out once, so every later call (Refresh, a change on disk) asks the
+ * server again.
  */
 const EARLY_CHANNEL = FIRST_REQUEST.channel;
 const sent = (window as FirstRequestWindow)[FIRST_REQUEST.global];
@@ -102,9 +105,9 @@ delete (window as FirstRequestWindow)[FIRST_REQUEST.global];
 let early: Promise<IpcResult<unknown>> | null = sent
   ? sent.then(
       (response) => resultOf(EARLY_CHANNEL, response),
-      () => invoke(EARLY_CHANNEL, {}),
+      () => invoke(EARLY_CHANNEL, FIRST_VIEW_REQUEST.request),
     )
-  : invoke(EARLY_CHANNEL, {});
+  : invoke(EARLY_CHANNEL, FIRST_VIEW_REQUEST.request);
 // (A failure is the caller's to see when it takes the answer; until then it is not an unhandled rejection.)
 early.catch(() => undefined);
 // Nobody asked (another first view, or no renderer): dropped, so no answer older than this is ever handed out.
@@ -112,7 +115,7 @@ setTimeout(() => (early = null), 30_000);
 
 function invokeOrEarly(channel: string, request: unknown): Promise<IpcResult<unknown>> {
   const answer = early;
-  if (answer && channel === EARLY_CHANNEL && JSON.stringify(request ?? {}) === '{}') {
+  if (answer && channel === EARLY_CHANNEL && JSON.stringify(request ?? {}) === FIRST_REQUEST.body) {
     early = null;
     return answer;
   }

@@ -13,7 +13,7 @@ import { registryManifests, systemRegistryReader, windowsProcessElevated, type R
 import { layerReadings } from '../../shared/loader/layer-readings';
 import { inventorySteps, type ManifestInventory, type ScannedManifest } from '../../shared/discovery/manifest-inventory';
 import { currentUser } from './current-user';
-import { libraryLookup } from './library-check';
+import { libraryFilesUnchanged, libraryLookup } from './library-check';
 import { loaderHas } from '../../shared/loader/loader-rules';
 import { readLoaderSettings } from '../../shared/loader/loader-settings-file';
 import { DRIVER_SEARCH_VARIABLES, driverListWithSettings } from '../../shared/loader/settings-drivers';
@@ -134,8 +134,9 @@ export async function discoveryPaths(ctx: DiscoveryContext): Promise<DiscoveryPa
  * discovery while one is running share it (issue #19: a page's first view asks discovery.manifests,
  * chain.context, profiles.list and activity.status at once, and each scanned, parsed and linted
  * every manifest on its own), and while a UI host watches the search folders a settled answer is
- * kept until the watcher reports a change or a call may have written. `fresh` scans again all the
- * same. Callers read the answer and never change it: it may be another caller's too. A context with
+ * kept until the watcher reports a change or a call may have written, and handed out again only
+ * while the library files its lint read are as they were. `fresh` scans again all the same.
+ * Callers read the answer and never change it: it may be another caller's too. A context with
  * a registry reader of its own (tests) is never shared.
  */
 export function discoveryManifests(ctx: DiscoveryContext & { fresh?: boolean }): Promise<ManifestInventory> {
@@ -154,16 +155,27 @@ async function discoverManifests(ctx: DiscoveryContext): Promise<ManifestInvento
   });
   const locations = {} as ManifestInventory['locations'];
   for (const kind of MANIFEST_KINDS) locations[kind] = scan.locations[kind].map(({ error: _error, ...loc }) => loc);
+  // A process that keeps answers (a UI host) will model chains on these manifests: the model reads
+  // discovery's parse of each (issue #14 point 5). A one-shot command would only pay for them (~15 % on 10,000 files).
+  const kept = manifestCatalogue.watches(ctx.env);
+  const readings = kept ? layerReadings : null;
+  // What a kept answer's lint read that the watcher does not see: the library files (one stat each).
+  const seen = kept ? new Map<string, string>() : undefined;
   // The libraries of manifests for another platform (a Windows tree modelled on Linux) are not this process's to open.
   const libraries =
     ctx.libraries === false
       ? null
-      : libraryLookup(ctx.env, ctx.cwd ?? process.cwd(), platform.os === 'windows' ? 'windows' : platform.os === 'linux' ? 'linux' : 'other', user.elevated);
-  // A process that keeps answers (a UI host) will model chains on these manifests: the model reads
-  // discovery's parse of each (issue #14 point 5). A one-shot command would only pay for them (~15 % on 10,000 files).
-  const readings = manifestCatalogue.watches(ctx.env) ? layerReadings : null;
-  const inventory = await inSlices(inventorySteps(locations, scan.manifests, ctx.loaderVersion ?? null, libraries, readings));
-  return search.notes.length ? { ...inventory, driverNotes: search.notes } : inventory;
+      : libraryLookup(
+          ctx.env,
+          ctx.cwd ?? process.cwd(),
+          platform.os === 'windows' ? 'windows' : platform.os === 'linux' ? 'linux' : 'other',
+          user.elevated,
+          seen,
+        );
+  const found = await inSlices(inventorySteps(locations, scan.manifests, ctx.loaderVersion ?? null, libraries, readings));
+  const inventory = search.notes.length ? { ...found, driverNotes: search.notes } : found;
+  if (seen) manifestCatalogue.reuseWhile(inventory, () => libraryFilesUnchanged(seen));
+  return inventory;
 }
 
 /** How long a discovery holds the event loop before it lets other work run. */

@@ -15,8 +15,9 @@ export interface DiscoveryWatchOptions {
 
 /**
  * The hosts' side of manifest watching: one ManifestWatcher over the search paths discovery uses,
- * running only while at least one UI client (an Electron window, a browser's event stream) is
- * attached, so the CLI and an idle `strata serve` hold no watches. Changes go out as
+ * running only while at least one UI client (an Electron window, a browser's event stream, or
+ * `strata serve` waiting for its first page: AppContext.warmUp) is attached, so the CLI holds no
+ * watches. Changes go out as
  * `discovery.changed`; a folder that cannot be watched as one `host.notice` per process. While it
  * watches, the manifest catalogue keeps its answers for this environment, and each change drops them
  * (manifest-catalogue.ts).
@@ -60,6 +61,9 @@ export class DiscoveryWatch {
       paths,
       cwd: this.options.cwd ?? process.cwd(),
       ...(this.options.debounceMs !== undefined ? { debounceMs: this.options.debounceMs } : {}),
+      // Kept answers go at a burst's first event, not after its debounce: a page opened meanwhile
+      // (its first view takes a kept answer) reads the folders anew.
+      onPending: () => manifestCatalogue.invalidate(),
       onChange: (change) => {
         manifestCatalogue.invalidate();
         bus.emit('discovery.changed', change);

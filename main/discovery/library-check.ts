@@ -1,4 +1,4 @@
-import { closeSync, existsSync, readSync } from 'node:fs';
+import { closeSync, existsSync, readSync, statSync } from 'node:fs';
 import { GuardedReadError, openRegularFileSync } from '../platform/guarded-read';
 import { candidateOutcome, ldsoFacts, librarySearchSystem, linkerCache } from '../../native-bridge/library-resolver';
 import { resolveLibrary, type LibraryResolution, type LibrarySearchSystem } from '../../shared/vulkan/library-search';
@@ -15,7 +15,10 @@ import type { LibraryCheck, LibraryFileState, LibraryLookup } from '../../shared
  *
  * One lookup per lint run: every path is looked at and read once however many manifests name it (the
  * 10,000-manifest tree of bench/ names 10,000 libraries; Debian's name a handful), and the answers
- * are not kept past the run, so an edited or installed library shows at the next lint.
+ * are not kept past the run, so an edited or installed library shows at the next lint. A host that
+ * keeps a lint's answer passes `seen`, and asks `libraryFilesUnchanged(seen)` before it hands that
+ * answer out again (main/discovery/manifest-catalogue.ts: the manifest watcher sees the manifest
+ * folders, not the libraries they name).
  */
 
 /** One buffer for every header read: the reads are synchronous and the classifier keeps no reference to the bytes. */
@@ -48,6 +51,25 @@ function readHead(path: string, target: LibraryTarget): { head: Buffer; size: nu
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * What stat(2) says of `path`, as a string that changes when the file is replaced, written or
+ * removed (inode, size, mtime, ctime; "-" when nothing is there or it cannot be statted).
+ */
+export function fileSignature(path: string): string {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : '-';
+  } catch {
+    return '-';
+  }
+}
+
+/** Whether every path of `seen` (a lookup's, from libraryLookup) still has the signature it had when the lookup read it. */
+export function libraryFilesUnchanged(seen: ReadonlyMap<string, string>): boolean {
+  for (const [path, signature] of seen) if (fileSignature(path) !== signature) return false;
+  return true;
 }
 
 /** What is at `path` for a process of `target`. */
@@ -87,13 +109,19 @@ export function libraryLookup(
   os: 'linux' | 'windows' | 'other' = platformOs(),
   /** As a setuid/setgid application (`--elevated`): ld.so ignores LD_LIBRARY_PATH in secure-execution mode (ld.so(8)). */
   elevated = false,
+  /** Filled with every path looked at and its fileSignature, taken before it is read (one stat more per path). */
+  seen?: Map<string, string>,
 ): LibraryLookup | null {
   if (os !== platformOs() || os === 'other') return null;
   const target: LibraryTarget = { os, arch: process.arch };
   const files = new Map<string, LibraryFileState>();
   const fileAt = (path: string): LibraryFileState => {
     let f = files.get(path);
-    if (!f) files.set(path, (f = readLibraryFile(path, target)));
+    if (!f) {
+      // Before the read: a change between the two shows as a changed signature at the next check.
+      seen?.set(path, fileSignature(path));
+      files.set(path, (f = readLibraryFile(path, target)));
+    }
     return f;
   };
   const outcome = (path: string) => {

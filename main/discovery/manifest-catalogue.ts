@@ -20,12 +20,16 @@ export interface CatalogueRequest {
  *   `invalidate()` (a change the watcher reports) and around any channel call that may write
  *   (`beginWrite()`, main/hosts/app-context.ts).
  * - Nothing is kept for an environment nobody watches (the CLI, a test): the next request scans.
+ * - A kept answer may carry a check of what the watcher cannot see (`reuseWhile`: the library files
+ *   its lint read); it is handed out again only while that check holds, else the request scans.
  *
- * Callers read an answer and never change it: it is other callers' too.
+ * Callers read an answer and never change it: it is other callers' too (its top level is frozen).
  */
 export class ManifestCatalogue {
   private answers = new WeakMap<object, Map<string, Promise<ManifestInventory>>>();
-  private readonly settled = new WeakSet<Promise<ManifestInventory>>();
+  /** Each settled scan's answer. */
+  private readonly settled = new WeakMap<Promise<ManifestInventory>, ManifestInventory>();
+  private readonly checks = new WeakMap<ManifestInventory, () => boolean>();
   private readonly kept = new Map<object, number>();
   /** Bumped by every invalidate(): answers computed before it are not kept after it. */
   private generationCount = 0;
@@ -70,6 +74,11 @@ export class ManifestCatalogue {
     };
   }
 
+  /** `inventory`, once kept, is handed out again only while `check()` is true (called at each reuse). */
+  reuseWhile(inventory: ManifestInventory, check: () => boolean): void {
+    this.checks.set(inventory, check);
+  }
+
   /** Drop every kept answer (running scans finish for those who asked, and are not kept). */
   invalidate(): void {
     this.generationCount++;
@@ -84,7 +93,8 @@ export class ManifestCatalogue {
     let byKey = answers.get(env);
     if (!byKey) answers.set(env, (byKey = new Map()));
     const existing = byKey.get(key);
-    if (existing && !((fresh || this.writing > 0) && this.settled.has(existing))) return existing;
+    // A running scan is shared even by a fresh request (it began after the request was made); a settled one only when still current.
+    if (existing && (!this.settled.has(existing) || (!fresh && this.writing === 0 && this.stillCurrent(existing)))) return existing;
     // Kept only if the scan began while changes were watched, and none was reported since.
     const generation = this.generationCount;
     const watchedFromStart = this.kept.has(env) && this.writing === 0;
@@ -93,11 +103,20 @@ export class ManifestCatalogue {
     const forget = () => {
       if (byKey.get(key) === started) byKey.delete(key);
     };
-    started.then(() => {
-      this.settled.add(started);
+    started.then((inventory) => {
+      // Frozen (its top level): callers never change an answer, and the router checks a frozen answer
+      // it hands out again only once (main/router/router.ts).
+      Object.freeze(inventory);
+      this.settled.set(started, inventory);
       if (!watchedFromStart || !this.kept.has(env) || generation !== this.generationCount) forget();
     }, forget);
     return started;
+  }
+
+  private stillCurrent(answer: Promise<ManifestInventory>): boolean {
+    const inventory = this.settled.get(answer);
+    const check = inventory && this.checks.get(inventory);
+    return !check || check();
   }
 }
 

@@ -31,6 +31,8 @@ export interface ManifestWatcherOptions {
   debounceMs?: number;
   maxWaitMs?: number;
   onChange(change: DiscoveryChanged): void;
+  /** The first change of a burst was seen: it is on its way (onChange follows after the debounce). */
+  onPending?(): void;
   /** A folder could not be watched; called once per folder and reason. */
   onProblem?(message: string): void;
   /** For tests: Node's fs.watch by default. */
@@ -110,6 +112,8 @@ export class ManifestWatcher {
   private readonly maxWaitMs: number;
   private timer: NodeJS.Timeout | null = null;
   private firstPendingAt: number | null = null;
+  /** onPending was called for the changes now pending. */
+  private pendingAnnounced = false;
   private closed = false;
 
   constructor(private readonly options: ManifestWatcherOptions) {
@@ -271,6 +275,15 @@ export class ManifestWatcher {
     if (this.closed) return;
     const now = Date.now();
     this.firstPendingAt ??= now;
+    // Only for a change that will be reported: a rename of something else in a watched folder re-arms, and reports nothing.
+    if (!this.pendingAnnounced && !this.pending.empty) {
+      this.pendingAnnounced = true;
+      try {
+        this.options.onPending?.();
+      } catch {
+        // The listener's failure is its own, as onChange's.
+      }
+    }
     const wait = Math.max(0, Math.min(this.debounceMs, this.firstPendingAt + this.maxWaitMs - now));
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.flush(), wait);
@@ -280,6 +293,7 @@ export class ManifestWatcher {
   private flush(): void {
     this.timer = null;
     this.firstPendingAt = null;
+    this.pendingAnnounced = false;
     if (this.closed) return;
     try {
       this.rearm();

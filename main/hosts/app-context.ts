@@ -80,14 +80,21 @@ export interface AppContext extends ServiceContext {
    */
   attachUiClient(): () => void;
   /**
-   * While the host waits for its first page (issue #19: first render): the first view's schemas are
-   * built, the discovery service's code is loaded, and the dynamic linker's facts (`ldconfig -p`,
-   * kept for the process: native-bridge/library-resolver.ts) are read, all of which the first page's
-   * discovery paid for (~0.1–1 s on a loaded machine). Then one discovery of the host's own
-   * environment, whose answer is not kept: it runs the discovery code once, so the first page's
-   * discovery is not the process's first (1,000 manifests: ~1.2 s cold against ~0.3 s warm on this
-   * machine, bench/ui-1k-layers.bench.ts), and a page that asks while it runs shares it
-   * (manifest-catalogue.ts). It asks the loader nothing (no probe); a failure is left to the call that meets it.
+   * While the host waits for its first page (issue #19: first render), what that page's first view
+   * would otherwise wait for, on a machine it shares with the browser starting up:
+   * - the first view's schemas are built, and the dynamic linker's facts (`ldconfig -p`, kept for
+   *   the process: native-bridge/library-resolver.ts) are read;
+   * - the search folders are watched from now on (as while a page is open), and one discovery of the
+   *   host's environment runs. Its answer is kept while nothing changes (manifest-catalogue.ts: the
+   *   watcher for the manifests, a stat of each library its lint read), and the page's first view
+   *   takes it (`fresh: false`), so the page no longer waits for a scan (1,000 manifests: 0.5–1 s
+   *   beside a starting browser on a 2-core machine); a page that asks while it runs shares it;
+   * - then chain.context, as the first view asks it: the discovery the services behind the first
+   *   view's other calls read (kept too), and the loader's version, which chain.context,
+   *   profiles.list and activity.status need: asked of the probe now and kept for the process
+   *   (chain/loader-version.ts), instead of beside the page's rendering (~0.3 s of the probe's CPU on
+   *   a tree of 1,000 layers with Strata's override). A failure is not kept: the call that meets it
+   *   again reports it.
    */
   warmUp(host: HostKind): Promise<void>;
 }
@@ -102,12 +109,17 @@ export function createAppContext(options: { root: string; env?: NodeJS.ProcessEn
     bus,
     attachUiClient: () => discoveryWatch.attach(),
     warmUp: async (host) => {
+      // Held for the host's life: dispose() stops the watch.
+      discoveryWatch.attach();
       await Promise.all(FIRST_VIEW_CHANNELS.map((c) => channelSchemas(c).catch(() => undefined)));
       // The search order alone (a few stat calls): it loads the discovery service, as the first view's discovery does.
       await services.router.call('discovery.paths', {}, { host });
       // The linker's cache, which the first view's lint reads for bare library names (its default folders are asked only for a not-found message).
       if (process.platform === 'linux') (await import('../../native-bridge/library-resolver')).linkerCache();
       await services.router.call('discovery.manifests', {}, { host });
+      // The services behind the first view's other calls read the catalogue without the loader
+      // version (another key: the lint's verdicts differ), and chain.context asks the loader's version.
+      await services.router.call('chain.context', {}, { host });
     },
     dispose: () => {
       services.dispose();

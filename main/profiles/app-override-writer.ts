@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { serviceError } from '../../shared/errors/strata-error';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveXdgDirectories } from '../../shared/loader/xdg-directories';
 import { OVERRIDE_LAYER_NAME } from '../../shared/override/override-config';
 import { APP_OVERRIDE_PREFIX, planAppOverrides, type AppOverrideFile, type AppOverrideGroup } from '../../shared/profiles/app-overrides';

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { serviceError, strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
 import { computeLayerChain, overridePathsFor, RULES_VERSION } from '../../shared/loader/chain';
 import type { ManifestInventory } from '../../shared/discovery/manifest-inventory';

@@ -86,8 +86,10 @@ export function createHandlers(options: ServiceOptions): Handlers {
     // The lint's verdicts follow the installed loader's version, read from its file name (no load: cheap).
     'discovery.manifests': async (request) => {
       const [{ discoveryManifests }, { loaderVersionFromFileName }] = await Promise.all([services.discovery(), services.loaderVersionFile()]);
-      // fresh: what the page shows (and its Refresh) is read anew; the services behind other channels may read a kept answer (manifest-catalogue.ts).
-      return discoveryManifests({ env, ...request, loaderVersion: loaderVersionFromFileName(env), fresh: true });
+      // Fresh unless asked otherwise: what a page shows (and its Refresh) is read anew, but its first
+      // view takes the answer a watching host keeps (its warm-up's); the services behind other
+      // channels may read a kept answer too (manifest-catalogue.ts).
+      return discoveryManifests({ env, ...request, loaderVersion: loaderVersionFromFileName(env), fresh: request.fresh ?? true });
     },
     'chain.explain': async (request) => {
       const [{ explainChainRequest }, { loaderVersionFromBridge }, { loaderVersionFromFileName }] = await Promise.all([

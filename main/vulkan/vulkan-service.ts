@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { probeDeathDetail, type BridgeClient } from '../bridge/bridge-client';
 import { environmentWith, type BridgePool } from '../bridge/bridge-pool';
 import { serviceError, type StrataError } from '../../shared/errors/strata-error';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import type { Environment } from '../loader/xdg-directories';
 import { resolveXdgDirectories } from '../loader/xdg-directories';

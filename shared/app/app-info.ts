@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Which host the router is serving: the renderer never branches on it, the About view only shows it. */
 export const HostKindSchema = z.enum(['electron', 'browser', 'cli']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ManifestInventory } from '../discovery/manifest-inventory';
 import { OVERRIDE_DISABLE_VARIABLE } from '../override/override-config';
 import { ChainSettingsSourceSchema } from '../loader/chain-settings';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { ManifestKindSchema, LocationStatusSchema, type ManifestKind } from '../loader/search-paths';
 import { parseManifest } from '../manifest/manifest-parser';

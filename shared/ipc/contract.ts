@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REQUEST_LIMITS, tooMany } from './request-limits';
 
 /**
@@ -51,9 +51,9 @@ export const channels = {
   },
   'discovery.manifests': {
     summary:
-      'Every layer and driver manifest the loader would read, in its order, with origin, parsed summary, text and lint diagnostics; `elevated: true` answers as an elevated application would see it.',
+      'Every layer and driver manifest the loader would read, in its order, with origin, parsed summary, text and lint diagnostics; `elevated: true` answers as an elevated application would see it; `fresh: false` takes the answer a UI host keeps up to date while it watches the search folders, if it has one.',
     schemas: async () => ({
-      request: (await import('../loader/search-paths')).DiscoveryRequestSchema,
+      request: (await import('../loader/search-paths')).DiscoveryManifestsRequestSchema,
       response: (await import('../discovery/manifest-inventory')).ManifestInventorySchema,
     }),
   },

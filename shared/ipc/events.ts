@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DiscoveryChangedSchema } from '../discovery/discovery-changes';
 import { SessionEndedEventSchema, SessionLinesEventSchema, SessionStartedEventSchema } from '../sessions/session-ipc';
 

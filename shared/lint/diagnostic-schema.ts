@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** vscode-languageserver-types' Diagnostic as a runtime schema, for diagnostics crossing IPC. */
 const PositionSchema = z.object({ line: z.number().int().nonnegative(), character: z.number().int().nonnegative() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ChainExplainRequestSchema, LayerChainSchema, LoaderVersionTextSchema, type LayerChain } from './chain';
 import { compareLoaderVersions, LOADER_RULES, type LoaderRuleId } from './loader-rules';
 

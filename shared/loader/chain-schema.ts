@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DiscoveredManifest } from '../discovery/manifest-inventory';
 import type { Environment } from './xdg-directories';
 import { LoaderRuleUseSchema } from './loader-rules';

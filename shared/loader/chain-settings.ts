@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DiscoveredManifestSchema } from '../discovery/manifest-inventory';
 import type { ChainManifest, ChainSettingsInput } from './chain-schema';
 import { readLoaderSettings, settingsObjects } from './loader-settings-file';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Environment } from './xdg-directories';
 import { disableMatch, enableMatch } from './layer-filters';
 import { loaderHas, rulesFor, RULES_VERSION } from './loader-rules';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { knownVariable, isVulkanRelatedName } from './environment-variables';
 import { resolveXdgDirectories, XdgDirectoriesSchema, type Environment } from './xdg-directories';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The one table of loader behaviour that changed between releases. Each row is one behaviour, the

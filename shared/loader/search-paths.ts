@@ -1,5 +1,5 @@
 import { loaderHas } from './loader-rules';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveXdgDirectories, type Environment } from './xdg-directories';
 
 /**
@@ -263,3 +263,10 @@ export type DiscoveryPaths = z.infer<typeof DiscoveryPathsSchema>;
  */
 export const DiscoveryRequestSchema = z.object({ elevated: z.boolean().optional() }).strict();
 export type DiscoveryRequest = z.infer<typeof DiscoveryRequestSchema>;
+
+/**
+ * `discovery.manifests`: `fresh: false` takes an answer the host keeps while it watches the search
+ * folders (a page's first view: a UI host's warm-up has it ready); absent or true reads every
+ * manifest anew (Refresh, the CLI).
+ */
+export const DiscoveryManifestsRequestSchema = DiscoveryRequestSchema.extend({ fresh: z.boolean().optional() }).strict();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The XDG base directories as the loader resolves them on Linux (LoaderLayerInterface.md, "Linux

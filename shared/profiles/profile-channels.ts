@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { StrataErrorSchema } from '../errors/strata-error-schema';
-import { LayerChainSchema } from '../loader/chain';
+import { LayerChainSchema } from '../loader/chain-schema';
 import { OverrideApplyResultSchema } from '../override/override-status';
 import { ApplicationSchema } from './application-list';
 import { ProfileNameSchema, ProfileSchema } from './profile-schema';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LayerControlSchema } from '../override/override-config';
 import { SettingsByLayerSchema } from '../settings/setting-values';
 import { LoaderMessageLevelSchema, PROFILE_SCHEMA_VERSION, ProfileNameSchema, type Profile, type ProfileIssue } from './profile-schema';

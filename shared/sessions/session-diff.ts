@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import type { LayerChain } from '../loader/chain';
+import * as z from 'zod';
+import type { LayerChain } from '../loader/chain-schema';
 import { SessionCountsSchema, SessionExitSchema, SeveritySchema, type SessionCounts, type SessionExit, type Severity } from './session-records';
 
 /** What a diff needs from one session: read once from its file by main. */

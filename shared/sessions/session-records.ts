@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { LayerChainSchema } from '../loader/chain';
+import * as z from 'zod';
+import { LayerChainSchema } from '../loader/chain-schema';
 import { LINE_SOURCES, SEVERITIES } from './record-words';
 
 /**

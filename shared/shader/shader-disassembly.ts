@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What `shader.disassemble` answers: spirv-dis-identical text (friendly names, or raw ids) plus the reader's LSP diagnostics. */
 const PositionSchema = z.object({ line: z.number().int(), character: z.number().int() });

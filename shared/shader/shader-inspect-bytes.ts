@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ShaderInspectionSchema } from './shader-inspection';
 import { VBC_STAGES } from './vbc-enums';
 import { SHADER_BYTES_LIMIT } from './shader-bytes-limit';

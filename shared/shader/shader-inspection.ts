@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SpirvDiagnosticSchema } from './shader-disassembly';
 import type { BlockMember, SpirvReflection } from './spirv-reflect';
 import { VbcDescriptionSchema } from './vbc-inspection';

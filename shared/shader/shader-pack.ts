@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SpirvDiagnosticSchema } from './shader-disassembly';
 import { ShaderBase64Schema } from './shader-inspect-bytes';
 import { VbcReflectionSchema } from './vbc-inspection';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The VBC part of what `shader.inspect` answers for a VBC file (docs/vbc.md): the header, where each

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Which driver manifest each physical device came from. The loader does not say (a VkPhysicalDevice

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ExtensionPropertiesSchema, ProbeEnvironmentSchema } from './loader-info';
 import { DeviceOriginSchema, DriverManifestDevicesSchema } from './device-origin';
 

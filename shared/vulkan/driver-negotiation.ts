@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { strataError, type StrataError } from '../errors/strata-error';
 import { StrataErrorSchema } from '../errors/strata-error-schema';

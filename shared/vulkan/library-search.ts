@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Which file a manifest's "library_path" names, found the way the loader and glibc's dynamic linker

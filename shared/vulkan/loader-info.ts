@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** An extension as vkEnumerate*ExtensionProperties reports it. */
 export const ExtensionPropertiesSchema = z.object({

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { artifact, launchChromium, openPage, prepareE2e, startServer, stopServer, type StrataServer } from '../helpers/e2e-harness';
 import { vulkaninfoInstanceVersion } from '../helpers/real-vulkan';
+import { FIRST_VIEW_BODY } from '../../shared/ipc/first-view-request';
 
 /**
  * The whole browser-host path, for real: `bin/strata serve` with a throwaway HOME, Debian's
@@ -176,9 +177,11 @@ test('first view (issue #19): discovery is asked once, as the page starts; the s
     // Every /api/ request and response, in the order the browser saw them.
     const seen: string[] = [];
     const channel = (url: string) => /^\/api\/(.+)$/.exec(new URL(url).pathname)?.[1];
+    const bodies: (string | null)[] = [];
     fresh.on('request', (r) => {
       const c = channel(r.url());
       if (c) seen.push(`request ${decodeURIComponent(c)}`);
+      if (c === 'discovery.manifests') bodies.push(r.postData());
     });
     fresh.on('response', (r) => {
       const c = channel(r.url());
@@ -192,6 +195,7 @@ test('first view (issue #19): discovery is asked once, as the page starts; the s
       .filter({ hasText: /\d+ layers/ })
       .waitFor({ timeout: 30_000 });
     assert.equal(seen.filter((e) => e === 'request discovery.manifests').length, 1, seen.join('\n'));
+    assert.deepEqual(bodies, [FIRST_VIEW_BODY], 'it takes the answer the server keeps (its warm-up scanned)');
     const discovered = seen.indexOf('response discovery.manifests');
     assert.ok(discovered >= 0, seen.join('\n'));
     for (const c of ['activity.status', 'profiles.list'])

@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppContext } from '../../main/hosts/app-context';
 import { findAppRoot } from '../../main/platform/app-paths';
 import type { StrataEvent } from '../../shared/ipc/events';
 import { makeTempHome } from '../helpers/temp-home';
 import { manifestCatalogue } from '../../main/discovery/manifest-catalogue';
+import { FIRST_VIEW_REQUEST } from '../../shared/ipc/first-view-request';
 
 /**
  * main/hosts/app-context.ts: the UI hosts' wiring. Manifest folders are watched only while a UI client is
@@ -69,25 +70,72 @@ test("launches made through the context report on the context's bus", async () =
   }
 });
 
-test('warmUp (issue #19) loads what the first view needs, discovers the manifests once and starts no probe; the first view then answers', async () => {
+test('warmUp (issue #19) watches, discovers once and keeps that answer, and asks the loader its version once: the first view then takes both, with no scan and no probe request', async () => {
   const home = makeTempHome();
   const ctx = createAppContext({ root, env: home.env });
-  // The probe's process (private to BridgeClient): the warm-up asks the loader nothing, so none is started.
-  const probe = () => (ctx.bridge as unknown as { child: unknown }).child;
-  // Every discovery goes through the one catalogue: count those of this environment.
+  const events: StrataEvent[] = [];
+  ctx.bus.subscribe((e) => events.push(e));
+  // A layer whose library is not there yet.
+  const layers = join(home.env['XDG_DATA_HOME']!, 'vulkan', 'explicit_layer.d');
+  mkdirSync(layers, { recursive: true });
+  // Outside the watched folders: only the kept answer's own check can see it appear.
+  const libraries = join(home.dir, 'libs');
+  mkdirSync(libraries);
+  const library = join(libraries, 'libVkLayer_warm.so');
+  const manifest = {
+    file_format_version: '1.2.0',
+    layer: { name: 'VK_LAYER_warm', type: 'GLOBAL', library_path: library, api_version: '1.3.0', implementation_version: '1', description: 'd' },
+  };
+  writeFileSync(join(layers, 'warm.json'), JSON.stringify(manifest));
+  // Every scan of this environment goes through the one catalogue: count the scans (not the answers).
   const answer0 = manifestCatalogue.answer.bind(manifestCatalogue);
-  let discoveries = 0;
-  manifestCatalogue.answer = (request, compute) => {
-    if (request.env === home.env) discoveries++;
-    return answer0(request, compute);
+  let scans = 0;
+  manifestCatalogue.answer = (request, compute) =>
+    answer0(request, (r) => {
+      if (r.env === home.env) scans++;
+      return compute(r);
+    });
+  const asked: string[] = [];
+  const request0 = ctx.bridge.request.bind(ctx.bridge);
+  ctx.bridge.request = ((method: string, ...rest: unknown[]) => {
+    asked.push(method);
+    return (request0 as (m: string, ...r: unknown[]) => unknown)(method, ...rest);
+  }) as typeof ctx.bridge.request;
+  const firstView = async () => {
+    const answer = await ctx.router.call('discovery.manifests', FIRST_VIEW_REQUEST.request, { host: 'browser' });
+    assert.ok(answer.ok, JSON.stringify(answer));
+    return JSON.stringify(answer.value);
   };
   try {
     await ctx.warmUp('browser');
-    assert.equal(discoveries, 1, 'the warm-up discovers the manifests once (its answer warms the code, it is not kept)');
-    assert.equal(probe(), null, 'no probe started by the warm-up');
-    const answer = await ctx.router.call('discovery.manifests', {}, { host: 'browser' });
-    assert.ok(answer.ok, JSON.stringify(answer));
-    assert.equal(probe(), null, 'discovery asks no probe either');
+    assert.equal(scans, 2, "the warm-up scans twice: discovery.manifests' and the services' (no loader version for the lint: another key)");
+    assert.deepEqual(asked, ['loader.version'], "the warm-up asks the loader's version, and nothing else");
+
+    const first = await firstView();
+    assert.equal(scans, 2, "the first view takes the warm-up's answer");
+    assert.match(first, /libVkLayer_warm\.so/);
+    const context = await ctx.router.call('chain.context', {}, { host: 'browser' });
+    assert.ok(context.ok, JSON.stringify(context));
+    assert.deepEqual(asked, ['loader.version'], 'chain.context takes the kept version: no probe request');
+    assert.equal(scans, 2, 'chain.context takes the kept answer too');
+
+    // What the watcher cannot see: the library appears. The kept answer is not handed out again.
+    writeFileSync(library, 'not an ELF file');
+    const second = await firstView();
+    assert.equal(scans, 3, 'a library file changed since the scan: scanned again');
+    assert.notEqual(second, first, "the lint's verdict on the library changed");
+    assert.equal(await firstView(), second);
+    assert.equal(scans, 3, 'nothing changed since: kept');
+
+    // Without `fresh: false` (Refresh, the CLI): always a scan.
+    assert.ok((await ctx.router.call('discovery.manifests', {}, { host: 'browser' })).ok);
+    assert.equal(scans, 4);
+
+    // A manifest changed: the kept answer goes with the watcher's first event, before its debounce ends.
+    writeFileSync(join(layers, 'warm.json'), JSON.stringify({ ...manifest, layer: { ...manifest.layer, description: 'changed' } }));
+    await waitFor(events, (e) => e.name === 'discovery.changed', 'discovery.changed');
+    assert.match(await firstView(), /changed/);
+    assert.equal(scans, 5);
   } finally {
     manifestCatalogue.answer = answer0;
     ctx.dispose();

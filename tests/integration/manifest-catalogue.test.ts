@@ -4,7 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoveryManifests } from '../../main/discovery/discovery-service';
 import { DiscoveryWatch } from '../../main/discovery/discovery-watch';
-import { manifestCatalogue } from '../../main/discovery/manifest-catalogue';
+import { ManifestCatalogue, manifestCatalogue } from '../../main/discovery/manifest-catalogue';
+import type { ManifestInventory } from '../../shared/discovery/manifest-inventory';
 import { explainChainRequest } from '../../main/chain/chain-service';
 import { layerReadings } from '../../shared/loader/layer-readings';
 import { createAppContext } from '../../main/hosts/app-context';
@@ -178,3 +179,32 @@ test(
     }
   }),
 );
+
+test('reuseWhile: a kept answer is handed out again only while its check holds; a running scan is shared whatever the check', async () => {
+  const catalogue = new ManifestCatalogue();
+  const env = {};
+  const release = catalogue.keep(env);
+  let scans = 0;
+  let current = true;
+  const compute = async () => {
+    scans++;
+    const inventory = { scan: scans } as unknown as ManifestInventory;
+    catalogue.reuseWhile(inventory, () => current);
+    return inventory;
+  };
+  try {
+    const running = catalogue.answer({ env }, compute);
+    current = false;
+    assert.equal(catalogue.answer({ env }, compute), running, 'a running scan is shared');
+    const first = await running;
+    assert.notEqual(await catalogue.answer({ env }, compute), first, 'its check fails: scanned again');
+    assert.equal(scans, 2);
+    current = true;
+    const second = await catalogue.answer({ env }, compute);
+    assert.equal(await catalogue.answer({ env }, compute), second, 'its check holds: kept');
+    assert.equal(scans, 2);
+    assert.notEqual(await catalogue.answer({ env, fresh: true }, compute), second, 'fresh scans whatever the check');
+  } finally {
+    release();
+  }
+});

@@ -112,6 +112,29 @@ test('create, edit, delete a manifest: one event each, with its kind and path; a
   }
 });
 
+test('onPending: called at the first change of a burst, before its onChange, once per burst; never for a file the loader does not read', async () => {
+  const home = makeTempHome();
+  const explicitDir = join(home.env['XDG_CONFIG_HOME']!, 'vulkan', 'explicit_layer.d');
+  mkdirSync(explicitDir, { recursive: true });
+  const order: string[] = [];
+  const { watcher, events } = startWatcher(homePaths(home), { onPending: () => order.push('pending') });
+  try {
+    // Not a manifest: re-arms, reports nothing, announces nothing.
+    writeFileSync(join(explicitDir, 'notes.txt'), 'x');
+    renameSync(join(explicitDir, 'notes.txt'), join(explicitDir, 'notes2.txt'));
+    for (let i = 0; i < 5; i++) writeFileSync(join(explicitDir, `p${i}.json`), layer('VK_LAYER_STRATA_p'));
+    await events.next('the burst');
+    order.push('change');
+    writeFileSync(join(explicitDir, 'q.json'), layer('VK_LAYER_STRATA_q'));
+    await events.next('the next change');
+    order.push('change');
+    assert.deepEqual(order, ['pending', 'change', 'pending', 'change']);
+  } finally {
+    watcher.close();
+    home.cleanup();
+  }
+});
+
 test('a missing search folder made later (two levels deep) is noticed, then watched itself', async () => {
   const home = makeTempHome();
   const later = join(home.dir, 'later', 'deeper', 'layers');

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { z } from 'zod';
+import * as z from 'zod';
 import { channels, channelSchemas, type ChannelName } from '../../shared/ipc/contract';
 import { channelsOfProfiles } from '../../shared/profiles/profile-channels';
 import { channelsOfActivity } from '../../shared/activity/activity-status';

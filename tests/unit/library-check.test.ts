@@ -8,7 +8,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { lintManifest } from '../../shared/lint/manifest-lint';
 import type { LibraryLookup } from '../../shared/lint/library-lint';
-import { libraryLookup, readLibraryFile } from '../../main/discovery/library-check';
+import { fileSignature, libraryFilesUnchanged, libraryLookup, readLibraryFile } from '../../main/discovery/library-check';
 
 /**
  * main/discovery/library-check.ts, the I/O side of the library_path lint, on real files: a FIFO, a
@@ -70,3 +70,31 @@ test(
     );
   },
 );
+
+test('a lookup given `seen` records each path it read with its stat signature; libraryFilesUnchanged turns false when one appears, changes or goes', () => {
+  const dir = join(work, 'seen');
+  mkdirSync(dir);
+  const manifest = join(dir, 'layer.json');
+  const present = join(dir, 'libpresent.so');
+  writeFileSync(present, 'not ELF');
+  const seen = new Map<string, string>();
+  const lookup = libraryLookup({}, dir, 'linux', false, seen)!;
+  lookup(manifest, './libpresent.so');
+  lookup(manifest, './libabsent.so');
+  lookup(manifest, './libpresent.so');
+  assert.deepEqual([...seen.keys()].sort(), [join(dir, 'libabsent.so'), present]);
+  assert.equal(seen.get(join(dir, 'libabsent.so')), '-');
+  assert.equal(seen.get(present), fileSignature(present));
+  assert.equal(libraryFilesUnchanged(seen), true);
+
+  writeFileSync(join(dir, 'libabsent.so'), 'x');
+  assert.equal(libraryFilesUnchanged(seen), false, 'an absent library appeared');
+  rmSync(join(dir, 'libabsent.so'));
+  assert.equal(libraryFilesUnchanged(seen), true);
+  writeFileSync(present, 'not ELF, longer');
+  assert.equal(libraryFilesUnchanged(seen), false, 'a library written');
+  seen.set(present, fileSignature(present));
+  rmSync(present);
+  assert.equal(libraryFilesUnchanged(seen), false, 'a library removed');
+  assert.equal(libraryLookup({}, dir, 'linux') !== null, true, 'without `seen` nothing is recorded (no stat more)');
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { channels, channelSchemas, type ChannelName } from '../../shared/ipc/contract';
 
 /**

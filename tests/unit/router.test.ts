@@ -74,6 +74,27 @@ test('a response that breaks the contract is caught', async () => {
   assert.match(!result.ok ? result.error.message : '', /variables/);
 });
 
+test('the same frozen answer object handed out again (a kept discovery) is checked once: the checked copy is reused; another object is checked anew', async () => {
+  const kept = Object.freeze({ platform: 'linux', variables: [], xdg: null }) as never;
+  let answer: unknown = kept;
+  const { h } = handlers({ 'env.summary': () => answer as never });
+  const router = createRouter(h);
+  const first = await router.call('env.summary', {}, { host: 'cli' });
+  assert.ok(first.ok, JSON.stringify(first));
+  const again = await router.call('env.summary', {}, { host: 'cli' });
+  assert.ok(again.ok && first.ok && again.value === first.value, 'the checked copy of the same object');
+  // An object not frozen may change between two calls: checked each time.
+  const open = { platform: 'linux', variables: [], xdg: null };
+  answer = open;
+  assert.ok((await router.call('env.summary', {}, { host: 'cli' })).ok);
+  (open as { variables: unknown }).variables = 'changed';
+  assert.equal(((r) => !r.ok && r.error.code)(await router.call('env.summary', {}, { host: 'cli' })), 'ipc/invalid-response');
+  // Another object, even one that breaks the contract, is checked.
+  answer = Object.freeze({ platform: 'linux' });
+  const broken = await router.call('env.summary', {}, { host: 'cli' });
+  assert.equal(!broken.ok && broken.error.code, 'ipc/invalid-response');
+});
+
 test('a handler failing with an error value keeps its code and fix', async () => {
   const { h } = handlers({
     'app.info': () => {

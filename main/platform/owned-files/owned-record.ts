@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { serviceError, StrataRequestError } from '../../../shared/errors/strata-error';
 import { readIfExists, writeFileAtomic, type FileOps } from '../atomic-file';
 import type { OwnedLocation } from './owned-location';

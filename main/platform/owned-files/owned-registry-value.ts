@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { serviceError } from '../../../shared/errors/strata-error';
 import type { RegistryValue } from '../../../shared/discovery/registry-output';
 import { readIfExists, unlinkDurable, writeFileAtomic, type FileOps } from '../atomic-file';

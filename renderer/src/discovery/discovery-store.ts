@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { ManifestInventory } from '../../../shared/discovery/manifest-inventory';
 import type { DiscoveryPaths } from '../../../shared/loader/search-paths';
 import type { ChannelName, RequestOf, ResponseOf } from '../../../shared/ipc/contract';
+import { FIRST_VIEW_REQUEST } from '../../../shared/ipc/first-view-request';
 import { toStrataError, type RequestState } from '../requests/request-state';
 import { strataApi } from '../strata-bridge';
 
@@ -31,12 +32,12 @@ export const useDiscovery = create<DiscoveryState>()((set, get) => {
   // An older answer arriving after a newer request must not overwrite it.
   const latest: Record<Slot, number> = { manifests: 0, paths: 0 };
 
-  async function load<C extends ChannelName>(slot: Slot, channel: C, keepOnError = false): Promise<string | null> {
+  async function load<C extends ChannelName>(slot: Slot, channel: C, keepOnError = false, request = {} as RequestOf<C>): Promise<string | null> {
     const ticket = ++latest[slot];
     if (get()[slot].status !== 'ready') set({ [slot]: { status: 'loading' } } as Partial<DiscoveryState>);
     let next: RequestState<ResponseOf<C>>;
     try {
-      next = { status: 'ready', value: await strataApi().call(channel, {} as RequestOf<C>) };
+      next = { status: 'ready', value: await strataApi().call(channel, request) };
     } catch (e) {
       next = { status: 'error', error: toStrataError(e, channel) };
     }
@@ -52,7 +53,8 @@ export const useDiscovery = create<DiscoveryState>()((set, get) => {
     paths: { status: 'idle' },
     refreshing: false,
     loadManifests: async () => {
-      await load('manifests', 'discovery.manifests');
+      // The first load takes what a watching host keeps up to date (its warm-up's scan); Refresh and a change on disk read anew.
+      await load('manifests', FIRST_VIEW_REQUEST.channel, false, FIRST_VIEW_REQUEST.request);
     },
     loadPaths: async () => {
       await load('paths', 'discovery.paths');

@@ -26,19 +26,23 @@ const OWNER_WORDS: Record<FileOwner | 'unknown', string> = {
  */
 export function LoaderSettingsProblems() {
   const manifests = useDiscovery((s) => s.manifests);
-  const activity = useActivity((s) => s.status);
-  const [state, setState] = useState<RequestState<FileDiagnostics[]>>({ status: 'idle' });
+  const [state, setState] = useState<RequestState<{ files: FileDiagnostics[]; owners: (path: string) => FileOwner | 'unknown' }>>({ status: 'idle' });
 
   useEffect(() => {
     let live = true;
-    // Who wrote the file may have changed with it (a binding written or removed): the status is read again too.
-    void useActivity.getState().load();
-    strataApi()
-      .call('lint.files', { paths: [], settingsFile: true })
-      .then(
-        (value) => live && setState({ status: 'ready', value }),
-        (e: unknown) => live && setState({ status: 'error', error: toStrataError(e, 'lint.files') }),
-      );
+    // Who wrote the file may have changed with it (a binding written or removed): the status is read
+    // again too, and both are shown together, once both have answered: a binding may just have
+    // replaced another tool's file at the same path, whose diagnostics must not show beside the new owner.
+    Promise.all([strataApi().call('lint.files', { paths: [], settingsFile: true }), useActivity.getState().load()]).then(
+      ([files]) => {
+        if (!live) return;
+        const activity = useActivity.getState().status;
+        const owners = (path: string) =>
+          activity.status === 'ready' ? (activity.value.files.find((f) => f.role === 'loader-settings' && f.path === path)?.owner ?? 'foreign') : 'unknown';
+        setState({ status: 'ready', value: { files, owners } });
+      },
+      (e: unknown) => live && setState({ status: 'error', error: toStrataError(e, 'lint.files') }),
+    );
     return () => {
       live = false;
     };
@@ -50,12 +54,11 @@ export function LoaderSettingsProblems() {
         The loader settings file could not be checked: {formatStrataError(state.error)}
       </p>
     );
-  if (state.status !== 'ready' || state.value.length === 0) return null;
+  if (state.status !== 'ready' || state.value.files.length === 0) return null;
   return (
     <>
-      {state.value.map((file) => {
-        const owner =
-          activity.status === 'ready' ? (activity.value.files.find((f) => f.role === 'loader-settings' && f.path === file.uri)?.owner ?? 'foreign') : 'unknown';
+      {state.value.files.map((file) => {
+        const owner = state.value.owners(file.uri);
         const counts = countSeverities(file.diagnostics);
         return (
           <section
