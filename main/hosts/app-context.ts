@@ -2,6 +2,7 @@ import { EventBus } from '../platform/event-bus';
 import { DiscoveryWatch } from '../discovery/discovery-watch';
 import { createServiceContext, type ServiceContext } from './service-context';
 import { channelSchemas } from '../../shared/ipc/contract';
+import { FIRST_VIEW_REQUEST } from '../../shared/ipc/first-view-request';
 import type { HostKind } from '../../shared/app/app-info';
 import { manifestCatalogue } from '../discovery/manifest-catalogue';
 import type { ChannelName } from '../../shared/ipc/contract';
@@ -116,7 +117,8 @@ export function createAppContext(options: { root: string; env?: NodeJS.ProcessEn
       await services.router.call('discovery.paths', {}, { host });
       // The linker's cache, which the first view's lint reads for bare library names (its default folders are asked only for a not-found message).
       if (process.platform === 'linux') (await import('../../native-bridge/library-resolver')).linkerCache();
-      await services.router.call('discovery.manifests', {}, { host });
+      // As the first view asks it: a page that came first (strata serve --open) has its answer kept already.
+      await services.router.call(FIRST_VIEW_REQUEST.channel, FIRST_VIEW_REQUEST.request, { host });
       // The services behind the first view's other calls read the catalogue without the loader
       // version (another key: the lint's verdicts differ), and chain.context asks the loader's version.
       await services.router.call('chain.context', {}, { host });

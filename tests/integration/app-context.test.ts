@@ -142,3 +142,27 @@ test('warmUp (issue #19) watches, discovers once and keeps that answer, and asks
     home.cleanup();
   }
 });
+
+test('warmUp after a page asked first (strata serve --open): the page’s kept answer serves the warm-up, which scans only for the services', async () => {
+  const home = makeTempHome();
+  const ctx = createAppContext({ root, env: home.env });
+  const answer0 = manifestCatalogue.answer.bind(manifestCatalogue);
+  let scans = 0;
+  manifestCatalogue.answer = (request, compute) =>
+    answer0(request, (r) => {
+      if (r.env === home.env) scans++;
+      return compute(r);
+    });
+  try {
+    const detach = ctx.attachUiClient();
+    assert.ok((await ctx.router.call('discovery.manifests', FIRST_VIEW_REQUEST.request, { host: 'browser' })).ok);
+    assert.equal(scans, 1);
+    await ctx.warmUp('browser');
+    assert.equal(scans, 2, "discovery.manifests' answer was kept: only chain.context's (another key) scanned");
+    detach();
+  } finally {
+    manifestCatalogue.answer = answer0;
+    ctx.dispose();
+    home.cleanup();
+  }
+});
