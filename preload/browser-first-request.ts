@@ -10,6 +10,7 @@
  * one-time `#code=` nothing is sent here (the preload trades the code, then asks). The fragment is left
  * for the preload, which keeps the token and clears the address bar.
  */
+import { FIRST_VIEW_BODY, FIRST_VIEW_REQUEST } from '../shared/ipc/first-view-request';
 import { FIRST_REQUEST, TOKEN_HEADER, TOKEN_KEY, type FirstRequestWindow } from './browser-token';
 
 const params = new URLSearchParams(location.hash.slice(1));
@@ -22,11 +23,11 @@ if (token === null && params.get('code') === null) {
   }
 }
 if (token) {
-  const response = fetch(`./api/${encodeURIComponent(FIRST_REQUEST.channel)}`, {
+  const response = fetch(`./api/${encodeURIComponent(FIRST_VIEW_REQUEST.channel)}`, {
     method: 'POST',
     credentials: 'omit',
     headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: token },
-    body: FIRST_REQUEST.body,
+    body: FIRST_VIEW_BODY,
   });
   // A failure is the preload's to report when it takes the response; until then it is not an unhandled rejection.
   response.catch(() => undefined);

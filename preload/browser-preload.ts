@@ -12,7 +12,7 @@ import '../shared/validation/zod-config';
 import { createStrataApi, type StrataApi } from '../shared/ipc/api';
 import { IpcResultSchema, type IpcResult } from '../shared/ipc/result';
 import { strataError } from '../shared/errors/strata-error';
-import { FIRST_VIEW_REQUEST } from '../shared/ipc/first-view-request';
+import { FIRST_VIEW_BODY, FIRST_VIEW_REQUEST } from '../shared/ipc/first-view-request';
 import { FIRST_REQUEST, TOKEN_HEADER, TOKEN_KEY, type FirstRequestWindow } from './browser-token';
 
 function storedToken(): string | null {
@@ -99,7 +99,7 @@ async function resultOf(channel: string, response: Response): Promise<IpcResult<
  * takes this answer; it is handed out once, so every later call (Refresh, a change on disk) asks the
  * server again.
  */
-const EARLY_CHANNEL = FIRST_REQUEST.channel;
+const EARLY_CHANNEL = FIRST_VIEW_REQUEST.channel;
 const sent = (window as FirstRequestWindow)[FIRST_REQUEST.global];
 delete (window as FirstRequestWindow)[FIRST_REQUEST.global];
 let early: Promise<IpcResult<unknown>> | null = sent
@@ -115,7 +115,7 @@ setTimeout(() => (early = null), 30_000);
 
 function invokeOrEarly(channel: string, request: unknown): Promise<IpcResult<unknown>> {
   const answer = early;
-  if (answer && channel === EARLY_CHANNEL && JSON.stringify(request ?? {}) === FIRST_REQUEST.body) {
+  if (answer && channel === EARLY_CHANNEL && JSON.stringify(request ?? {}) === FIRST_VIEW_BODY) {
     early = null;
     return answer;
   }

@@ -14,7 +14,7 @@ import { defaultOverrideSystem } from '../override/override-service';
  * variables that some manifest names (or VK_*), never the whole environment.
  */
 export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: BridgeClient }): Promise<ChainContext> {
-  const [inventory, loader, system] = await Promise.all([
+  const [inventory, { version: loaderVersion }, system] = await Promise.all([
     discoveryManifests({ env: options.env }),
     // The answer kept for this probe client (loader-version.ts): asking the loader scans every
     // implicit layer manifest (and, with a meta-layer such as Strata's override, every explicit one),
@@ -30,7 +30,6 @@ export async function chainContext(options: { env: NodeJS.ProcessEnv; bridge: Br
   const loc = w
     ? { file: w.windowsOverrideLocation(scope, options.env).file, dir: w.windowsRegistrationKeys(scope).override }
     : overrideLocation(scope, options.env, options.env['HOME'] || homedir());
-  const loaderVersion = loader.version;
   const settingsFile = await settingsFileFor({ env: options.env, loaderVersion, windows });
   const discovered = [...inventory.manifests.implicit_layer, ...inventory.manifests.explicit_layer];
   return {

@@ -29,6 +29,18 @@ function waitFor(events: StrataEvent[], match: (e: StrataEvent) => boolean, what
   });
 }
 
+/** Counts the scans of `env` (every one goes through the one catalogue: computations, not answers) until stop(). */
+function countScans(env: object): { count: number; stop(): void } {
+  const answer0 = manifestCatalogue.answer.bind(manifestCatalogue);
+  const counter = { count: 0, stop: () => void (manifestCatalogue.answer = answer0) };
+  manifestCatalogue.answer = (request, compute) =>
+    answer0(request, (r) => {
+      if (r.env === env) counter.count++;
+      return compute(r);
+    });
+  return counter;
+}
+
 test('a UI client attached: a manifest folder made under the given HOME arrives as discovery.changed on the bus', async () => {
   const home = makeTempHome();
   const ctx = createAppContext({ root, env: home.env });
@@ -87,14 +99,7 @@ test('warmUp (issue #19) watches, discovers once and keeps that answer, and asks
     layer: { name: 'VK_LAYER_warm', type: 'GLOBAL', library_path: library, api_version: '1.3.0', implementation_version: '1', description: 'd' },
   };
   writeFileSync(join(layers, 'warm.json'), JSON.stringify(manifest));
-  // Every scan of this environment goes through the one catalogue: count the scans (not the answers).
-  const answer0 = manifestCatalogue.answer.bind(manifestCatalogue);
-  let scans = 0;
-  manifestCatalogue.answer = (request, compute) =>
-    answer0(request, (r) => {
-      if (r.env === home.env) scans++;
-      return compute(r);
-    });
+  const scans = countScans(home.env);
   const asked: string[] = [];
   const request0 = ctx.bridge.request.bind(ctx.bridge);
   ctx.bridge.request = ((method: string, ...rest: unknown[]) => {
@@ -108,36 +113,36 @@ test('warmUp (issue #19) watches, discovers once and keeps that answer, and asks
   };
   try {
     await ctx.warmUp('browser');
-    assert.equal(scans, 2, "the warm-up scans twice: discovery.manifests' and the services' (no loader version for the lint: another key)");
+    assert.equal(scans.count, 2, "the warm-up scans twice: discovery.manifests' and the services' (no loader version for the lint: another key)");
     assert.deepEqual(asked, ['loader.version'], "the warm-up asks the loader's version, and nothing else");
 
     const first = await firstView();
-    assert.equal(scans, 2, "the first view takes the warm-up's answer");
+    assert.equal(scans.count, 2, "the first view takes the warm-up's answer");
     assert.match(first, /libVkLayer_warm\.so/);
     const context = await ctx.router.call('chain.context', {}, { host: 'browser' });
     assert.ok(context.ok, JSON.stringify(context));
     assert.deepEqual(asked, ['loader.version'], 'chain.context takes the kept version: no probe request');
-    assert.equal(scans, 2, 'chain.context takes the kept answer too');
+    assert.equal(scans.count, 2, 'chain.context takes the kept answer too');
 
     // What the watcher cannot see: the library appears. The kept answer is not handed out again.
     writeFileSync(library, 'not an ELF file');
     const second = await firstView();
-    assert.equal(scans, 3, 'a library file changed since the scan: scanned again');
+    assert.equal(scans.count, 3, 'a library file changed since the scan: scanned again');
     assert.notEqual(second, first, "the lint's verdict on the library changed");
     assert.equal(await firstView(), second);
-    assert.equal(scans, 3, 'nothing changed since: kept');
+    assert.equal(scans.count, 3, 'nothing changed since: kept');
 
     // Without `fresh: false` (Refresh, the CLI): always a scan.
     assert.ok((await ctx.router.call('discovery.manifests', {}, { host: 'browser' })).ok);
-    assert.equal(scans, 4);
+    assert.equal(scans.count, 4);
 
     // A manifest changed: the kept answer goes with the watcher's first event, before its debounce ends.
     writeFileSync(join(layers, 'warm.json'), JSON.stringify({ ...manifest, layer: { ...manifest.layer, description: 'changed' } }));
     await waitFor(events, (e) => e.name === 'discovery.changed', 'discovery.changed');
     assert.match(await firstView(), /changed/);
-    assert.equal(scans, 5);
+    assert.equal(scans.count, 5);
   } finally {
-    manifestCatalogue.answer = answer0;
+    scans.stop();
     ctx.dispose();
     home.cleanup();
   }
@@ -146,22 +151,16 @@ test('warmUp (issue #19) watches, discovers once and keeps that answer, and asks
 test('warmUp after a page asked first (strata serve --open): the page’s kept answer serves the warm-up, which scans only for the services', async () => {
   const home = makeTempHome();
   const ctx = createAppContext({ root, env: home.env });
-  const answer0 = manifestCatalogue.answer.bind(manifestCatalogue);
-  let scans = 0;
-  manifestCatalogue.answer = (request, compute) =>
-    answer0(request, (r) => {
-      if (r.env === home.env) scans++;
-      return compute(r);
-    });
+  const scans = countScans(home.env);
   try {
     const detach = ctx.attachUiClient();
     assert.ok((await ctx.router.call('discovery.manifests', FIRST_VIEW_REQUEST.request, { host: 'browser' })).ok);
-    assert.equal(scans, 1);
+    assert.equal(scans.count, 1);
     await ctx.warmUp('browser');
-    assert.equal(scans, 2, "discovery.manifests' answer was kept: only chain.context's (another key) scanned");
+    assert.equal(scans.count, 2, "discovery.manifests' answer was kept: only chain.context's (another key) scanned");
     detach();
   } finally {
-    manifestCatalogue.answer = answer0;
+    scans.stop();
     ctx.dispose();
     home.cleanup();
   }

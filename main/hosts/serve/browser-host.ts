@@ -76,8 +76,9 @@ function sendJson(res: ServerResponse, status: number, value: unknown) {
 }
 
 /**
- * The JSON of each answer value the router handed out more than once (the same object: a kept
- * discovery, main/router/router.ts): 1.8 MB for 1,000 manifests, ~20–100 ms to write again.
+ * The JSON of each answer value, kept while the value lives: the router hands out the same checked
+ * copy of a kept discovery again (main/router/router.ts), 1.8 MB for 1,000 manifests, ~20–100 ms to
+ * write each time.
  */
 const answerJson = new WeakMap<object, string>();
 
