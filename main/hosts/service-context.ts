@@ -35,6 +35,8 @@ export interface ServiceContextOptions {
   bus?: EventBus;
   /** How probes are started; default: main/bridge/probe-transport.ts's for this process (the CLI passes one holding a probe it started early). */
   probeLauncher?: ProbeLauncher;
+  /** Whether the router checks its answers against the contract (router.ts RouterOptions); default yes. */
+  checkAnswers?: boolean;
 }
 
 /**
@@ -76,7 +78,9 @@ export function createServiceContext(options: ServiceContextOptions): ServiceCon
         });
       },
     ));
-  const router = createRouter(createHandlers({ version, bridge, probes, sessions, ...(options.env ? { env: options.env } : {}) }));
+  const router = createRouter(createHandlers({ version, bridge, probes, sessions, ...(options.env ? { env: options.env } : {}) }), {
+    checkAnswers: options.checkAnswers ?? true,
+  });
   return {
     root: options.root,
     version,

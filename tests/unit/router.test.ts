@@ -5,6 +5,7 @@ import { channels } from '../../shared/ipc/contract';
 import type { AppInfo } from '../../shared/app/app-info';
 import { countingHandlers } from '../helpers/counting-handlers';
 import { StrataRequestError } from '../../shared/errors/strata-error';
+import { checksAnswers } from '../../main/hosts/cli/cli-channel';
 
 const handlers = (overrides: Partial<Handlers> = {}) => {
   const { handlers: h, calls } = countingHandlers(overrides);
@@ -72,6 +73,24 @@ test('a response that breaks the contract is caught', async () => {
   const result = await createRouter(h).call('env.summary', {}, { host: 'cli' });
   assert.equal(!result.ok && result.error.code, 'ipc/invalid-response');
   assert.match(!result.ok ? result.error.message : '', /variables/);
+});
+
+test('checkAnswers: false (the CLI, unless STRATA_CHECK_ANSWERS=1) hands the answer out as made; requests are still checked', async () => {
+  const drifted = { platform: 'linux' };
+  const { h, calls } = handlers({ 'env.summary': () => drifted as never });
+  const router = createRouter(h, { checkAnswers: false });
+  const result = await router.call('env.summary', {}, { host: 'cli' });
+  assert.equal(result.ok, true);
+  assert.equal(result.ok && result.value, drifted);
+  const bad = await router.call('sessions.open', { id: 3 }, { host: 'cli' });
+  assert.equal(!bad.ok && bad.error.code, 'ipc/invalid-request');
+  assert.deepEqual(calls, []);
+});
+
+test('checksAnswers reads STRATA_CHECK_ANSWERS: "1" only', () => {
+  assert.equal(checksAnswers({ STRATA_CHECK_ANSWERS: '1' }), true);
+  for (const value of [undefined, '', '0', 'true', 'yes'])
+    assert.equal(checksAnswers(value === undefined ? {} : { STRATA_CHECK_ANSWERS: value }), false, String(value));
 });
 
 test('the same frozen answer object handed out again (a kept discovery) is checked once: the checked copy is reused; another object is checked anew', async () => {

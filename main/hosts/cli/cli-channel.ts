@@ -50,6 +50,15 @@ export function oneShotLauncher(launcher: ProbeLauncher): ProbeLauncher {
   };
 }
 
+/**
+ * STRATA_CHECK_ANSWERS=1: the router checks each answer against the contract before the command
+ * prints it, as the UI hosts always do. The tests' CLI runs set it (tests/helpers/strata-cli.ts); a
+ * user's command prints the answer its handler made, in the same process (router.ts RouterOptions).
+ */
+export function checksAnswers(env: NodeJS.ProcessEnv): boolean {
+  return env['STRATA_CHECK_ANSWERS'] === '1';
+}
+
 /** One channel through the router, as the CLI host; an error value ends the command with exit 1. */
 export async function callChannel<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
   const root = findAppRoot();
@@ -69,7 +78,12 @@ export async function callChannel<C extends ChannelName>(channel: C, request: Re
     await import('../../../shared/validation/zod-config');
     const [{ createServiceContext }, { defaultProbeLauncher }] = await Promise.all([import('../service-context'), import('../../bridge/probe-transport')]);
     // A one-shot command asks the loader's version in process when that is safe (no second Node start).
-    const ctx = createServiceContext({ root, loaderVersionInProcess: true, probeLauncher: oneShotLauncher(early?.launcher ?? defaultProbeLauncher()) });
+    const ctx = createServiceContext({
+      root,
+      loaderVersionInProcess: true,
+      probeLauncher: oneShotLauncher(early?.launcher ?? defaultProbeLauncher()),
+      checkAnswers: checksAnswers(process.env),
+    });
     try {
       const result = await ctx.router.call(channel, request, { host: 'cli' });
       if (!result.ok) throw new CliFailure(result.error, EXIT.problems);

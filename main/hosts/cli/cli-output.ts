@@ -73,15 +73,22 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Text gathered before a write: large enough that writes are few, small enough that memory stays flat. */
-const JSON_PIECE = 1 << 19;
+/**
+ * Text gathered before a write: under a pipe's 64 KiB, so that a write returns at once and the reader
+ * (a pipe to `jq`, a script) takes it while the next piece is made; with pieces of 512 KiB each
+ * write waited for the reader to drain it, and the two processes took turns (issue #19: 26 MB
+ * printed ~35% faster on 2 cores).
+ */
+const JSON_PIECE = 32 << 10;
+/** Elements stringified together: one call's fixed cost shared, and the text flat (not a rope of `+=`). */
+const JSON_BATCH = 16;
 
 /**
  * printJson of an array, byte for byte, written a piece at a time as it is made and waiting while
  * stdout's pipe is full, so that the whole text (26 MB for `strata layer list --json` on 10,000
- * manifests) and its UTF-8 copy are never in memory at once (issue #19: peak RSS). Each element is
- * JSON.stringify([element], null, 2) without its brackets: the same indentation, and `null` for
- * what JSON has no form for, as in the whole array's text.
+ * manifests) and its UTF-8 copy are never in memory at once (issue #19: peak RSS). Each batch is
+ * JSON.stringify(batch, null, 2) without its brackets: the same indentation, and `null` for what
+ * JSON has no form for, as in the whole array's text.
  */
 export async function printJsonArray(items: readonly unknown[]): Promise<void> {
   if (items.length === 0) return printJson(items);
@@ -101,8 +108,10 @@ export async function printJsonArray(items: readonly unknown[]): Promise<void> {
       }
     });
   let piece = '[\n';
-  for (let i = 0; i < items.length; i++) {
-    piece += `${JSON.stringify([items[i]], null, 2).slice(2, -2)}${i < items.length - 1 ? ',' : ''}\n`;
+  for (let i = 0; i < items.length; i += JSON_BATCH) {
+    const end = Math.min(items.length, i + JSON_BATCH);
+    // "[\n  a,\n  b\n]" without "[\n" and "\n]".
+    piece += `${JSON.stringify(items.slice(i, end), null, 2).slice(2, -2)}${end < items.length ? ',' : ''}\n`;
     if (piece.length >= JSON_PIECE) {
       await write(piece);
       if (out.destroyed) return;

@@ -79,14 +79,6 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
   // Lines that match, folded repeats counted (the status compares it with every line).
   const matched = useMemo(() => shown.reduce((n, r) => n + r.repeats, 0), [shown]);
 
-  // Follow the tail: after each render with new rows, the newest is in view.
-  useLayoutEffect(() => {
-    const box = scroller.current;
-    if (!box || !follow) return;
-    box.scrollTop = box.scrollHeight;
-    sync();
-  }, [shown.length, follow]);
-
   const offsets = useMemo(() => {
     const { heights, estimates } = measured.current;
     // Rows trimmed from a long live run leave their entries behind: start over rather than grow without bound.
@@ -106,6 +98,15 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [shown, columns, measuredVersion]);
   const win = wrappedWindow(offsets, view.scrollTop, view.height);
+
+  // Follow the tail: after each render with new rows, or rows measured taller than their estimate
+  // (the list grows below the view without a scroll event), the newest is in view.
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (!box || !follow) return;
+    box.scrollTop = box.scrollHeight;
+    sync();
+  }, [shown.length, win.totalHeight, follow, scroller, sync]);
 
   // Rows on screen whose real height differs from the estimate: remember it, and lay the list out again.
   useLayoutEffect(() => {
