@@ -5,7 +5,7 @@ import type { Bench } from './harness';
 import { findAppRoot } from '../main/platform/app-paths';
 import { discoveryManifests } from '../main/discovery/discovery-service';
 import { computeLayerChain, type ChainInput, type ChainManifest } from '../shared/loader/chain';
-import { makeTempHome } from '../tests/helpers/temp-home';
+import { AS_USERS_RUN, makeTempHome } from '../tests/helpers/temp-home';
 import { seededRandom } from '../tests/helpers/seeded-random';
 import { loaderMatrix, matrixUnavailable } from '../tests/helpers/loader-builds';
 
@@ -156,7 +156,7 @@ export const chainModelBench: Bench = {
   name: 'chain-model',
   async run() {
     const root = findAppRoot();
-    const home = makeTempHome();
+    const home = makeTempHome(AS_USERS_RUN);
     try {
       const lib = join(home.dir, 'librecording.so');
       const exe = join(home.dir, 'create-instance-timing');

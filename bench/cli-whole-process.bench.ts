@@ -5,7 +5,7 @@ import { medianMs, pairedProcesses, runProcess, type Bench, type PairedResult } 
 import { findAppRoot } from '../main/platform/app-paths';
 import { createServiceContext } from '../main/hosts/service-context';
 import type { ChannelName } from '../shared/ipc/contract';
-import { makeTempHome } from '../tests/helpers/temp-home';
+import { AS_USERS_RUN, makeTempHome } from '../tests/helpers/temp-home';
 import { strataCommand } from '../tests/helpers/strata-cli';
 import { buildTree, PROBE_C } from './discovery-10k.bench';
 
@@ -67,7 +67,7 @@ export const cliWholeProcessBench: Bench = {
   name: 'cli-whole-process',
   async run() {
     const root = findAppRoot();
-    const home = makeTempHome();
+    const home = makeTempHome(AS_USERS_RUN);
     try {
       const node = process.execPath;
       // As a user runs it: bin/strata as a program (its shell part picks a startup snapshot where there is one).

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { medianMs, type Bench } from './harness';
 import { findAppRoot } from '../main/platform/app-paths';
 import { discoveryManifests } from '../main/discovery/discovery-service';
-import { makeTempHome, type TempHome } from '../tests/helpers/temp-home';
+import { AS_USERS_RUN, makeTempHome, type TempHome } from '../tests/helpers/temp-home';
 import { seededRandom } from '../tests/helpers/seeded-random';
 
 /**
@@ -186,7 +186,7 @@ export const discovery10kBench: Bench = {
   name: 'discovery-10k',
   async run() {
     const root = findAppRoot();
-    const home = makeTempHome();
+    const home = makeTempHome(AS_USERS_RUN);
     try {
       const probeSource = join(home.dir, 'enumerate-layers.c');
       const probe = join(home.dir, 'enumerate-layers');

@@ -3,7 +3,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bench } from './harness';
 import { READ_LIMITS } from '../shared/files/read-limits';
-import { makeTempHome, type TempHome } from '../tests/helpers/temp-home';
+import { AS_USERS_RUN, makeTempHome, type TempHome } from '../tests/helpers/temp-home';
 import { strataCommand } from '../tests/helpers/strata-cli';
 
 /**
@@ -55,7 +55,7 @@ function peakRss(command: string, args: readonly string[], env: NodeJS.ProcessEn
 export const hugeManifestRssBench: Bench = {
   name: 'huge-manifest-rss',
   async run() {
-    const home = makeTempHome();
+    const home = makeTempHome(AS_USERS_RUN);
     try {
       const run = (args: string[], path: string) => {
         const { command, args: argv } = strataCommand(args);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Bench } from './harness';
 import { findAppRoot } from '../main/platform/app-paths';
-import { makeTempHome } from '../tests/helpers/temp-home';
+import { AS_USERS_RUN, makeTempHome } from '../tests/helpers/temp-home';
 
 /**
  * loader-matrix: the wall time of the loader matrix itself (tests/integration/chain-vs-loader.test.ts
@@ -44,7 +44,7 @@ export const loaderMatrixBench: Bench = {
   name: 'loader-matrix',
   async run() {
     const root = findAppRoot();
-    const home = makeTempHome();
+    const home = makeTempHome(AS_USERS_RUN);
     const dir = mkdtempSync(join(tmpdir(), 'strata-bench-matrix-'));
     try {
       const wanted = process.env['STRATA_BENCH_MATRIX_VERSIONS'] ?? '1.4.359';

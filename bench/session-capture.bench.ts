@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Bench } from './harness';
 import { findAppRoot } from '../main/platform/app-paths';
 import { SessionService } from '../main/sessions/session-service';
-import { makeTempHome } from '../tests/helpers/temp-home';
+import { AS_USERS_RUN, makeTempHome } from '../tests/helpers/temp-home';
 
 /**
  * A gigabyte of mixed stdout/stderr (tests/fixtures/apps/volume-writer.c: lines of 0–200 bytes,
@@ -29,7 +29,7 @@ interface ChildResult {
 
 /** The capture side, in its own process: one launch, the session written to a temporary XDG_STATE_HOME. */
 async function captureChild(writer: string, bytes: number): Promise<ChildResult> {
-  const home = makeTempHome();
+  const home = makeTempHome(AS_USERS_RUN);
   try {
     const sessions = new SessionService({ env: home.env, version: 'bench', predictChain: false });
     const t0 = performance.now();

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { medianMs, pairedProcesses, type Bench } from './harness';
 import { buildLargeModule } from '../tests/helpers/shader-corpus';
 import { strataCommand } from '../tests/helpers/strata-cli';
-import { makeTempHome } from '../tests/helpers/temp-home';
+import { AS_USERS_RUN, makeTempHome } from '../tests/helpers/temp-home';
 import { disassembleSpirv } from '../shared/shader/spirv-disassembler';
 
 /**
@@ -25,7 +25,7 @@ export const spirvDisBench: Bench = {
   name: 'spirv-dis',
   async run() {
     const large = buildLargeModule();
-    const home = makeTempHome();
+    const home = makeTempHome(AS_USERS_RUN);
     try {
       if (large.bytes.length < MIN_BYTES) throw new Error(`the generated module is ${large.bytes.length} bytes, less than 1 MiB`);
       const pipe = { stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'], maxBuffer: 256 << 20 };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Bench } from './harness';
 import { APP_ROOT, runStrata, STRATA_BIN } from '../tests/helpers/strata-cli';
-import { makeTempHome, type TempHome } from '../tests/helpers/temp-home';
+import { AS_USERS_RUN, makeTempHome, type TempHome } from '../tests/helpers/temp-home';
 import { launchChromium, startServer, stopServer, type StrataServer } from '../tests/helpers/e2e-harness';
 
 /**
@@ -207,7 +207,7 @@ async function reference(page: Page, names: string[]): Promise<{ firstMs: number
 export const ui1kLayersBench: Bench = {
   name: 'ui-1k-layers',
   async run() {
-    const home = makeTempHome();
+    const home = makeTempHome(AS_USERS_RUN);
     const saved: Record<string, string | undefined> = {};
     let server: StrataServer | null = null;
     const browser = await (async () => {

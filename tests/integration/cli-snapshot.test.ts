@@ -21,7 +21,10 @@ import { buildShaderCorpus } from '../helpers/shader-corpus';
 
 const POSIX = process.platform !== 'win32';
 const SNAPSHOTS = join(APP_ROOT, 'out', 'main', 'snapshots');
-const { SNAPSHOT_GROUPS } = createRequire(import.meta.url)(join(APP_ROOT, 'bin', 'cli-snapshot.cjs')) as { SNAPSHOT_GROUPS: string[] };
+const { SNAPSHOT_GROUPS, SNAPSHOT_NODE_FLAGS } = createRequire(import.meta.url)(join(APP_ROOT, 'bin', 'cli-snapshot.cjs')) as {
+  SNAPSHOT_GROUPS: string[];
+  SNAPSHOT_NODE_FLAGS: string[];
+};
 
 test('the build wrote a snapshot per group, for this checkout and this Node; bin/strata names the same groups', { skip: !POSIX && 'POSIX only' }, () => {
   assert.deepEqual(SNAPSHOT_GROUPS, ['explain', 'discovery', 'shader']);
@@ -71,7 +74,15 @@ test(
   withTempHome((home) => {
     const { app, node, forFile, run } = fakeCheckout(home);
     const strata = join(app, 'bin', 'strata');
-    const snapshot = (group: string, args: string[]) => [node, '--snapshot-blob', join(app, 'out', 'main', 'snapshots', `${group}.blob`), '--', ...args];
+    // Under the flags the snapshots were built with (one list: cli-snapshot.cjs's).
+    const snapshot = (group: string, args: string[]) => [
+      node,
+      ...SNAPSHOT_NODE_FLAGS,
+      '--snapshot-blob',
+      join(app, 'out', 'main', 'snapshots', `${group}.blob`),
+      '--',
+      ...args,
+    ];
     const script = (args: string[], file = strata) => [node, file, ...args];
 
     assert.deepEqual(run(['explain', '--json']), snapshot('explain', ['explain', '--json']));
@@ -96,8 +107,8 @@ test(
     symlinkSync(strata, link);
     assert.deepEqual(run(['explain'], link), snapshot('explain', ['explain']));
     const relative = run(['explain'], './bin/strata', app);
-    assert.equal(relative[1], '--snapshot-blob');
-    assert.ok(relative[2]!.endsWith('/out/main/snapshots/explain.blob'), relative[2]);
+    assert.equal(relative[1 + SNAPSHOT_NODE_FLAGS.length], '--snapshot-blob');
+    assert.ok(relative[2 + SNAPSHOT_NODE_FLAGS.length]!.endsWith('/out/main/snapshots/explain.blob'), relative[2 + SNAPSHOT_NODE_FLAGS.length]);
 
     // A Node changed since the snapshot was built (updated in place): the script.
     utimesSync(node, new Date(), new Date(Date.now() + 60_000));
@@ -199,12 +210,12 @@ test(
   }),
 );
 
-test('a snapshot is built only by its builder: required, the file names the groups and runs nothing', () => {
+test('a snapshot is built only by its builder: required, the file names the groups and their flags, and runs nothing', () => {
   const r = spawnSync(process.execPath, ['-e', `console.log(JSON.stringify(require(${JSON.stringify(join(APP_ROOT, 'bin', 'cli-snapshot.cjs'))})))`], {
     encoding: 'utf8',
   });
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { SNAPSHOT_GROUPS });
+  assert.deepEqual(JSON.parse(r.stdout), { SNAPSHOT_GROUPS, SNAPSHOT_NODE_FLAGS });
   const home = makeTempHome();
   try {
     const bad = spawnSync(

@@ -5,7 +5,7 @@ import { channels } from '../../shared/ipc/contract';
 import type { AppInfo } from '../../shared/app/app-info';
 import { countingHandlers } from '../helpers/counting-handlers';
 import { StrataRequestError } from '../../shared/errors/strata-error';
-import { checksAnswers } from '../../main/hosts/cli/cli-channel';
+import { answerMode } from '../../main/hosts/cli/cli-channel';
 
 const handlers = (overrides: Partial<Handlers> = {}) => {
   const { handlers: h, calls } = countingHandlers(overrides);
@@ -75,10 +75,10 @@ test('a response that breaks the contract is caught', async () => {
   assert.match(!result.ok ? result.error.message : '', /variables/);
 });
 
-test('checkAnswers: false (the CLI, unless STRATA_CHECK_ANSWERS=1) hands the answer out as made; requests are still checked', async () => {
+test("answers 'trusted' (a user's CLI command) hands the answer out as made; requests are still checked", async () => {
   const drifted = { platform: 'linux' };
   const { h, calls } = handlers({ 'env.summary': () => drifted as never });
-  const router = createRouter(h, { checkAnswers: false });
+  const router = createRouter(h, { answers: (channel) => (channel === 'env.summary' ? 'trusted' : 'checked') });
   const result = await router.call('env.summary', {}, { host: 'cli' });
   assert.equal(result.ok, true);
   assert.equal(result.ok && result.value, drifted);
@@ -87,10 +87,32 @@ test('checkAnswers: false (the CLI, unless STRATA_CHECK_ANSWERS=1) hands the ans
   assert.deepEqual(calls, []);
 });
 
-test('checksAnswers reads STRATA_CHECK_ANSWERS: "1" only', () => {
-  assert.equal(checksAnswers({ STRATA_CHECK_ANSWERS: '1' }), true);
-  for (const value of [undefined, '', '0', 'true', 'yes'])
-    assert.equal(checksAnswers(value === undefined ? {} : { STRATA_CHECK_ANSWERS: value }), false, String(value));
+test("answers 'exact' (the tests' CLI runs): an answer in the contract's form passes as made; a key out of order, a key the contract lacks, or a broken one fail", async () => {
+  const inForm = { platform: 'linux', variables: [], xdg: null };
+  const answerOf = async (answer: unknown) =>
+    createRouter(handlers({ 'env.summary': () => answer as never }).h, { answers: () => 'exact' }).call('env.summary', {}, { host: 'cli' });
+  const ok = await answerOf(inForm);
+  assert.equal(ok.ok && ok.value, inForm);
+  for (const [answer, said] of [
+    [{ variables: [], platform: 'linux', xdg: null }, /not in the contract's form: as made …\{"variables"/],
+    [{ platform: 'linux', variables: [], xdg: null, extra: 1 }, /not in the contract's form: .*"extra":1/],
+    [{ platform: 'linux' }, /breaks the contract: variables/],
+  ] as const) {
+    const r = await answerOf(answer);
+    assert.equal(!r.ok && r.error.code, 'ipc/invalid-response', JSON.stringify(answer));
+    assert.match(!r.ok ? r.error.message : '', said);
+  }
+});
+
+test("answerMode: the CLI trusts discovery's inventory alone, exact under STRATA_CHECK_ANSWERS=1; every other answer is checked", () => {
+  const exact = answerMode({ STRATA_CHECK_ANSWERS: '1' });
+  assert.equal(exact('discovery.manifests'), 'exact');
+  assert.equal(exact('app.info'), 'checked');
+  for (const value of [undefined, '', '0', 'true', 'yes']) {
+    const mode = answerMode(value === undefined ? {} : { STRATA_CHECK_ANSWERS: value });
+    assert.equal(mode('discovery.manifests'), 'trusted', String(value));
+    assert.equal(mode('chain.explain'), 'checked', String(value));
+  }
 });
 
 test('the same frozen answer object handed out again (a kept discovery) is checked once: the checked copy is reused; another object is checked anew', async () => {
