@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { medianMs, pairedProcesses, runProcess, type Bench, type PairedResult } from './harness';
 import { findAppRoot } from '../main/platform/app-paths';
 import { createServiceContext } from '../main/hosts/service-context';
+import { answerMode } from '../main/hosts/cli/cli-channel';
 import type { ChannelName } from '../shared/ipc/contract';
 import { AS_USERS_RUN, makeTempHome } from '../tests/helpers/temp-home';
 import { strataCommand } from '../tests/helpers/strata-cli';
@@ -41,9 +42,12 @@ function row(r: PairedResult, reference: string) {
   };
 }
 
-/** One channel through the router in this process, after a warm-up call: the median of `runs`, in ms. */
+/**
+ * One channel through the router in this process, after a warm-up call: the median of `runs`, in ms.
+ * The router treats answers as the CLI's does (main/hosts/cli/cli-channel.ts answerMode).
+ */
 async function inProcessMs(root: string, env: NodeJS.ProcessEnv, channel: ChannelName, request: unknown, runs = 7): Promise<number> {
-  const ctx = createServiceContext({ root, env, loaderVersionInProcess: true });
+  const ctx = createServiceContext({ root, env, loaderVersionInProcess: true, answers: answerMode(env) });
   try {
     if (channel === 'loader.info') {
       // The probe's start is not part of "after warm-up" (nor of a request's 5 s limit on a busy machine).

@@ -60,10 +60,11 @@ async function launch(profile: string | null) {
 
 /**
  * Rows are virtualized: a search brings the rows holding `text` into the (filtered) list wherever
- * they were, and `read` runs on the live log while they are shown; the search is cleared after.
+ * they were, and `read` runs on the log (the live one unless `log` names another) while they are
+ * shown; the search is cleared after.
  */
-async function whileSearched<T>(text: string, read: (live: Locator) => Promise<T>): Promise<T> {
-  const live = page.getByTestId('live-log');
+async function whileSearched<T>(text: string, read: (log: Locator) => Promise<T>, log = 'live-log'): Promise<T> {
+  const live = page.getByTestId(log);
   await live.getByTestId('log-search').fill(text);
   // The list re-renders after the input event: wait for the status to count the matches.
   await live
@@ -138,7 +139,7 @@ test('a second run without validation; the history opens the first and compares 
   const opened = page.getByTestId('opened-session');
   await opened.waitFor({ timeout: 15_000 });
   assert.match((await page.getByTestId('opened-counts').textContent()) ?? '', /^2 errors/);
-  assert.equal(await page.getByTestId('opened-log').getByTestId('log-message').count(), 2);
+  assert.equal(await whileSearched('VUID-', (l) => l.getByTestId('log-message').count(), 'opened-log'), 2);
 
   await rows.nth(1).getByTestId('session-pick').check();
   await rows.nth(0).getByTestId('session-pick').check();

@@ -6,6 +6,7 @@ import { rowOffsets, wrappedLineCount, wrappedWindow } from '../virtual/wrapped-
 import { useScrollViewport } from '../virtual/use-scroll-viewport';
 import { ALL_SEVERITIES, ALL_SOURCES, useSessions } from './sessions-store';
 import { SearchIcon } from '../ui/ViewIcons';
+import { followAfterScroll } from './follow-tail';
 
 /** Must match .log-rows' line height in sessions.css: a row is this many pixels per wrapped line. */
 const LINE_HEIGHT = 20;
@@ -64,6 +65,8 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
   const [measuredVersion, setMeasuredVersion] = useState(0);
   if (measured.current.columns !== columns) measured.current = { columns, heights: new Map(), estimates: new Map() };
   const rowsBox = useRef<HTMLDivElement>(null);
+  /** The scroller's scrollTop at its last scroll event: which way the view moved. */
+  const lastTop = useRef(0);
 
   const shown = useMemo(() => {
     const match = compileQuery({
@@ -251,9 +254,15 @@ export function SessionLog({ records, live, testId }: { records: readonly Captur
         onScroll={(e) => {
           const box = e.currentTarget;
           sync();
-          // Scrolling up leaves the tail; scrolling back to the bottom follows it again.
-          const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < LINE_HEIGHT;
-          if (atBottom !== follow && (pausedAt === null || !atBottom)) setFollow(atBottom);
+          const top = box.scrollTop;
+          const next = followAfterScroll({
+            follow,
+            paused: pausedAt !== null,
+            atBottom: box.scrollHeight - top - box.clientHeight < LINE_HEIGHT,
+            movedUp: top < lastTop.current - 1,
+          });
+          lastTop.current = top;
+          if (next !== follow) setFollow(next);
         }}
       >
         <div className="log-canvas" style={{ height: win.totalHeight }}>
