@@ -171,6 +171,7 @@ async function discoverManifests(ctx: DiscoveryContext): Promise<ManifestInvento
           platform.os === 'windows' ? 'windows' : platform.os === 'linux' ? 'linux' : 'other',
           user.elevated,
           seen,
+          scan.listings,
         );
   const found = await inSlices(inventorySteps(locations, scan.manifests, ctx.loaderVersion ?? null, libraries, readings));
   const inventory = search.notes.length ? { ...found, driverNotes: search.notes } : found;

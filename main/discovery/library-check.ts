@@ -99,6 +99,16 @@ export function readLibraryFile(path: string, target: LibraryTarget): LibraryFil
 }
 
 /**
+ * The names in folders a scan has just listed, by absolute folder path (manifest-scanner.ts
+ * ScanResult.listings): a library named beside its manifest (`./libX.so`, the common relative
+ * "library_path") whose name is not in its folder's listing is absent, known without a syscall. The
+ * 10,000-manifest tree of bench/ names 10,000 absent libraries, and one access(2) each was ~7% of
+ * `strata layer list` (issue #19). A name that is listed is looked at as before (it may be a
+ * dangling link, a folder, a file of another architecture).
+ */
+export type FolderListings = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
  * A LibraryLookup for a loader in a process like this one, with environment `env` (LD_LIBRARY_PATH)
  * and working folder `cwd`; null on a platform whose loader's search Strata does not model (macOS),
  * or when `os` (the platform the manifests are for) is not this process's.
@@ -111,12 +121,25 @@ export function libraryLookup(
   elevated = false,
   /** Filled with every path looked at and its fileSignature, taken before it is read (one stat more per path). */
   seen?: Map<string, string>,
+  /** Folders just listed (Linux: names are case-sensitive, as the listing's test needs). */
+  listings?: FolderListings,
 ): LibraryLookup | null {
   if (os !== platformOs() || os === 'other') return null;
   const target: LibraryTarget = { os, arch: process.arch };
   const files = new Map<string, LibraryFileState>();
+  const unlisted = (path: string): boolean => {
+    if (!listings || os !== 'linux' || !path.startsWith('/')) return false;
+    const slash = path.lastIndexOf('/');
+    const names = listings.get(slash === 0 ? '/' : path.slice(0, slash));
+    return names !== undefined && !names.has(path.slice(slash + 1));
+  };
   const fileAt = (path: string): LibraryFileState => {
     let f = files.get(path);
+    if (!f && unlisted(path)) {
+      // fileSignature's word for nothing there: a kept answer is checked against it as for any path.
+      seen?.set(path, '-');
+      files.set(path, (f = { state: 'missing' }));
+    }
     if (!f) {
       // Before the read: a change between the two shows as a changed signature at the next check.
       seen?.set(path, fileSignature(path));

@@ -5,6 +5,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ScannedManifest } from '../../shared/discovery/manifest-inventory';
 import { MANIFEST_KINDS, type ManifestKind, type SearchLocation, type SearchPaths } from '../../shared/loader/search-paths';
 import { registryManifests, type RegistryReader } from './windows-registry';
+import type { FolderListings } from './library-check';
+import { normalizePosixPath } from '../../shared/vulkan/library-search';
 
 /**
  * The I/O half of discovery: reads the search locations of shared/loader/search-paths.ts the way
@@ -30,6 +32,12 @@ export interface ScannedLocation extends SearchLocation {
 export interface ScanResult {
   locations: Record<ManifestKind, ScannedLocation[]>;
   manifests: Record<ManifestKind, ManifestFile[]>;
+  /**
+   * Every name in each folder listed (absolute, already normal paths; POSIX separators only): what the
+   * library check needs to know a library beside its manifest is absent without asking the kernel
+   * again (library-check.ts FolderListings).
+   */
+  listings: FolderListings;
 }
 
 export interface ScanOptions {
@@ -59,15 +67,19 @@ async function listFolder(
   cwd: string,
   sep: '/' | '\\' = '/',
   folder: string = location.path,
+  listings?: Map<string, ReadonlySet<string>>,
 ): Promise<{ exists: boolean; error: string | null; files: Listed[] }> {
   const files: Listed[] = [];
   try {
     const abs = isAbsolute(folder) ? folder : resolve(cwd, folder);
+    // Every name, for the library check; only for a path the kernel and a lexical join read alike (no "." or "..", no "//").
+    const names = listings && sep === '/' && abs === normalizePosixPath(abs) ? new Set<string>() : null;
     // 1,024 entries per read instead of Node's 32: one thread-pool round trip per thousand files,
     // about half the listing time of a 10,000-manifest tree (issue #19). The order is readdir's either way.
     const dir = await opendir(abs, { bufferSize: 1024 });
     const regular: { index: number; name: string }[] = [];
     for await (const d of dir) {
+      names?.add(d.name);
       if (!d.name.endsWith('.json')) continue;
       if (d.isFile()) regular.push({ index: files.length, name: d.name });
       files.push({ path: `${folder}${sep}${d.name}`, location, readdirOrder: true, symlink: d.isSymbolicLink(), realIfRegular: null });
@@ -78,6 +90,7 @@ async function listFolder(
       const real = await realpath(abs).catch(() => null);
       if (real !== null) for (const r of regular) files[r.index]!.realIfRegular = real.endsWith(sep) ? `${real}${r.name}` : `${real}${sep}${r.name}`;
     }
+    if (names) listings!.set(abs, names);
     return { exists: true, error: null, files };
   } catch (e) {
     const code = errCode(e);
@@ -168,11 +181,18 @@ async function listRegistryKey(location: SearchLocation, registry: RegistryReade
   }
 }
 
-async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[], cwd: string, registry: RegistryReader | null, sep: '/' | '\\') {
+async function scanKind(
+  kind: ManifestKind,
+  locations: readonly SearchLocation[],
+  cwd: string,
+  registry: RegistryReader | null,
+  sep: '/' | '\\',
+  listings: Map<string, ReadonlySet<string>>,
+) {
   // All folders (and registry keys) of a kind are read at once; results are put back in search order.
   const listed = await Promise.all(
     locations.map(async (loc) => {
-      if (loc.entry === 'folder') return listFolder(loc, cwd, sep);
+      if (loc.entry === 'folder') return listFolder(loc, cwd, sep, loc.path, listings);
       if (loc.entry === 'file') return { exists: null, error: null, files: [singleFile(loc.path, loc)] };
       return listRegistryKey(loc, registry, cwd, sep);
     }),
@@ -210,14 +230,15 @@ async function scanKind(kind: ManifestKind, locations: readonly SearchLocation[]
 
 export async function scanManifests(paths: SearchPaths, options: ScanOptions = {}): Promise<ScanResult> {
   const cwd = options.cwd ?? process.cwd();
-  const results = await Promise.all(MANIFEST_KINDS.map((k) => scanKind(k, paths[k], cwd, options.registry ?? null, options.separator ?? '/')));
+  const listings = new Map<string, ReadonlySet<string>>();
+  const results = await Promise.all(MANIFEST_KINDS.map((k) => scanKind(k, paths[k], cwd, options.registry ?? null, options.separator ?? '/', listings)));
   const locations = {} as ScanResult['locations'];
   const manifests = {} as ScanResult['manifests'];
   MANIFEST_KINDS.forEach((k, i) => {
     locations[k] = results[i]!.scanned;
     manifests[k] = results[i]!.manifests;
   });
-  return { locations, manifests };
+  return { locations, manifests, listings };
 }
 
 /** Only whether a location is there (one access() each), for `discovery.paths`. */

@@ -69,6 +69,23 @@ test('a folder: *.json of any file type, each with its problem; a file reached t
   );
 });
 
+test('listings: every name of each folder listed (not only *.json), for folders whose path reads the same to the kernel and to a lexical join', async () => {
+  const c = join(root, 'c');
+  mkdirSync(join(c, 'sub'), { recursive: true });
+  writeFileSync(join(c, 'layer.json'), '{}');
+  writeFileSync(join(c, 'libVkLayer_c.so'), '');
+  symlinkSync(join(c, 'nowhere.so'), join(c, 'libdangling.so'));
+  const scan = await scanManifests({
+    implicit_layer: [folder(`${root}/c/sub/..`, 'VK_LAYER_PATH[1]')],
+    explicit_layer: [folder(c, 'VK_LAYER_PATH[0]'), folder(join(root, 'no-such-folder'), 'VK_LAYER_PATH[2]')],
+    driver: [],
+  });
+  assert.deepEqual([...(scan.listings.get(c) ?? [])].sort(), ['layer.json', 'libVkLayer_c.so', 'libdangling.so', 'sub']);
+  // "c/sub/..": the kernel reads c, a lexical join of "c/sub/../x" too, but through a symlinked "sub" it would not: not kept.
+  assert.deepEqual([...scan.listings.keys()], [c]);
+  assert.equal(scan.manifests.implicit_layer.length, 1, 'the folder is still scanned');
+});
+
 test('locationExists: folders and files relative to the application’s working folder', async () => {
   mkdirSync(join(root, 'cwd', 'layers'), { recursive: true });
   assert.equal(await locationExists(folder('layers', 'VK_LAYER_PATH[0]'), join(root, 'cwd')), true);

@@ -71,6 +71,32 @@ test(
   },
 );
 
+test(
+  "a lookup given the scan's listings: a name its folder did not list is missing without a look (even once it appears); a listed one or another folder's is looked at",
+  { skip: process.platform !== 'linux' },
+  () => {
+    const folder = join(work, 'listed');
+    mkdirSync(folder, { recursive: true });
+    symlinkSync(join(folder, 'nowhere.so'), join(folder, 'libdangling.so'));
+    copyFileSync(join(work, 'libreal.so'), join(folder, 'libreal.so'));
+    const manifest = join(folder, 'a.json');
+    const seen = new Map<string, string>();
+    const lookup = libraryLookup({}, work, 'linux', false, seen, new Map([[folder, new Set(['a.json', 'libdangling.so', 'libreal.so'])]]))!;
+    const file = (library: string) => lookup(manifest, library)?.file;
+    // Written after the listing: the listing decides (the scan's moment), so no syscall asked.
+    writeFileSync(join(folder, 'liblate.so'), '');
+    assert.deepEqual(file('./liblate.so'), { state: 'missing' });
+    assert.equal(seen.get(join(folder, 'liblate.so')), '-', "recorded as fileSignature's absent");
+    assert.equal(file('./libdangling.so')?.state, 'missing', 'listed, looked at: a dangling link');
+    const real = file('./libreal.so');
+    assert.equal(real?.state === 'read' && real.header.verdict, 'ok', 'listed, read');
+    // Another folder (not listed) is looked at: the ELF built earlier in `work`.
+    assert.equal(file('../libreal.so')?.state, 'read');
+    // Without listings, the late file is found.
+    assert.equal(libraryLookup({}, work)!(manifest, './liblate.so')?.file?.state, 'read');
+  },
+);
+
 test('a lookup given `seen` records each path it read with its stat signature; libraryFilesUnchanged turns false when one appears, changes or goes', () => {
   const dir = join(work, 'seen');
   mkdirSync(dir);
