@@ -19,11 +19,7 @@ const LOADER_FIX: Record<string, string> = {
 export async function describeLoader(bridge: BridgeClient, platform: NodeJS.Platform): Promise<LoaderLibrary> {
   const result = await bridge.request<LoaderVersionReport>('loader.version');
   const library = platform === 'win32' ? 'vulkan-1.dll' : platform === 'darwin' ? 'libvulkan.1.dylib' : 'libvulkan.so.1';
-  if (result.ok) {
-    // The contract's keys only, in its order (the CLI prints the answer as made: main/router/router.ts AnswerMode).
-    const { path, version, apiVersion } = result.value;
-    return { found: true, library: result.value.library, path, version, apiVersion };
-  }
+  if (result.ok) return { found: true, ...result.value };
   const fix = LOADER_FIX[platform];
   return { found: false, library, reason: formatStrataError(result.error), ...(fix ? { fix } : {}) };
 }

@@ -165,14 +165,10 @@ async function discoverManifests(ctx: DiscoveryContext): Promise<ManifestInvento
   const libraries =
     ctx.libraries === false
       ? null
-      : libraryLookup(
-          ctx.env,
-          ctx.cwd ?? process.cwd(),
-          platform.os === 'windows' ? 'windows' : platform.os === 'linux' ? 'linux' : 'other',
-          user.elevated,
-          seen,
-          scan.listings,
-        );
+      : libraryLookup(ctx.env, ctx.cwd ?? process.cwd(), platform.os === 'windows' ? 'windows' : platform.os === 'linux' ? 'linux' : 'other', user.elevated, {
+          ...(seen ? { seen } : {}),
+          listings: scan.listings,
+        });
   const found = await inSlices(inventorySteps(locations, scan.manifests, ctx.loaderVersion ?? null, libraries, readings));
   const inventory = search.notes.length ? { ...found, driverNotes: search.notes } : found;
   if (seen) manifestCatalogue.reuseWhile(inventory, () => libraryFilesUnchanged(seen));

@@ -119,10 +119,15 @@ export function libraryLookup(
   os: 'linux' | 'windows' | 'other' = platformOs(),
   /** As a setuid/setgid application (`--elevated`): ld.so ignores LD_LIBRARY_PATH in secure-execution mode (ld.so(8)). */
   elevated = false,
-  /** Filled with every path looked at and its fileSignature, taken before it is read (one stat more per path). */
-  seen?: Map<string, string>,
-  /** Folders just listed (Linux: names are case-sensitive, as the listing's test needs). */
-  listings?: FolderListings,
+  {
+    seen,
+    listings,
+  }: {
+    /** Filled with every path looked at and its fileSignature, taken before it is read (one stat more per path). */
+    seen?: Map<string, string>;
+    /** Folders just listed (Linux: names are case-sensitive, as the listing's test needs). */
+    listings?: FolderListings;
+  } = {},
 ): LibraryLookup | null {
   if (os !== platformOs() || os === 'other') return null;
   const target: LibraryTarget = { os, arch: process.arch };

@@ -81,7 +81,7 @@ test(
     copyFileSync(join(work, 'libreal.so'), join(folder, 'libreal.so'));
     const manifest = join(folder, 'a.json');
     const seen = new Map<string, string>();
-    const lookup = libraryLookup({}, work, 'linux', false, seen, new Map([[folder, new Set(['a.json', 'libdangling.so', 'libreal.so'])]]))!;
+    const lookup = libraryLookup({}, work, 'linux', false, { seen, listings: new Map([[folder, new Set(['a.json', 'libdangling.so', 'libreal.so'])]]) })!;
     const file = (library: string) => lookup(manifest, library)?.file;
     // Written after the listing: the listing decides (the scan's moment), so no syscall asked.
     writeFileSync(join(folder, 'liblate.so'), '');
@@ -104,7 +104,7 @@ test('a lookup given `seen` records each path it read with its stat signature; l
   const present = join(dir, 'libpresent.so');
   writeFileSync(present, 'not ELF');
   const seen = new Map<string, string>();
-  const lookup = libraryLookup({}, dir, 'linux', false, seen)!;
+  const lookup = libraryLookup({}, dir, 'linux', false, { seen })!;
   lookup(manifest, './libpresent.so');
   lookup(manifest, './libabsent.so');
   lookup(manifest, './libpresent.so');
