@@ -14,6 +14,11 @@ export default defineConfig({
     emptyOutDir: false,
     sourcemap: true,
     target: 'es2022',
+    // A zod schema the renderer never reads is dropped, not built as its module loads: shared/ modules
+    // declare the contract's schemas beside the types and helpers the renderer imports, and building
+    // unused ones was part of the first view's module evaluation (issue #19). Every `z.…` call builds
+    // a schema and nothing else (shared/validation/zod-config.ts calls zod's `config` by its own name).
+    rollupOptions: { treeshake: { manualPureFunctions: ['z'] } },
   },
   logLevel: 'warn',
 });

@@ -1,5 +1,5 @@
 import type { ChannelName, EventName, EventPayloadOf, RequestOf, ResponseOf, StrataEvent } from './contract';
-import { parseEvent } from './events';
+import type { parseEvent as ParseEvent } from './events';
 import type { IpcResult } from './result';
 import { StrataRequestError, strataError } from '../errors/strata-error';
 
@@ -24,11 +24,31 @@ export function createStrataApi(transport: StrataTransport): StrataApi {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   let unsubscribe: (() => void) | null = null;
 
-  const dispatch = (name: unknown, payload: unknown) => {
+  const deliver = (parse: typeof ParseEvent, name: unknown, payload: unknown) => {
     // Events are validated on arrival too: the stream crosses a process (or network) boundary.
-    const event: StrataEvent | null = parseEvent(name, payload);
+    const event: StrataEvent | null = parse(name, payload);
     if (!event) return;
     for (const l of listeners.get(event.name) ?? []) (l as (p: unknown) => void)(event.payload);
+  };
+  // The events' schemas load with the first event, not with the preload: building them was ~20 ms of
+  // the preload's run, which every first view waited for (issue #19: first render). Events that
+  // arrive meanwhile wait, in order.
+  let parse: typeof ParseEvent | null = null;
+  let waiting: [name: unknown, payload: unknown][] | null = null;
+  const dispatch = (name: unknown, payload: unknown) => {
+    if (parse) return deliver(parse, name, payload);
+    if (waiting) return void waiting.push([name, payload]);
+    waiting = [[name, payload]];
+    void import('./events').then(
+      (m) => {
+        parse = m.parseEvent;
+        for (const [n, p] of waiting ?? []) deliver(m.parseEvent, n, p);
+        waiting = null;
+      },
+      () => {
+        waiting = null; // A schema module that cannot load (a rebuild mid-run): its events are dropped, the next ones try again.
+      },
+    );
   };
 
   return {

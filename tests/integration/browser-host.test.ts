@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBrowserHost, type RunningBrowserHost } from '../../main/hosts/serve/browser-host';
-import { createRouter } from '../../main/router/router';
+import { createRouter, type Router } from '../../main/router/router';
+import { FIRST_VIEW_BODY, FIRST_VIEW_REQUEST } from '../../shared/ipc/first-view-request';
 import { countingHandlers } from '../helpers/counting-handlers';
 import { EventBus } from '../../main/platform/event-bus';
 
@@ -266,4 +267,35 @@ test('events reach server-sent-event clients as contract events', async () => {
     req.end();
   });
   assert.deepEqual(JSON.parse(received), { name: 'host.notice', payload: { level: 'info', message: 'hello' } });
+});
+
+test("the first view's answer, once prepared, is served as kept bytes: written as JSON once for every page that asks", async () => {
+  // A kept discovery hands out the same answer object again (manifest-catalogue.ts): writing its JSON is what is kept.
+  let written = 0;
+  const answer = Object.freeze({ locations: {}, manifests: {}, toJSON: () => (written++, { manifests: { layer: ['a'] } }) });
+  let calls = 0;
+  const router: Router = {
+    channelNames: [],
+    call: async (channel) => (
+      calls++,
+      channel === FIRST_VIEW_REQUEST.channel ? { ok: true, value: answer } : { ok: false, error: { code: 'x', message: 'no' } }
+    ),
+  };
+  const own = await startBrowserHost({ router, bus, rendererDir: join(dir, 'renderer'), browserPreloadFile: join(dir, 'preload.js'), token: TOKEN });
+  try {
+    await own.prepareFirstView();
+    assert.equal(calls, 1, 'prepareFirstView asks the router');
+    assert.equal(written, 1);
+    const ask = () =>
+      fetch(`http://127.0.0.1:${own.port}/api/${FIRST_VIEW_REQUEST.channel}`, { method: 'POST', headers: { ...json, ...cookie() }, body: FIRST_VIEW_BODY });
+    for (let i = 0; i < 2; i++) {
+      const reply = await ask();
+      assert.equal(reply.status, 200);
+      assert.deepEqual(await reply.json(), { ok: true, value: { manifests: { layer: ['a'] } } });
+    }
+    assert.equal(calls, 3, 'every page still asks the router (its answer may have changed)');
+    assert.equal(written, 1, 'the same answer object is not written again');
+  } finally {
+    await own.close();
+  }
 });

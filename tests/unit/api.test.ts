@@ -49,7 +49,7 @@ test('a transport failure becomes ipc/transport-failed with a fix', async () => 
   });
 });
 
-test('events: delivered when they match the contract, dropped otherwise; one subscription shared', () => {
+test('events: delivered when they match the contract, dropped otherwise; one subscription shared', async () => {
   const t = fakeTransport(async () => ({ ok: true, value: null }));
   const api = createStrataApi(t.transport);
   const seen: string[] = [];
@@ -60,9 +60,31 @@ test('events: delivered when they match the contract, dropped otherwise; one sub
   t.emit('host.notice', { level: 'shout', message: 'bad level' });
   t.emit('no.such.event', {});
   t.emit('ui.navigate', { panel: 'about' });
+  await settled(() => seen.length >= 2);
   assert.deepEqual(seen, ['notice:stopping', 'nav:about']);
   off1();
   assert.equal(t.subscriptions(), 1);
   off2();
   assert.equal(t.subscriptions(), 0);
+});
+
+/** Until `done` holds, or 10 s: the import() of the events' schemas (compiled on first use under tsx). */
+async function settled(done: () => boolean): Promise<void> {
+  for (const end = Date.now() + 10_000; !done() && Date.now() < end;) await new Promise((r) => setTimeout(r, 5));
+}
+
+test('events: those that arrive while the schemas load are delivered after, in order; later ones at once', async () => {
+  const t = fakeTransport(async () => ({ ok: true, value: null }));
+  const api = createStrataApi(t.transport);
+  const seen: string[] = [];
+  api.on('ui.navigate', (p) => seen.push(p.panel));
+  t.emit('ui.navigate', { panel: 'a' });
+  t.emit('ui.navigate', { panel: 'b' });
+  // The schemas load with the first event: nothing is delivered unchecked meanwhile.
+  assert.deepEqual(seen, []);
+  await settled(() => seen.length >= 2);
+  assert.deepEqual(seen, ['a', 'b']);
+  t.emit('ui.navigate', { panel: 'c' });
+  t.emit('ui.navigate', { panel: 7 });
+  assert.deepEqual(seen, ['a', 'b', 'c'], 'once loaded, an event is checked and delivered synchronously');
 });

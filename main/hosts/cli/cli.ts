@@ -126,7 +126,10 @@ async function serve(options: { port: number; host?: string; open?: boolean; pri
     process.stdin.on('data', () => process.stdout.write(`Another one-time link: ${link()}\n`));
   } else process.stdout.write(`Strata is running at ${running.url}\nPress Ctrl+C to stop.\n`);
   const removeLaunchFile = options.open ? openInBrowser(running) : () => {};
-  void ctx.warmUp('browser').catch(() => undefined);
+  void ctx
+    .warmUp('browser')
+    .then(() => running.prepareFirstView())
+    .catch(() => undefined);
   await new Promise<void>((resolve) => {
     const stop = () => {
       ctx.bus.emit('host.notice', { level: 'warning', message: 'The Strata server has stopped. Start `strata serve` again and open its new URL.' });

@@ -6,6 +6,7 @@ import type { Router } from '../../router/router';
 import type { EventBus } from '../../platform/event-bus';
 import type { IpcResult } from '../../../shared/ipc/result';
 import { strataError } from '../../../shared/errors/strata-error';
+import { FIRST_VIEW_REQUEST } from '../../../shared/ipc/first-view-request';
 import { CODE_PATH, guardRequest, hostHeaderFor, isLoopback, type GuardPolicy } from './request-guard';
 import { OneTimeCodes } from './one-time-codes';
 import { isHashedAsset, StaticFileCache } from './static-files';
@@ -38,6 +39,13 @@ export interface RunningBrowserHost {
    * `strata serve --open`; `onRedeem` runs when the page has traded it. Valid once, for 5 minutes.
    */
   oneTimeUrl(onRedeem?: () => void, ttlMs?: number): string;
+  /**
+   * Asks the first view's request (shared/ipc/first-view-request.ts) now and keeps its answer's body
+   * encoded, so that a page's first request is answered without writing 1.8 MB of JSON (1,000
+   * manifests): call it once the answer is kept (AppContext.warmUp). A failure is not kept: the page's
+   * own request meets it again.
+   */
+  prepareFirstView(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,17 +84,22 @@ function sendJson(res: ServerResponse, status: number, value: unknown) {
 }
 
 /**
- * The JSON of each answer value, kept while the value lives: the router hands out the same checked
- * copy of a kept discovery again (main/router/router.ts), 1.8 MB for 1,000 manifests, ~20–100 ms to
- * write each time.
+ * The body of each answer, kept while its value lives: the router hands out the same checked copy of
+ * a kept discovery again (main/router/router.ts), 1.8 MB of JSON for 1,000 manifests. Kept encoded: a
+ * string body is measured and encoded again at every send (~25 ms of each request for that answer,
+ * while the server's one thread holds back the page's scripts, issue #19: first render).
  */
-const answerJson = new WeakMap<object, string>();
+const answerBody = new WeakMap<object, Buffer>();
+
+function bodyOf(value: object): Buffer {
+  let body = answerBody.get(value);
+  if (body === undefined) answerBody.set(value, (body = Buffer.from(`{"ok":true,"value":${JSON.stringify(value)}}`)));
+  return body;
+}
 
 function sendResult(res: ServerResponse, result: IpcResult<unknown>) {
   if (!result.ok || typeof result.value !== 'object' || result.value === null) return sendJson(res, statusFor(result), result);
-  let json = answerJson.get(result.value);
-  if (json === undefined) answerJson.set(result.value, (json = JSON.stringify(result.value)));
-  send(res, 200, `{"ok":true,"value":${json}}`, 'application/json; charset=utf-8');
+  send(res, 200, bodyOf(result.value), 'application/json; charset=utf-8');
 }
 
 function statusFor(result: IpcResult<unknown>): number {
@@ -297,6 +310,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     port,
     host: bind,
     token,
+    prepareFirstView: async () => {
+      const result = await options.router.call(FIRST_VIEW_REQUEST.channel, FIRST_VIEW_REQUEST.request, { host: 'browser' });
+      if (result.ok && typeof result.value === 'object' && result.value !== null) bodyOf(result.value);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         unsubscribe();

@@ -195,6 +195,24 @@ const LayerGridRow = memo(function LayerGridRow({ row, index, selected, tabbable
 });
 
 /**
+ * false until the frame of the first render has been painted (a task after the next animation frame),
+ * then true. The Layers list is the first view: rows out of sight (8 below) were a third of its DOM
+ * and of what the page did before the user saw anything (issue #19: first render).
+ */
+function useFirstPaintDone(): boolean {
+  const [done, setDone] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setDone(true), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return done;
+}
+
+/**
  * The Layers editor's list, a grid of rows in the draft's order. One Tab stop (the focused row, then
  * its state control); ↑ ↓ Home End move, Enter or Space selects, Alt+↑ / Alt+↓ move the layer
  * (announced); a row's handle drags it. Only the rows in view are rendered.
@@ -204,6 +222,7 @@ export function LayerList({ rows, total, editable }: { rows: readonly EditorRow[
   const select = useLayersView((s) => s.select);
   const [focusKey, setFocusKey] = useState<string | null>(null);
   const { scroller, view, sync } = useScrollViewport(720);
+  const painted = useFirstPaintDone();
   const items = useRef(new Map<string, HTMLDivElement>());
   const pendingFocus = useRef<string | null>(null);
   const rowsRef = useRef(rows);
@@ -294,7 +313,14 @@ export function LayerList({ rows, total, editable }: { rows: readonly EditorRow[
     );
   }
 
-  const win = virtualWindow({ scrollTop: view.scrollTop, viewportHeight: view.height, rowHeight: LAYER_ROW_HEIGHT, rowCount: rows.length });
+  // The first render draws the rows in view alone; those above and below (the overscan) follow once it is painted.
+  const win = virtualWindow({
+    scrollTop: view.scrollTop,
+    viewportHeight: view.height,
+    rowHeight: LAYER_ROW_HEIGHT,
+    rowCount: rows.length,
+    ...(painted ? {} : { overscan: 0 }),
+  });
   const shown = rows.slice(win.start, win.end);
   return (
     <DndContext
