@@ -18,7 +18,12 @@ export default defineConfig({
     // declare the contract's schemas beside the types and helpers the renderer imports, and building
     // unused ones was part of the first view's module evaluation (issue #19). Every `z.…` call builds
     // a schema and nothing else (shared/validation/zod-config.ts calls zod's `config` by its own name).
-    rollupOptions: { treeshake: { manualPureFunctions: ['z'] } },
+    // A shared `*-schema.ts` module holds schemas and types only: one reached through a re-export
+    // whose names the first view never uses (chain.ts re-exports chain-schema.ts) then goes with the
+    // panels that read it, instead of into a chunk the first view loads.
+    rollupOptions: {
+      treeshake: { manualPureFunctions: ['z'], moduleSideEffects: (id: string) => !/[\\/]shared[\\/].+-schema\.ts$/.test(id) },
+    },
   },
   logLevel: 'warn',
 });

@@ -14,7 +14,8 @@ export const ChainSettingsSourceSchema = z.object({
   text: z.string().nullable(),
   why: z.string().optional(),
   /** The manifests the file's layer entries name (by path; one that could not be read has a problem or no text). */
-  manifests: z.array(DiscoveredManifestSchema.pick({ path: true, kind: true, origin: true, text: true, problem: true })),
+  // Pure: a renderer that never reads this schema drops it, and the inventory's schemas with it (vite.config.ts).
+  manifests: z.array(/* @__PURE__ */ DiscoveredManifestSchema.pick({ path: true, kind: true, origin: true, text: true, problem: true })),
 });
 export type ChainSettingsSource = z.infer<typeof ChainSettingsSourceSchema>;
 
