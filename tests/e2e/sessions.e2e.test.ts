@@ -103,8 +103,17 @@ test('launch with the standard validation preset: the messages arrive in the liv
   // The application's own lines and the loader's are there too.
   assert.equal(await findLine('app: start'), 1);
   assert.equal(await findLine('Vulkan Loader Version 1.3.239'), 1);
-  // Follow keeps the tail in view: the last message is on screen without a search.
+  // Follow stayed on through the searches and keeps the tail in view: the log is scrolled to its end.
+  // (Which rows form the tail depends on how the app's stdout and the loader's stderr interleaved, so
+  // the message itself is found by search.)
+  assert.equal(await live.getByTestId('log-follow').getAttribute('aria-pressed'), 'true');
+  const scroller = live.getByTestId('live-log-scroller');
+  const belowView = () => scroller.evaluate((box) => box.scrollHeight - box.scrollTop - box.clientHeight);
+  for (const end = Date.now() + 5_000; (await belowView()) >= 2 && Date.now() < end;) await page.waitForTimeout(50);
+  assert.ok((await belowView()) < 2, `the log is not scrolled to its end: ${await belowView()} px below the view`);
+  await live.getByTestId('log-search').fill(VUIDS[1]!);
   await live.getByTestId('log-message').filter({ hasText: VUIDS[1]! }).click();
+  await live.getByTestId('log-search').fill('');
   const details = page.getByTestId('log-details');
   assert.equal(await details.getByTestId('log-object').count(), 2);
   assert.match((await details.getByTestId('log-object').nth(0).textContent()) ?? '', /VK_OBJECT_TYPE_DEVICE .*“strata-test-device”/);
