@@ -192,12 +192,12 @@ export function targetTable(results: ReadonlyMap<string, unknown>): { text: stri
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (r: readonly string[]) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ');
   const ca = at(results.get('cli-whole-process'), 'nodeExtraCaCerts') as { file: string; withMs: number; withoutMs: number } | null | undefined;
-  // Every Node start pays it (Node 20 reads the file at start-up), Strata's and bare node's alike;
-  // the C references do not. Said, not subtracted: a user with the variable set pays it too.
+  // Node 20 reads the file at start-up; bin/strata sets the variable aside for its Node (a user with
+  // it set does not pay it), and the `node -e 0` reference runs without it: said, so a reader knows.
   const note = ca
     ? [
         '',
-        `NODE_EXTRA_CA_CERTS is set (${ca.file}): every Node start above reads it, ${Math.round(ca.withMs)} ms for \`node -e 0\` against ${Math.round(ca.withoutMs)} ms without it.`,
+        `NODE_EXTRA_CA_CERTS is set (${ca.file}): a Node start that reads it takes ${Math.round(ca.withMs)} ms for \`node -e 0\` against ${Math.round(ca.withoutMs)} ms without it; Strata's commands set it aside, and the \`node -e 0\` reference runs without it.`,
       ]
     : [];
   return { text: [line(header), ...rows.map(line), ...note].join('\n'), misses };

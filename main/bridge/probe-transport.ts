@@ -72,10 +72,12 @@ export function parseProbeReply(line: string): ProbeReply | null {
 /**
  * The environment the probe's Node starts with: `env` (what the loader is to see) without
  * NODE_EXTRA_CA_CERTS, which Node 20 reads and parses at every start (~50 ms for a system bundle,
- * issue #19) for TLS the probe never makes; the loader, drivers and layers do not read it.
+ * issue #19) for TLS the probe never makes; the loader, drivers and layers do not read it. Nor under
+ * the name bin/strata gives it for the CLI's own start (main/hosts/cli/node-environment.ts), which a
+ * probe started before the CLI put it back (early-probe.ts) would otherwise see.
  */
 export function probeNodeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { NODE_EXTRA_CA_CERTS: _unused, ...rest } = env;
+  const { NODE_EXTRA_CA_CERTS: _unused, STRATA_NODE_EXTRA_CA_CERTS: _setAside, ...rest } = env;
   return rest;
 }
 

@@ -230,3 +230,35 @@ test('a snapshot is built only by its builder: required, the file names the grou
     home.cleanup();
   }
 });
+
+test(
+  'NODE_EXTRA_CA_CERTS: Node does not read it as the command starts, and what Strata launches sees it as set',
+  { skip: !POSIX && 'POSIX only (bin/strata is a shell script there)' },
+  withTempHome((home) => {
+    // A file that does not exist: Node warns as it starts when it reads the variable.
+    const env = { ...home.env, NODE_EXTRA_CA_CERTS: join(home.dir, 'no-such-bundle.pem') };
+    for (const args of [
+      ['explain', '--json'],
+      ['path', 'list'],
+    ]) {
+      const r = spawnSync(STRATA_BIN, args, { cwd: home.dir, env, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /extra certs/i, `strata ${args.join(' ')}`);
+    }
+    const launched = spawnSync(
+      STRATA_BIN,
+      ['launch', '--', 'sh', '-c', 'printf "ca=%s aside=%s\\n" "$NODE_EXTRA_CA_CERTS" "${STRATA_NODE_EXTRA_CA_CERTS-unset}"'],
+      {
+        cwd: home.dir,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    assert.equal(launched.status, 0, launched.stderr);
+    assert.ok(launched.stdout.includes(`ca=${env.NODE_EXTRA_CA_CERTS} aside=unset`), launched.stdout);
+    // Without the shell part (Node runs the file), Node reads it as it always does.
+    const script = spawnSync(process.execPath, [STRATA_BIN, 'path', 'list'], { cwd: home.dir, env, encoding: 'utf8', timeout: 60_000 });
+    assert.match(script.stderr, /extra certs/i, 'the check above can fail: Node warns when it reads the variable');
+  }),
+);

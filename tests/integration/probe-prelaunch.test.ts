@@ -127,6 +127,8 @@ test(
 test('the probe starts without NODE_EXTRA_CA_CERTS and with everything else the loader is to see', async () => {
   const env = { PATH: '/usr/bin:/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', VK_LOADER_DEBUG: 'error' };
   assert.deepEqual(probeNodeEnv(env), { PATH: '/usr/bin:/bin', VK_LOADER_DEBUG: 'error' });
+  // Nor under the name bin/strata hands it to the CLI's Node with (an early probe starts before the CLI puts it back).
+  assert.deepEqual(probeNodeEnv({ PATH: '/bin', STRATA_NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' }), { PATH: '/bin' });
   assert.equal(env.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt', 'the caller’s environment is left as it was');
 
   const home = makeTempHome({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', STRATA_TEST_MARK: 'kept' });

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { shaderDisAction, shaderInspectAction, shaderValidateAction } from './shader-command';
 import { shaderPackAction } from './vbc-command';
 import { adoptEarlyProbe, callChannel, CliFailure, releaseEarlyProbe } from './cli-channel';
+import { restoreNodeEnvironment } from './node-environment';
 import type { PrelaunchedProbe } from '../../bridge/probe-prelaunch';
 import type { LayerFilter } from './discovery-commands';
 import { addOverrideCommands } from './override-command';
@@ -340,6 +341,7 @@ export function buildProgram(version: string): Command {
 
 /** `earlyProbe`: the default probe bin/strata started before loading this bundle (early-probe.ts), for the command to take. */
 export async function main(argv: readonly string[], options: { earlyProbe?: PrelaunchedProbe | null } = {}): Promise<number> {
+  restoreNodeEnvironment(process.env);
   adoptEarlyProbe(options.earlyProbe ?? null);
   try {
     return await runProgram(argv);

@@ -1,0 +1,29 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CA_CERTS_SET_ASIDE, CA_CERTS_VARIABLE, restoreNodeEnvironment } from '../../main/hosts/cli/node-environment';
+
+// main/hosts/cli/node-environment.ts: bin/strata hands NODE_EXTRA_CA_CERTS to Node under another name
+// (Node reads the file at every start); the CLI puts it back before anything reads its environment.
+test('the set-aside value goes back under its own name, and the other name goes', () => {
+  const env: NodeJS.ProcessEnv = { [CA_CERTS_SET_ASIDE]: '/etc/ssl/extra.pem', PATH: '/bin' };
+  restoreNodeEnvironment(env);
+  assert.deepEqual(env, { [CA_CERTS_VARIABLE]: '/etc/ssl/extra.pem', PATH: '/bin' });
+});
+
+test('an empty value is a value: set back as empty', () => {
+  const env: NodeJS.ProcessEnv = { [CA_CERTS_SET_ASIDE]: '' };
+  restoreNodeEnvironment(env);
+  assert.deepEqual(env, { [CA_CERTS_VARIABLE]: '' });
+});
+
+test('nothing set aside (Node started some other way): the environment is left as it is', () => {
+  const env: NodeJS.ProcessEnv = { [CA_CERTS_VARIABLE]: '/a.pem', HOME: '/home/u' };
+  restoreNodeEnvironment(env);
+  assert.deepEqual(env, { [CA_CERTS_VARIABLE]: '/a.pem', HOME: '/home/u' });
+});
+
+test('both names set (a user who set both, started without the shell part): theirs stays', () => {
+  const env: NodeJS.ProcessEnv = { [CA_CERTS_SET_ASIDE]: '/aside.pem', [CA_CERTS_VARIABLE]: '/theirs.pem' };
+  restoreNodeEnvironment(env);
+  assert.deepEqual(env, { [CA_CERTS_VARIABLE]: '/theirs.pem' });
+});
