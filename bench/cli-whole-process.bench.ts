@@ -114,8 +114,7 @@ export const cliWholeProcessBench: Bench = {
       const caCerts = process.env['NODE_EXTRA_CA_CERTS'];
       let nodeExtraCaCerts: { file: string; withMs: number; withoutMs: number; ratio: number } | null = null;
       if (caCerts) {
-        const { NODE_EXTRA_CA_CERTS: _set, ...without } = home.env;
-        const start = pairedProcesses({ command: node, args: ['-e', '0'], env: home.env }, { command: node, args: ['-e', '0'], env: without }, runs);
+        const start = pairedProcesses({ command: node, args: ['-e', '0'], env: home.env }, { command: node, args: ['-e', '0'], env: bareEnv }, runs);
         nodeExtraCaCerts = { file: caCerts, withMs: round(start.aMs, 1), withoutMs: round(start.bMs, 1), ratio: round(start.ratio) };
       }
 
