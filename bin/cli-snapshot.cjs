@@ -168,6 +168,8 @@ async function warmUp(group) {
     rmSync(dir, { recursive: true, force: true });
     cli.exports.forgetMachineFacts();
   }
+  // The program the snapshot process parses its arguments with, built now (cli.ts prepareProgram).
+  await cli.exports.prepareProgram();
 }
 
 /**

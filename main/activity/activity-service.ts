@@ -12,7 +12,7 @@ import {
   type FileOwner,
 } from '../../shared/activity/activity-status';
 import { StrataRequestError } from '../../shared/errors/strata-error';
-import { OVERRIDE_LAYER_NAME } from '../../shared/loader/chain';
+import { OVERRIDE_LAYER_NAME } from '../../shared/override/override-names';
 import { APP_OVERRIDE_PREFIX, appOverrideFileNames } from '../../shared/profiles/app-overrides';
 import { bindingsByProfile, type ApplicationsFile } from '../../shared/profiles/application-list';
 import { LOADER_FEATURES, loaderAtLeast } from '../../shared/profiles/loader-features';

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { serviceError } from '../../shared/errors/strata-error';
-import { buildOverrideManifest, forcesLayers, hasLayerSettings, OVERRIDE_FILE_NAME, type OverrideConfig } from '../../shared/override/override-config';
+import { forcesLayers, hasLayerSettings, OVERRIDE_FILE_NAME, type OverrideConfig } from '../../shared/override/override-config';
+import { buildOverrideManifest } from '../../shared/override/override-config-schema';
 import type { OverrideApplyResult, OverrideExport, OverrideRemoveResult, OverrideStatus } from '../../shared/override/override-status';
 import { findLayerDescription } from '../../shared/settings/layer-lookup';
 import { installedSettingsFile } from '../../shared/settings/installed-settings';

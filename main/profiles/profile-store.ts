@@ -3,7 +3,8 @@ import { serviceError, strataError, type StrataError } from '../../shared/errors
 import type { Environment } from '../../shared/loader/xdg-directories';
 import { parseProfileText } from '../../shared/profiles/profile-document';
 import { profileFileName, profileNameKey, sameProfileName, PROFILE_FILE_EXTENSION } from '../../shared/profiles/profile-file-name';
-import { invalidProfileError, issuesOf, ProfileNameSchema, ProfileSchema, serializeProfile, type Profile } from '../../shared/profiles/profile-schema';
+import { invalidProfileError, issuesOf, ProfileNameSchema, ProfileSchema, type Profile } from '../../shared/profiles/profile-schema';
+import { serializeProfile } from '../../shared/profiles/profile-text';
 import { asStrataFailure, realFileOps, sweepDeadTemps, unlinkDurable, writeFileAtomic, type FileOps } from '../platform/atomic-file';
 import { GuardedReadError, readTextGuardedSync } from '../platform/guarded-read';
 import { withLock } from '../platform/file-lock';

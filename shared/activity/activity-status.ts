@@ -63,7 +63,7 @@ export const ActivityStatusSchema = z.object({
 });
 export type ActivityStatus = z.infer<typeof ActivityStatusSchema>;
 
-export const ActivityDisableRequestSchema = z
+export const ActivityDisableRequestSchema = /* @__PURE__ */ z
   .object({
     /** Remove Strata's global override layer and its layer settings file (the earlier files come back). */
     global: z.boolean(),

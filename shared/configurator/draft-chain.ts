@@ -5,7 +5,7 @@ import { lintManifestSet, type LayerInSet, type ManifestInSet } from '../lint/ma
 import { computeLayerChain, type ChainApplication, type LayerChain } from '../loader/chain';
 import { chainSettingsFor } from '../loader/chain-settings';
 import { parseManifest } from '../manifest/manifest-parser';
-import { buildOverrideManifest, OVERRIDE_LAYER_NAME, overrideManifestObject, type OverrideConfig } from '../override/override-config';
+import { OVERRIDE_LAYER_NAME, overrideManifestObject, overrideManifestText, type OverrideConfig } from '../override/override-config';
 import type { ChainContext } from './chain-context';
 
 /**
@@ -111,7 +111,7 @@ export function inventoryWithOverride(inventory: ManifestInventory, place: Overr
   let override: DiscoveredManifest | null = null;
   let list = rest;
   if (config && visible) {
-    const text = buildOverrideManifest(config);
+    const text = overrideManifestText(config);
     const at = existing >= 0 ? existing : insertionIndex(rest, locations, locIndex);
     const base = existing >= 0 ? implicit[existing]! : null;
     const parsed = parseManifest(text);

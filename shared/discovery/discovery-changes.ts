@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ManifestKindSchema, type ManifestKind } from '../loader/search-paths';
+import { MANIFEST_KINDS, ManifestKindSchema, type ManifestKind } from '../loader/search-paths';
 
 /**
  * The payload of the `discovery.changed` event: which kinds of manifests changed on disk and
@@ -36,7 +36,7 @@ export class DiscoveryChangeSet {
     if (this.kinds.size === 0) return null;
     const all = [...this.paths];
     const payload: DiscoveryChanged = {
-      kinds: ManifestKindSchema.options.filter((k) => this.kinds.has(k)),
+      kinds: MANIFEST_KINDS.filter((k) => this.kinds.has(k)),
       paths: all.slice(0, MAX_CHANGED_PATHS),
       more: Math.max(0, all.length - MAX_CHANGED_PATHS),
     };

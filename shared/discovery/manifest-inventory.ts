@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import { ManifestKindSchema, LocationStatusSchema, type ManifestKind } from '../loader/search-paths';
+import { MANIFEST_KINDS, ManifestKindSchema, LocationStatusSchema, type ManifestKind } from '../loader/search-paths';
 import { parseManifest } from '../manifest/manifest-parser';
 import type { LayerReadings } from '../loader/layer-readings';
 import type { LayerEntry } from '../manifest/manifest-model';
@@ -50,7 +50,7 @@ export const DiscoveredManifestSchema = z.object({
   text: z.string().nullable(),
   fileFormatVersion: z.string().nullable(),
   layers: z.array(LayerSummarySchema),
-  driver: DriverSummarySchema.nullable(),
+  driver: z.nullable(DriverSummarySchema),
   diagnostics: z.array(DiagnosticSchema),
 });
 export type DiscoveredManifest = z.infer<typeof DiscoveredManifestSchema>;
@@ -166,7 +166,7 @@ export function* inventorySteps(
   // each parsed tree dies young, which halves the garbage collector's work on 10,000 files.
   const forSet = new Map<ScannedManifest, ManifestInSet['parsed']>();
   const manifests = {} as ManifestInventory['manifests'];
-  for (const kind of ManifestKindSchema.options) {
+  for (const kind of MANIFEST_KINDS) {
     const found: DiscoveredManifest[] = (manifests[kind] = []);
     for (const file of scanned[kind]) {
       const diagnostics: Diagnostic[] = [];

@@ -60,7 +60,10 @@ export const channels = {
   'chain.explain': {
     summary:
       "The effective instance layer chain for an application (path, requested layers, API version) in an optional environment: each layer in order with the reasons it is there, and every layer left out with why; modeled on the rules of the installed loader's version, or of loaderVersion / the library at loaderPath.",
-    schemas: () => import('../loader/chain').then((m) => ({ request: m.ChainExplainRequestSchema, response: m.LayerChainSchema })),
+    schemas: async () => ({
+      request: (await import('../loader/chain')).ChainExplainRequestSchema,
+      response: (await import('../loader/chain-schema')).LayerChainSchema,
+    }),
   },
   'chain.compare': {
     summary:

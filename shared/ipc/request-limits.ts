@@ -29,4 +29,8 @@ export const REQUEST_LIMITS = {
   settingListValues: 8192,
 } as const;
 
-export const tooMany = (what: string, max: number) => `at most ${max} ${what}`;
+/**
+ * A limit's message. Marked free of side effects so that a schema whose limit message calls it can
+ * still be dropped from a bundle that never reads that schema (issue #19: the renderer's first view).
+ */
+export const tooMany = /* @__NO_SIDE_EFFECTS__ */ (what: string, max: number) => `at most ${max} ${what}`;

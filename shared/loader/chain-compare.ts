@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ChainExplainRequestSchema, LayerChainSchema, LoaderVersionTextSchema, type LayerChain } from './chain';
+import { ChainExplainRequestSchema, LoaderVersionTextSchema, type LayerChain } from './chain';
+import { LayerChainSchema } from './chain-schema';
 import { compareLoaderVersions, LOADER_RULES, type LoaderRuleId } from './loader-rules';
 
 /**

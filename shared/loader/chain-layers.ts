@@ -14,7 +14,8 @@ import {
 } from './layer-filters';
 import { loaderHas, provenNote, RULES_VERSION } from './loader-rules';
 import { layerReadings, type Api, type LayerReadingEntry } from './layer-readings';
-import { OVERRIDE_LAYER_NAME, type ChainEntry, type ChainManifest, type ChainReason, type ChainReasonCode, type ExcludedLayer } from './chain-schema';
+import type { ChainEntry, ChainManifest, ChainReason, ChainReasonCode, ExcludedLayer } from './chain-schema';
+import { OVERRIDE_LAYER_NAME } from '../override/override-names';
 
 /**
  * The loader's layer list as the chain model holds it (chain.ts, settings-chain.ts): manifests read

@@ -1,12 +1,23 @@
 import * as z from 'zod';
 import type { DiscoveredManifest } from '../discovery/manifest-inventory';
 import type { Environment } from './xdg-directories';
-import { LoaderRuleUseSchema } from './loader-rules';
+import { LOADER_RULE_IDS, type LoaderRuleUse } from './loader-rules';
 import type { LoaderSettingsRead } from './loader-settings-file';
 
 /** What the chain model answers (chain.ts), as the IPC contract carries it. */
 
 export { OVERRIDE_LAYER_NAME } from '../override/override-names';
+
+export const LoaderRuleIdSchema = z.enum(LOADER_RULE_IDS);
+
+/** A rule as an answer names it: whether the loader version asked has it (loader-rules.ts). */
+export const LoaderRuleUseSchema = z.object({
+  id: LoaderRuleIdSchema,
+  /** The first loader version that has the rule. */
+  since: z.string(),
+  applied: z.boolean(),
+  summary: z.string(),
+}) satisfies z.ZodType<LoaderRuleUse>;
 
 export const ChainReasonCodeSchema = z.enum([
   'implicit/enabled',

@@ -6,7 +6,8 @@ import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { computeSettingsChain } from './settings-chain';
 import { driverListWithSettings } from './settings-drivers';
 import { stderrLogFor } from './loader-settings-file';
-import { OVERRIDE_LAYER_NAME, type ChainInput, type ChainReason, type ExcludedLayer, type LayerChain } from './chain-schema';
+import type { ChainInput, ChainReason, ExcludedLayer, LayerChain } from './chain-schema';
+import { OVERRIDE_LAYER_NAME } from '../override/override-names';
 import { apiOf } from './layer-readings';
 import {
   availability,
@@ -40,7 +41,7 @@ import {
  * loader_environment.c; see layer-filters.ts.
  */
 
-export * from './chain-schema';
+export type * from './chain-schema';
 export { RULES_VERSION } from './loader-rules';
 export { overridePathsFor } from './chain-layers';
 
@@ -441,7 +442,7 @@ function settingsOtherNotes(settings: NonNullable<ChainInput['settings']>, versi
 /** A loader version as the loader reports it ("1.4.359"). */
 export const LoaderVersionTextSchema = z.string().regex(/^\d{1,3}\.\d{1,3}\.\d{1,4}$/, 'expected a loader version such as 1.4.309');
 
-export const ChainExplainRequestSchema = z
+export const ChainExplainRequestSchema = /* @__PURE__ */ z
   .object({
     /** Variables to set (a string) or unset (null) on top of the environment Strata reasons about. */
     env: z.record(z.string(), z.string().nullable()).optional(),
@@ -455,7 +456,7 @@ export const ChainExplainRequestSchema = z
       .regex(/^\d+\.\d+(\.\d+)?$/)
       .optional(),
     /** Model the chain for this loader version instead of asking the installed loader (the model alone). */
-    loaderVersion: LoaderVersionTextSchema.optional(),
+    loaderVersion: z.optional(LoaderVersionTextSchema),
     /** Ask this loader library (a libvulkan / vulkan-1.dll) for its version, then model the chain for it. */
     loaderPath: z.string().min(1).max(4096).optional(),
   })

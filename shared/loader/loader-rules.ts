@@ -1,5 +1,3 @@
-import * as z from 'zod';
-
 /**
  * The one table of loader behaviour that changed between releases. Each row is one behaviour, the
  * first Khronos loader release that has it, and the commit it came in (KhronosGroup/Vulkan-Loader).
@@ -31,7 +29,11 @@ export const PROVEN_LOADERS = [
 ] as const;
 export const PROVEN_VERSIONS = PROVEN_LOADERS.map((l) => l.version);
 
-export const LoaderRuleIdSchema = z.enum([
+/**
+ * Every rule's id. A plain constant (its schema is chain-schema.ts's LoaderRuleIdSchema): the rules
+ * are read by the renderer's first view, which builds no schema (issue #19: first render).
+ */
+export const LOADER_RULE_IDS = [
   'layer-chain',
   'layer-filters',
   'driver-filters',
@@ -78,17 +80,8 @@ export const LoaderRuleIdSchema = z.enum([
   'strict-manifest-types',
   'invalid-type-skipped',
   'missing-versions-skipped',
-]);
-export type LoaderRuleId = z.infer<typeof LoaderRuleIdSchema>;
-
-export const LoaderRuleUseSchema = z.object({
-  id: LoaderRuleIdSchema,
-  /** The first loader version that has the rule. */
-  since: z.string(),
-  applied: z.boolean(),
-  summary: z.string(),
-});
-export type LoaderRuleUse = z.infer<typeof LoaderRuleUseSchema>;
+] as const;
+export type LoaderRuleId = (typeof LOADER_RULE_IDS)[number];
 
 export interface LoaderRule {
   id: LoaderRuleId;
@@ -567,7 +560,11 @@ export function ruleOf(id: LoaderRuleId): LoaderRule {
   return since === undefined ? rule : { ...rule, since };
 }
 
-/** The first version that has the rule. */
+/**
+ * The first version that has the rule. Marked free of side effects: loader-features.ts calls it as
+ * its module loads, and a bundle that never reads those results then drops the calls.
+ */
+/* @__NO_SIDE_EFFECTS__ */
 export function sinceOf(id: LoaderRuleId): string {
   return ruleOf(id).since;
 }
@@ -575,6 +572,15 @@ export function sinceOf(id: LoaderRuleId): string {
 /** The loader has the rule (an unknown version is taken as RULES_VERSION). */
 export function loaderHas(version: string | null, id: LoaderRuleId): boolean {
   return compareLoaderVersions(version ?? RULES_VERSION, ruleOf(id).since) >= 0;
+}
+
+/** A rule as an answer names it (chain-schema.ts's LoaderRuleUseSchema describes the same). */
+export interface LoaderRuleUse {
+  id: LoaderRuleId;
+  /** The first loader version that has the rule. */
+  since: string;
+  applied: boolean;
+  summary: string;
 }
 
 /** Every rule with whether the model applied it for this loader version. */

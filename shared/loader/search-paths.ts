@@ -12,9 +12,11 @@ import { resolveXdgDirectories, type Environment } from './xdg-directories';
  * loader wins and the rule below says "loader 1.3.239:".
  */
 
-export const ManifestKindSchema = z.enum(['implicit_layer', 'explicit_layer', 'driver']);
+// The kinds as a plain constant first: code that only lists them (the renderer's first view among it)
+// then builds no schema (issue #19: first render).
+export const MANIFEST_KINDS = ['implicit_layer', 'explicit_layer', 'driver'] as const;
+export const ManifestKindSchema = z.enum(MANIFEST_KINDS);
 export type ManifestKind = z.infer<typeof ManifestKindSchema>;
-export const MANIFEST_KINDS: readonly ManifestKind[] = ManifestKindSchema.options;
 
 export const SearchLocationSchema = z.object({
   /** A folder, a file, or (Windows) a registry key, spelled as the loader spells it in its log. */
@@ -238,7 +240,7 @@ export function platformFromNodeName(name: string): PlatformDescription {
 
 // ---- discovery.paths (IPC) ----
 
-export const LocationStatusSchema = SearchLocationSchema.extend({
+export const LocationStatusSchema = /* @__PURE__ */ SearchLocationSchema.extend({
   /** Whether the folder, file or key is there (null: not checked, e.g. registry keys off Windows). */
   exists: z.boolean().nullable(),
 });
@@ -269,4 +271,4 @@ export type DiscoveryRequest = z.infer<typeof DiscoveryRequestSchema>;
  * folders (a page's first view: a UI host's warm-up has it ready); absent or true reads every
  * manifest anew (Refresh, the CLI).
  */
-export const DiscoveryManifestsRequestSchema = DiscoveryRequestSchema.extend({ fresh: z.boolean().optional() }).strict();
+export const DiscoveryManifestsRequestSchema = /* @__PURE__ */ DiscoveryRequestSchema.extend({ fresh: z.boolean().optional() }).strict();

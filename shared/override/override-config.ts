@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { SettingsByLayerSchema } from '../settings/setting-values';
+import type { SettingsByLayer } from '../settings/setting-values';
 
 /**
  * What Strata installs as the override meta-layer (LoaderLayerInterface § Override Meta-Layer):
@@ -13,62 +12,32 @@ import { SettingsByLayerSchema } from '../settings/setting-values';
  *   auto the application and the environment decide: the layer is not named in the file at all
  */
 import { DEFAULT_OVERRIDE_API_VERSION, OVERRIDE_DISABLE_VARIABLE, OVERRIDE_LAYER_NAME } from './override-names';
-import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 
 export { DEFAULT_OVERRIDE_API_VERSION, forcesLayers, OVERRIDE_DISABLE_VARIABLE, OVERRIDE_FILE_NAME, OVERRIDE_LAYER_NAME } from './override-names';
 
-export const LayerControlSchema = z.enum(['on', 'off', 'auto']);
-export type LayerControl = z.infer<typeof LayerControlSchema>;
+/** The states, in the order the UI offers them; a plain constant so that listing them builds no schema (issue #19: first render). */
+export const LAYER_CONTROLS = ['on', 'off', 'auto'] as const;
+export type LayerControl = (typeof LAYER_CONTROLS)[number];
 
-export const OverrideLayerSchema = z
-  .object({
-    name: z.string().min(1).regex(/^\S+$/, 'a layer name has no spaces, e.g. VK_LAYER_KHRONOS_validation'),
-    /** vkconfig's layer control: on (forced on), off (forced off), auto (the application decides). */
-    state: LayerControlSchema,
-  })
-  .strict();
-export type OverrideLayer = z.infer<typeof OverrideLayerSchema>;
+/** One layer of a configuration (override-config-schema.ts checks a configuration that crosses a boundary). */
+export interface OverrideLayer {
+  name: string;
+  /** vkconfig's layer control: on (forced on), off (forced off), auto (the application decides). */
+  state: LayerControl;
+}
 
-export const OverrideConfigSchema = z
-  .object({
-    /** Ordered: the 'on' layers become component_layers in this order. */
-    layers: z.array(OverrideLayerSchema).max(REQUEST_LIMITS.overrideLayers, tooMany('layers', REQUEST_LIMITS.overrideLayers)),
-    /** app_keys: full paths of the executables the override applies to; absent or empty = every application. */
-    appKeys: z.array(z.string().min(1)).max(REQUEST_LIMITS.overrideStrings, tooMany('app keys', REQUEST_LIMITS.overrideStrings)).optional(),
-    /** override_paths: the only folders the loader then searches for the component layers (and VK_LAYER_PATH is ignored). */
-    overridePaths: z.array(z.string().min(1)).max(REQUEST_LIMITS.overrideStrings, tooMany('override paths', REQUEST_LIMITS.overrideStrings)).optional(),
-    /** The meta-layer's api_version; at most the lowest api_version of the 'on' layers. */
-    apiVersion: z
-      .string()
-      .regex(/^\d+\.\d+\.\d+$/, 'write three numbers, e.g. "1.3.0"')
-      .optional(),
-    /** Layer settings changed from their defaults; written to vk_layer_settings.txt beside the override. */
-    settings: SettingsByLayerSchema.optional(),
-  })
-  .strict()
-  .superRefine((config, ctx) => {
-    const seen = new Set<string>();
-    config.layers.forEach((layer, i) => {
-      if (seen.has(layer.name))
-        ctx.addIssue({ code: 'custom', path: ['layers', i, 'name'], message: `${layer.name} is listed twice; give each layer one state` });
-      seen.add(layer.name);
-      if (layer.name === OVERRIDE_LAYER_NAME)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['layers', i, 'name'],
-          message: `${OVERRIDE_LAYER_NAME} is the override layer itself and cannot be one of its layers`,
-        });
-    });
-    // Settings alone are a configuration too: the layers read vk_layer_settings.txt whether or not the override forces them on.
-    if (!config.layers.some((l) => l.state !== 'auto') && !hasLayerSettings(config))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['layers'],
-        message:
-          "no layer is 'on' or 'off' and no setting is changed, so the override would change nothing; to leave every layer to the applications, remove the override (`strata override remove`)",
-      });
-  });
-export type OverrideConfig = z.infer<typeof OverrideConfigSchema>;
+export interface OverrideConfig {
+  /** Ordered: the 'on' layers become component_layers in this order. */
+  layers: OverrideLayer[];
+  /** app_keys: full paths of the executables the override applies to; absent or empty = every application. */
+  appKeys?: string[] | undefined;
+  /** override_paths: the only folders the loader then searches for the component layers (and VK_LAYER_PATH is ignored). */
+  overridePaths?: string[] | undefined;
+  /** The meta-layer's api_version; at most the lowest api_version of the 'on' layers. */
+  apiVersion?: string | undefined;
+  /** Layer settings changed from their defaults; written to vk_layer_settings.txt beside the override. */
+  settings?: SettingsByLayer | undefined;
+}
 
 /** The configuration changes at least one layer setting. */
 export function hasLayerSettings(config: Pick<OverrideConfig, 'settings'>): boolean {
@@ -116,7 +85,13 @@ export function overrideManifestObject(config: OverrideConfig): OverrideLayerMan
   };
 }
 
-/** The text of VkLayer_override.json for a configuration: stable (same config, same bytes), ending in a newline. */
-export function buildOverrideManifest(config: OverrideConfig): string {
-  return `${JSON.stringify(overrideManifestObject(OverrideConfigSchema.parse(config)), null, 2)}\n`;
+/**
+ * The text of VkLayer_override.json for a configuration, unchecked: the Layers draft's preview
+ * (draft-chain.ts), which builds no schema in the renderer's first view (issue #19: first render);
+ * what is written is checked (override-config-schema.ts: buildOverrideManifest, and the override channels'
+ * request schemas).
+ * Stable (same config, same bytes), ending in a newline.
+ */
+export function overrideManifestText(config: OverrideConfig): string {
+  return `${JSON.stringify(overrideManifestObject(config), null, 2)}\n`;
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { OverrideConfigSchema } from './override-config';
+import { OverrideConfigSchema } from './override-config-schema';
 import { OverrideOwnershipSchema, OverrideScopeFieldSchema } from './override-status';
 
 /**

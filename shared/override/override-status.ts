@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { OverrideConfigSchema } from './override-config';
+import { OverrideConfigSchema } from './override-config-schema';
 
 /**
  * What crosses IPC for the override writer (main/override/override-writer.ts): where the override
@@ -27,8 +27,8 @@ export const OverrideScopeFieldSchema = z.boolean().optional();
 const scopeField = { system: OverrideScopeFieldSchema };
 
 export const OverrideStatusRequestSchema = z.object(scopeField).strict();
-export const OverrideApplyRequestSchema = z.object({ config: OverrideConfigSchema, force: z.boolean().optional(), ...scopeField }).strict();
-export const OverrideRemoveRequestSchema = z.object({ force: z.boolean().optional(), ...scopeField }).strict();
+export const OverrideApplyRequestSchema = /* @__PURE__ */ z.object({ config: OverrideConfigSchema, force: z.boolean().optional(), ...scopeField }).strict();
+export const OverrideRemoveRequestSchema = /* @__PURE__ */ z.object({ force: z.boolean().optional(), ...scopeField }).strict();
 export const OverrideExportRequestSchema = z.object({ config: OverrideConfigSchema }).strict();
 
 /** A settings file the layers would read if Strata's per-user vk_layer_settings.txt were not there (shared/settings/settings-file-location.ts). */
@@ -76,7 +76,7 @@ export const SettingsFileStatusSchema = z.object({
   /** Settings files the layers ignore while this one exists (VK_LAYER_SETTINGS_PATH). */
   hides: z.array(HiddenSettingsFileSchema),
   /** Windows: the file's registry value. */
-  registration: OverrideRegistrationSchema.optional(),
+  registration: z.optional(OverrideRegistrationSchema),
 });
 export type SettingsFileStatus = z.infer<typeof SettingsFileStatusSchema>;
 
@@ -95,7 +95,7 @@ export const SettingsFileResultSchema = z.object({
   text: z.string().nullable(),
   hides: z.array(HiddenSettingsFileSchema),
   /** Windows: what this request did to the file's registry value. */
-  registration: OverrideRegistrationSchema.optional(),
+  registration: z.optional(OverrideRegistrationSchema),
 });
 export type SettingsFileResult = z.infer<typeof SettingsFileResultSchema>;
 
@@ -125,9 +125,9 @@ export const OverrideStatusSchema = z.object({
   /** modified: what changed since Strata wrote it, as a unified diff. */
   diff: z.string().nullable(),
   /** The per-user layer settings file (user scope only). */
-  settings: SettingsFileStatusSchema.optional(),
+  settings: z.optional(SettingsFileStatusSchema),
   /** Windows: the override's registry value. */
-  registration: OverrideRegistrationSchema.optional(),
+  registration: z.optional(OverrideRegistrationSchema),
 });
 export type OverrideStatus = z.infer<typeof OverrideStatusSchema>;
 
@@ -149,9 +149,9 @@ export const OverrideApplyResultSchema = z.object({
   sha256: z.string(),
   text: z.string(),
   /** The layer settings file (absent when the configuration has no settings and Strata never wrote one). */
-  settings: SettingsFileResultSchema.optional(),
+  settings: z.optional(SettingsFileResultSchema),
   /** Windows: the override's registry value. */
-  registration: OverrideRegistrationSchema.optional(),
+  registration: z.optional(OverrideRegistrationSchema),
 });
 export type OverrideApplyResult = z.infer<typeof OverrideApplyResultSchema>;
 
@@ -165,9 +165,9 @@ export const OverrideRemoveResultSchema = z.object({
   /** action nothing: why. */
   reason: z.string().nullable(),
   /** Strata's layer settings file, surrendered with the override (absent: Strata never wrote one). */
-  settings: SettingsFileResultSchema.optional(),
+  settings: z.optional(SettingsFileResultSchema),
   /** Windows: the override's registry value. */
-  registration: OverrideRegistrationSchema.optional(),
+  registration: z.optional(OverrideRegistrationSchema),
 });
 export type OverrideRemoveResult = z.infer<typeof OverrideRemoveResultSchema>;
 

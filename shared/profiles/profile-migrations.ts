@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { LayerControlSchema } from '../override/override-config';
+import { LayerControlSchema } from '../override/override-config-schema';
 import { SettingsByLayerSchema } from '../settings/setting-values';
 import { LoaderMessageLevelSchema, PROFILE_SCHEMA_VERSION, ProfileNameSchema, type Profile, type ProfileIssue } from './profile-schema';
 
@@ -25,7 +25,7 @@ export const ProfileV1Schema = z
     description: z.string().max(4000).optional(),
     layers: z.record(z.string().min(1).regex(/^\S+$/, 'a layer name has no spaces'), LayerControlSchema),
     loaderDebug: z.string().optional(),
-    settings: SettingsByLayerSchema.optional(),
+    settings: z.optional(SettingsByLayerSchema),
   })
   .strict();
 export type ProfileV1 = z.infer<typeof ProfileV1Schema>;

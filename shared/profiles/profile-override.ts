@@ -1,5 +1,6 @@
 import { strataError, type StrataError } from '../errors/strata-error';
-import { buildOverrideManifest, OVERRIDE_LAYER_NAME, OverrideConfigSchema, type OverrideConfig } from '../override/override-config';
+import { OVERRIDE_LAYER_NAME, type OverrideConfig } from '../override/override-config';
+import { buildOverrideManifest, OverrideConfigSchema } from '../override/override-config-schema';
 import { parseProfileJson } from './profile-document';
 import {
   fieldPath,

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { strataError, type StrataError } from '../errors/strata-error';
-import { OVERRIDE_LAYER_NAME, OverrideLayerSchema } from '../override/override-config';
+import { OVERRIDE_LAYER_NAME } from '../override/override-config';
+import { OverrideLayerSchema } from '../override/override-config-schema';
 import { SettingsByLayerSchema } from '../settings/setting-values';
 
 /**
@@ -18,7 +19,7 @@ export const PROFILE_NAME_MAX = 80;
 /** A profile file larger than this is not a profile (and is not read into memory whole). */
 export const PROFILE_FILE_MAX_BYTES = 1 << 20;
 
-export const ProfileNameSchema = z
+export const ProfileNameSchema = /* @__PURE__ */ z
   .string()
   .min(1, 'a profile needs a name')
   .max(PROFILE_NAME_MAX, `a profile name has at most ${PROFILE_NAME_MAX} characters`)
@@ -40,13 +41,13 @@ export const LoaderMessageLevelSchema = z.enum(['error', 'warn', 'info', 'debug'
  * "Driver Filtering"): each entry is a driver manifest's file name ("lvp_icd.x86_64.json") or a
  * glob with `*` at the start and/or end ("*lvp*"), matched without regard to case.
  */
-const DriverFilterSchema = z
+const DriverFilterSchema = /* @__PURE__ */ z
   .string()
   .min(1)
   .regex(/^[^,]+$/, 'a driver filter has no commas (the loader splits its variables on them)')
   .refine((s) => !s.slice(1, -1).includes('*'), 'a "*" may only start or end a driver filter, e.g. "*lvp*"');
 
-export const ProfileDriversSchema = z
+export const ProfileDriversSchema = /* @__PURE__ */ z
   .object({
     /** Only these drivers (VK_LOADER_DRIVERS_SELECT). Empty or absent: every driver. */
     select: z.array(DriverFilterSchema).max(REQUEST_LIMITS.profileListItems, tooMany('drivers', REQUEST_LIMITS.profileListItems)).optional(),
@@ -58,7 +59,7 @@ export const ProfileDriversSchema = z
   .strict();
 export type ProfileDrivers = z.infer<typeof ProfileDriversSchema>;
 
-export const ProfileSchema = z
+export const ProfileSchema = /* @__PURE__ */ z
   .object({
     schemaVersion: z.literal(PROFILE_SCHEMA_VERSION),
     name: ProfileNameSchema,
@@ -72,13 +73,13 @@ export const ProfileSchema = z
      */
     applicationLayersAt: z.number().int().nonnegative().optional(),
     /** Layer settings changed from their defaults (shared/settings/setting-values.ts). */
-    settings: SettingsByLayerSchema.optional(),
+    settings: z.optional(SettingsByLayerSchema),
     /** VK_LOADER_DEBUG / the loader settings file's stderr_log. */
     loaderMessages: z
       .array(LoaderMessageLevelSchema)
       .max(REQUEST_LIMITS.profileListItems, tooMany('message levels', REQUEST_LIMITS.profileListItems))
       .optional(),
-    drivers: ProfileDriversSchema.optional(),
+    drivers: z.optional(ProfileDriversSchema),
     /** override_paths: the only folders searched for the 'on' layers. */
     overridePaths: z.array(z.string().min(1)).max(REQUEST_LIMITS.profileListItems, tooMany('override paths', REQUEST_LIMITS.profileListItems)).optional(),
     /** The executables this profile is bound to (full paths); kept in step with applications.json. */
@@ -146,21 +147,4 @@ export function invalidProfileError(
     fix,
     data: { issues, field: first.path },
   });
-}
-
-/** The profile as stored and exported: stable key order, two-space JSON, a final newline. */
-export function serializeProfile(p: Profile): string {
-  const ordered: Record<string, unknown> = {
-    schemaVersion: p.schemaVersion,
-    name: p.name,
-    ...(p.description !== undefined ? { description: p.description } : {}),
-    layers: p.layers.map((l) => ({ name: l.name, state: l.state })),
-    ...(p.applicationLayersAt !== undefined ? { applicationLayersAt: p.applicationLayersAt } : {}),
-    ...(p.settings !== undefined ? { settings: p.settings } : {}),
-    ...(p.loaderMessages !== undefined ? { loaderMessages: p.loaderMessages } : {}),
-    ...(p.drivers !== undefined ? { drivers: p.drivers } : {}),
-    ...(p.overridePaths !== undefined ? { overridePaths: p.overridePaths } : {}),
-    ...(p.applications !== undefined ? { applications: p.applications } : {}),
-  };
-  return `${JSON.stringify(ordered, null, 2)}\n`;
 }

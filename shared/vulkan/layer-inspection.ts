@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { REQUEST_LIMITS, tooMany } from '../ipc/request-limits';
 import { strataError, type StrataError } from '../errors/strata-error';
 import { StrataErrorSchema } from '../errors/strata-error-schema';
-import { LibraryResolutionSchema } from './library-search';
+import { LibraryResolutionSchema } from './library-resolution-schema';
 import { ProbeEnvironmentSchema } from './loader-info';
 
 /**

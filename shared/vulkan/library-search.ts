@@ -1,5 +1,3 @@
-import * as z from 'zod';
-
 /**
  * Which file a manifest's "library_path" names, found the way the loader and glibc's dynamic linker
  * find it (Linux). LoaderLayerInterface, "Layer Manifest File Format" (and the same rule for drivers
@@ -83,20 +81,21 @@ export interface LibrarySearchSystem {
 }
 
 export const LIBRARY_SEARCH_VIA = ['absolute', 'manifest-relative', 'LD_LIBRARY_PATH', 'ld.so.cache', 'default-folder', 'not-found'] as const;
+export type LibrarySearchVia = (typeof LIBRARY_SEARCH_VIA)[number];
 
-export const LibraryResolutionSchema = z.object({
+/** A manifest's library_path looked up (library-resolution-schema.ts describes the same for answers that carry one). */
+export interface LibraryResolution {
   /** library_path as written in the manifest. */
-  libraryPath: z.string(),
+  libraryPath: string;
   /** The file dlopen would map; for a path with a slash, the path (whether or not it exists); null when a bare name is found nowhere. */
-  path: z.string().nullable(),
+  path: string | null;
   /** How it was found: the manifest's own path, or which step of the linker's search. */
-  via: z.enum(LIBRARY_SEARCH_VIA),
+  via: LibrarySearchVia;
   /** The state of `path` (or 'missing' when there is none). */
-  outcome: z.enum(['ok', 'missing', 'wrong-arch', 'not-elf']),
+  outcome: CandidateOutcome;
   /** Every place looked at, in order, with what was there: why a bare name came from where it did. */
-  tried: z.array(z.object({ path: z.string(), via: z.enum(LIBRARY_SEARCH_VIA), outcome: z.enum(['ok', 'missing', 'wrong-arch', 'not-elf']) })),
-});
-export type LibraryResolution = z.infer<typeof LibraryResolutionSchema>;
+  tried: { path: string; via: LibrarySearchVia; outcome: CandidateOutcome }[];
+}
 
 /** $LIB / ${LIB} and $PLATFORM / ${PLATFORM} (ld.so(8), "Dynamic string tokens"); unknown tokens stay. */
 export function expandDynamicStringTokens(path: string, ldso: LdsoFacts): string {

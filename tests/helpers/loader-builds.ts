@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { APP_ROOT } from './strata-cli';
-import { LoaderRuleIdSchema, setRuleSinceForTest } from '../../shared/loader/loader-rules';
+import { setRuleSinceForTest } from '../../shared/loader/loader-rules';
+import { LoaderRuleIdSchema } from '../../shared/loader/chain-schema';
 
 /**
  * The real Khronos loaders the model is proven against: the unmodified sources of six releases in

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempHome } from '../helpers/temp-home';
 import { APP_ROOT, runStrata } from '../helpers/strata-cli';
-import { LayerChainSchema } from '../../shared/loader/chain';
+import { LayerChainSchema } from '../../shared/loader/chain-schema';
 import { BridgeClient } from '../../main/bridge/bridge-client';
 import { probeCommand } from '../../main/platform/app-paths';
 import { loaderVersionFromBridge } from '../../main/chain/loader-version';

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { buildOverrideManifest } from '../../shared/override/override-config';
+import { buildOverrideManifest } from '../../shared/override/override-config-schema';
 import { applyConfiguration, configurationLocations, readConfigurationStatus, removeConfiguration } from '../../main/override/configuration-writer';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { seededRandom } from '../helpers/seeded-random';

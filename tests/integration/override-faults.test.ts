@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { buildOverrideManifest, type OverrideConfig } from '../../shared/override/override-config';
+import { type OverrideConfig } from '../../shared/override/override-config';
+import { buildOverrideManifest } from '../../shared/override/override-config-schema';
 import { StrataRequestError } from '../../shared/errors/strata-error';
 import { applyOverride, readOverrideStatus, removeOverride, sha256 } from '../../main/override/override-writer';
 import {

@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { buildOverrideManifest, type OverrideConfig } from '../../shared/override/override-config';
+import { type OverrideConfig } from '../../shared/override/override-config';
+import { buildOverrideManifest } from '../../shared/override/override-config-schema';
 import { lintManifest, roleFromPath } from '../../shared/lint/manifest-lint';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { StrataRequestError } from '../../shared/errors/strata-error';

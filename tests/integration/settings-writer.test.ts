@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { StrataRequestError } from '../../shared/errors/strata-error';
-import { buildOverrideManifest, type OverrideConfig } from '../../shared/override/override-config';
+import { type OverrideConfig } from '../../shared/override/override-config';
+import { buildOverrideManifest } from '../../shared/override/override-config-schema';
 import { layerSettingsFromManifest } from '../../shared/settings/settings-schema';
 import { settingsEnvironment } from '../../shared/settings/settings-output';
 import { overrideApply, overridePreview, overrideRemove, overrideStatus } from '../../main/override/override-service';

@@ -18,7 +18,7 @@ import {
   type WineRun,
 } from '../helpers/windows-lane';
 import { ProfileBindResultSchema } from '../../shared/profiles/profile-channels';
-import { LayerChainSchema } from '../../shared/loader/chain';
+import { LayerChainSchema } from '../../shared/loader/chain-schema';
 import { LayersInspectReportSchema } from '../../shared/vulkan/layer-inspection';
 import { ActivityStatusSchema, activityHeadline } from '../../shared/activity/activity-status';
 import { OverrideApplyResultSchema, OverrideRemoveResultSchema, OverrideStatusSchema } from '../../shared/override/override-status';

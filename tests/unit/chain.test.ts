@@ -1,14 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  ChainReasonCodeSchema,
-  computeLayerChain,
-  LayerChainSchema,
-  overridePathsFor,
-  type ChainManifest,
-  type ChainReasonCode,
-  type LayerChain,
-} from '../../shared/loader/chain';
+import { computeLayerChain, overridePathsFor, type ChainManifest, type ChainReasonCode, type LayerChain } from '../../shared/loader/chain';
+import { ChainReasonCodeSchema, LayerChainSchema } from '../../shared/loader/chain-schema';
 import { readLoaderSettings } from '../../shared/loader/loader-settings-file';
 
 // shared/loader/chain.ts on small hand-written inputs, one rule at a time. The real loader checks

@@ -4,7 +4,8 @@ import { buildInventory, type ManifestInventory, type ScannedManifest } from '..
 import { chainEnvironment, chainVariableNames } from '../../shared/configurator/chain-context';
 import { computeDraftChain, inventoryWithOverride } from '../../shared/configurator/draft-chain';
 import { createDraft, discoveredLayerNames, draftConfig, moveLayerBy, setLayerState } from '../../shared/configurator/layer-draft';
-import { buildOverrideManifest, type OverrideConfig } from '../../shared/override/override-config';
+import { type OverrideConfig } from '../../shared/override/override-config';
+import { buildOverrideManifest } from '../../shared/override/override-config-schema';
 import type { ManifestKind } from '../../shared/loader/search-paths';
 
 /**

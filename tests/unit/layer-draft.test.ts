@@ -16,7 +16,8 @@ import {
   type DiscoveredLayerName,
   type LayerDraft,
 } from '../../shared/configurator/layer-draft';
-import { buildOverrideManifest, type OverrideConfig } from '../../shared/override/override-config';
+import { type OverrideConfig } from '../../shared/override/override-config';
+import { buildOverrideManifest } from '../../shared/override/override-config-schema';
 
 const found = (...names: string[]): DiscoveredLayerName[] => names.map((n) => ({ name: n, implicit: n.startsWith('I') }));
 const order = (d: LayerDraft) => d.config.layers.map((l) => `${l.name}:${l.state}`);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseProfileText } from '../../shared/profiles/profile-document';
 import { migrateV1 } from '../../shared/profiles/profile-migrations';
-import { serializeProfile } from '../../shared/profiles/profile-schema';
+import { serializeProfile } from '../../shared/profiles/profile-text';
 import { APP_ROOT } from '../helpers/strata-cli';
 
 /** Profile files of older versions (shared/profiles/profile-migrations.ts): a version-1 file loads as version 2. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildOverrideManifest } from '../../shared/override/override-config';
+import { buildOverrideManifest } from '../../shared/override/override-config-schema';
 import { profileFromOverrideText, profileOverrideText, profileToOverrideConfig } from '../../shared/profiles/profile-override';
 import type { Profile } from '../../shared/profiles/profile-schema';
 

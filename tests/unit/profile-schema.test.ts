@@ -1,37 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fieldPath, serializeProfile, type Profile } from '../../shared/profiles/profile-schema';
-import { parseProfileText } from '../../shared/profiles/profile-document';
+import { fieldPath } from '../../shared/profiles/profile-schema';
 
 /**
- * The profile format (shared/profiles/profile-schema.ts): serialization and field paths. Reading
- * files is in profile-document.test.ts, older versions in profile-migrations.test.ts, file names in
- * profile-file-name.test.ts.
+ * The profile format (shared/profiles/profile-schema.ts): field paths. Writing a profile's text is in
+ * profile-text.test.ts, reading files in profile-document.test.ts, older versions in
+ * profile-migrations.test.ts, file names in profile-file-name.test.ts.
  */
-test('serializeProfile is stable and reads back to the same profile', () => {
-  const p: Profile = {
-    schemaVersion: 2,
-    name: 'Everything',
-    description: 'all fields',
-    layers: [
-      { name: 'VK_LAYER_A', state: 'on' },
-      { name: 'VK_LAYER_B', state: 'off' },
-      { name: 'VK_LAYER_C', state: 'auto' },
-    ],
-    applicationLayersAt: 1,
-    settings: { VK_LAYER_A: { flag: true, n: 3, s: 'x', list: ['a', 'b'] } },
-    loaderMessages: ['error', 'layer'],
-    drivers: { select: ['*lvp*'], disable: ['radeon_icd.x86_64.json'], order: ['lvp_icd*'] },
-    overridePaths: ['/opt/layers'],
-    applications: ['/usr/bin/vkcube'],
-  };
-  const text = serializeProfile(p);
-  assert.equal(serializeProfile({ ...p }), text);
-  assert.ok(text.endsWith('}\n'));
-  const r = parseProfileText(text, 'x.json');
-  assert.deepEqual(r.ok && r.profile, p);
-});
-
 test('field paths read like the file: layers[2].state, settings.VK_LAYER_X.key', () => {
   assert.equal(fieldPath(['layers', 2, 'state']), 'layers[2].state');
   assert.equal(fieldPath(['settings', 'VK_LAYER_X', 'key']), 'settings.VK_LAYER_X.key');

@@ -31,6 +31,7 @@ const NO_LOGIC: Record<string, string> = {
   'shared/shader/shader-inspection.ts': 'schemas of shader.inspect',
   'shared/shader/vbc-inspection.ts': 'schemas of the VBC part of shader.inspect',
   'shared/vulkan/loader-info.ts': 'schemas of vulkan.loader',
+  'shared/vulkan/library-resolution-schema.ts': 'schema of a library lookup in answers (its equality with the interface is a type check)',
   // Constants and generated tables.
   'shared/files/read-limits.ts': 'byte caps (guarded-read.test.ts enforces them)',
   'shared/shader/shader-bytes-limit.ts': 'a byte cap (shader-inspect-bytes.test.ts enforces it)',

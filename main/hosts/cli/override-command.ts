@@ -59,7 +59,7 @@ async function readConfig(file: string): Promise<OverrideConfig> {
     );
   }
   // The schema (zod) is loaded here, when a configuration is read, not when the CLI starts.
-  const { OverrideConfigSchema } = await import('../../../shared/override/override-config');
+  const { OverrideConfigSchema } = await import('../../../shared/override/override-config-schema');
   const parsed = OverrideConfigSchema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { LAYER_CONTROL_DESCRIPTIONS, LAYER_CONTROL_LABELS } from '../../../shared/configurator/layer-draft';
-import { LayerControlSchema, type LayerControl } from '../../../shared/override/override-config';
+import { LAYER_CONTROLS, type LayerControl } from '../../../shared/override/override-config';
 import type { EditorRow } from './editor-rows';
 import { rowTitle, type LayerRow } from './layer-rows';
 import { LayerSettingsEditor } from '../settings/LayerSettingsEditor';
@@ -39,7 +39,7 @@ function StateControl({ entry, editable }: { entry: EditorRow; editable: boolean
   return (
     <fieldset className="state-control" disabled={!editable} data-testid="layer-state-control">
       <legend className="details-section-title">State</legend>
-      {LayerControlSchema.options.map((c) => (
+      {LAYER_CONTROLS.map((c) => (
         <label className={`state-option${entry.state === c ? ' is-checked' : ''}`} key={c}>
           <input type="radio" name={`${base}-state`} value={c} checked={entry.state === c} aria-describedby={`${base}-${c}`} onChange={() => setState(c)} />
           <span className="state-option-text">

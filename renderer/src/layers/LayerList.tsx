@@ -3,7 +3,7 @@ import { DndContext, PointerSensor, closestCenter, useSensor, useSensors, type D
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { LAYER_CONTROL_DESCRIPTIONS, LAYER_CONTROL_LABELS } from '../../../shared/configurator/layer-draft';
-import { LayerControlSchema, type LayerControl } from '../../../shared/override/override-config';
+import { LAYER_CONTROLS, type LayerControl } from '../../../shared/override/override-config';
 import { moveAnnouncement, type EditorRow } from './editor-rows';
 import { rowTitle } from './layer-rows';
 import { rovingAction } from '../navigation/roving-focus';
@@ -15,7 +15,6 @@ import { ProblemCounts } from '../problems/ProblemCounts';
 
 /** Every row has this height, so only the rows in view need to be in the DOM (1,000 layers cost one screen). */
 export const LAYER_ROW_HEIGHT = 84;
-const CONTROLS = LayerControlSchema.options;
 
 /** Move a layer past its neighbour in the list as shown (a filter may hide the layers between). */
 export function moveRow(rows: readonly EditorRow[], index: number, delta: -1 | 1): void {
@@ -52,7 +51,7 @@ function StateSelect({ row, tabbable, editable }: { row: EditorRow; tabbable: bo
         useLayersView.getState().announce(`${name}: ${LAYER_CONTROL_LABELS[state]}`);
       }}
     >
-      {CONTROLS.map((c) => (
+      {LAYER_CONTROLS.map((c) => (
         <option key={c} value={c}>
           {LAYER_CONTROL_LABELS[c]}
         </option>

@@ -1,5 +1,4 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { profileToOverrideConfig } from '../../../shared/profiles/profile-override';
 import { profileEntries, type ProfileEntry } from './profile-entries';
 import { selectFirstAnswerPending, useDiscovery } from '../discovery/discovery-store';
 import { selectDirty, selectSourceEdited, useDraft } from '../configurator/draft-store';
@@ -28,6 +27,9 @@ async function draftReady(): Promise<boolean> {
 
 export async function loadIntoDraft(entry: ProfileEntry): Promise<boolean> {
   if (!(await draftReady())) return false;
+  // Loaded when a profile is first picked: it checks the profile against the override's schema, which
+  // the first view does not build (issue #19: first render).
+  const { profileToOverrideConfig } = await import('../../../shared/profiles/profile-override');
   // A profile that forces nothing is refused as an override file; as a draft it is every layer left to the applications.
   const r = profileToOverrideConfig(entry.profile);
   useDraft.getState().loadConfig(r.ok ? r.config : { layers: [] }, { key: entry.key, name: entry.name });

@@ -1,5 +1,6 @@
 import type { LayerDraft } from '../../../shared/configurator/layer-draft';
-import { serializeProfile, type Profile } from '../../../shared/profiles/profile-schema';
+import type { Profile } from '../../../shared/profiles/profile-schema';
+import { serializeProfile } from '../../../shared/profiles/profile-text';
 import { unifiedDiff } from '../../../shared/text/unified-diff';
 
 /**
