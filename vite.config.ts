@@ -20,12 +20,8 @@ export default defineConfig({
     // a schema and nothing else (shared/validation/zod-config.ts calls zod's `config` by its own name).
     // A shared `*-schema.ts` module holds schemas and types only: one the first view never reads goes
     // with the panels that read it, instead of into a chunk the first view loads.
-    // The first view builds no schema at all (tests/integration/renderer-first-view.test.ts), which
-    // takes three habits in shared/: a module the first view imports exports no schema another chunk
-    // reads (its schemas live in a `*-schema.ts` beside it: a module's exported schemas are built when
-    // it loads, whoever reads them); a schema's initializer that calls something rolldown cannot see
-    // into (`.refine(fn)`, a spread, a helper) carries `/* @__PURE__ */`; and a schema held in a
-    // variable is wrapped as `z.optional(X)`, not `X.optional()` (a method of an import is not `z.…`).
+    // What keeps the first view free of schemas (tests/integration/renderer-first-view.test.ts): the
+    // habits in shared/ that docs/architecture.md lists under "The first view of `strata serve`".
     rollupOptions: {
       treeshake: { manualPureFunctions: ['z'], moduleSideEffects: (id: string) => !/[\\/]shared[\\/].+-schema\.ts$/.test(id) },
     },

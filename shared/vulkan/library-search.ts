@@ -64,7 +64,8 @@ export function ldCacheEntryFits(flags: string, arch: string): boolean {
 }
 
 /** What a candidate file is to this process: loadable, absent, or there but skipped by ld.so. */
-export type CandidateOutcome = 'ok' | 'missing' | 'wrong-arch' | 'not-elf';
+export const CANDIDATE_OUTCOMES = ['ok', 'missing', 'wrong-arch', 'not-elf'] as const;
+export type CandidateOutcome = (typeof CANDIDATE_OUTCOMES)[number];
 
 export interface LibrarySearchSystem {
   /** LD_LIBRARY_PATH of the process that would dlopen. */
