@@ -54,10 +54,10 @@ export const bridgeEnumerateBench: Bench = {
       });
       const runC = (): CResult => JSON.parse(execFileSync(exe, [String(ITERATIONS)], { env, encoding: 'utf8' })) as CResult;
 
-      // Cold start of the probe as shipped (out/native-bridge/probe.mjs; `npm run bench` builds it):
+      // Cold start of the probe as shipped (out/native-bridge/probe.cjs; `npm run bench` builds it):
       // process start to the first `devices` answer, and to a ping (node + koffi, no Vulkan yet).
       const cold = async (method: 'ping' | 'devices') => {
-        const client = new BridgeClient({ probe: { file: join(root, 'out', 'native-bridge', 'probe.mjs'), execArgv: [] }, cwd: root, env, timeoutMs: 30_000 });
+        const client = new BridgeClient({ probe: { file: join(root, 'out', 'native-bridge', 'probe.cjs'), execArgv: [] }, cwd: root, env, timeoutMs: 30_000 });
         try {
           const t0 = performance.now();
           const r = await client.request(method);

@@ -71,6 +71,22 @@ const node = {
   logLevel: 'warning',
 };
 
+/**
+ * The CommonJS bundles (the CLI's and the probe's): every package but koffi inside. Node starts a
+ * CommonJS file sooner than an ES module, and V8 can take it from a code cache (bin/code-cache.cjs;
+ * ES modules cannot be given cached data on Node 20).
+ */
+const nodeCjs = {
+  ...node,
+  format: 'cjs',
+  external: ['koffi', 'electron'],
+  // Packages' ES builds (jsonc-parser's UMD build requires its files by computed paths).
+  mainFields: ['module', 'main'],
+  define: { ...node.define, 'import.meta.url': '__strata_import_meta_url' },
+  banner: { js: 'var __strata_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
+  outExtension: { '.js': '.cjs' },
+};
+
 const SOURCES = ['shared', 'main', 'preload', 'renderer', 'native-bridge', 'vite.config.ts', 'package.json', 'package-lock.json'];
 const STAMP = join(root, 'out', '.build-stamp');
 
@@ -217,10 +233,13 @@ function pruneRendererAssets(result) {
 
 export async function buildAll() {
   const started = Date.now();
-  // out/main/chunks is kept: a CLI started before this build may still import its chunks (their
-  // names carry a content hash); chunks this build did not produce are pruned once an hour old.
-  for (const entry of existsSync(`${root}/out/main`) ? readdirSync(`${root}/out/main`) : []) {
-    if (entry !== 'chunks') rmSync(join(root, 'out', 'main', entry), { recursive: true, force: true });
+  // out/main/chunks (and the ES-module probe's out/native-bridge/chunks) are kept: a CLI or probe
+  // started before this build may still import its chunks (their names carry a content hash);
+  // chunks this build did not produce are pruned once an hour old.
+  for (const dir of ['main', 'native-bridge']) {
+    for (const entry of existsSync(join(root, 'out', dir)) ? readdirSync(join(root, 'out', dir)) : []) {
+      if (entry !== 'chunks') rmSync(join(root, 'out', dir, entry), { recursive: true, force: true });
+    }
   }
   await Promise.all([
     // The CLI is split (ESM chunks): each command's action is a dynamic import(), so `strata --help`
@@ -243,17 +262,10 @@ export async function buildAll() {
     // Beside it, out/main/early-probe.cjs (a few KB): bin/strata starts `loader show`'s probe with it
     // before loading the CLI (main/hosts/cli/early-probe.ts).
     esbuild({
-      ...node,
-      format: 'cjs',
+      ...nodeCjs,
       plugins: [zodWithoutLocales, commanderLazyChildProcess],
-      external: ['koffi', 'electron'],
-      // Packages' ES builds (jsonc-parser's UMD build requires its files by computed paths).
-      mainFields: ['module', 'main'],
-      define: { ...node.define, 'import.meta.url': '__strata_import_meta_url' },
-      banner: { js: 'var __strata_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
       entryPoints: { 'main/cli': 'main/hosts/cli/cli.ts', 'main/early-probe': 'main/hosts/cli/early-probe.ts' },
       outdir: 'out',
-      outExtension: { '.js': '.cjs' },
     }).then(() => {
       writeCliCodeCache();
       return writeCliSnapshots();
@@ -264,18 +276,18 @@ export async function buildAll() {
       outdir: 'out',
       outExtension: { '.js': '.mjs' },
     }),
-    // The probe is split too: asked the loader's own answers (`strata loader show`), it loads neither zod
-    // nor the device, negotiation and inspection code, chunks it imports when first asked those
-    // (issue #19). Its chunks are kept and pruned like the CLI's, for a probe started before a build.
+    // The probe as one CommonJS file too (issue #19): Node starts a CommonJS entry ~5 ms sooner than
+    // an ES module, which the probe paid before `strata loader show` had its answer. Asked the
+    // loader's own answers, it runs neither zod nor the device, negotiation and inspection code: their
+    // import()s are lazily run module bodies. No code cache: checking one (node:crypto) costs the
+    // probe what the cache saves. The ES-module probe's chunks a probe started before the first such
+    // build may still import are pruned once an hour old.
     esbuild({
-      ...node,
-      splitting: true,
-      metafile: true,
+      ...nodeCjs,
+      plugins: [zodWithoutLocales],
       entryPoints: { 'native-bridge/probe': 'native-bridge/probe.ts' },
       outdir: 'out',
-      chunkNames: 'native-bridge/chunks/[name]-[hash]',
-      outExtension: { '.js': '.mjs' },
-    }).then((r) => pruneChunks(r, join(root, 'out', 'native-bridge', 'chunks'))),
+    }).then(() => pruneChunks({ metafile: { outputs: {} } }, join(root, 'out', 'native-bridge', 'chunks'))),
     // A sandboxed preload cannot require anything but 'electron': bundle the rest into one CommonJS file.
     esbuild({
       ...node,

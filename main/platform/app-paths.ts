@@ -33,5 +33,5 @@ export function rendererDir(root: string): string {
 /** How to start the probe process: the bundled file, or the TypeScript source through tsx. */
 export function probeCommand(root: string): { file: string; execArgv: string[] } {
   if (runningFromSource) return { file: join(root, 'native-bridge', 'probe.ts'), execArgv: ['--import', 'tsx'] };
-  return { file: join(root, 'out', 'native-bridge', 'probe.mjs'), execArgv: [] };
+  return { file: join(root, 'out', 'native-bridge', 'probe.cjs'), execArgv: [] };
 }

@@ -45,7 +45,7 @@ function fakeApi() {
   return { api, forks };
 }
 
-const probe = { file: '/app/out/native-bridge/probe.mjs', execArgv: [] };
+const probe = { file: '/app/out/native-bridge/probe.cjs', execArgv: [] };
 
 test('plain Node and Electron before 22 start a child process; Electron 22+ forks a utility process', () => {
   const { api } = fakeApi();
