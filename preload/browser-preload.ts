@@ -8,9 +8,8 @@
  * from the address bar, and every request carries it in a header. No cookie: cookies are not
  * scoped by port, so every other server on 127.0.0.1 would receive one (docs/security.md).
  */
-import '../shared/validation/zod-config';
 import { createStrataApi, type StrataApi } from '../shared/ipc/api';
-import { IpcResultSchema, type IpcResult } from '../shared/ipc/result';
+import type { IpcResult } from '../shared/ipc/result';
 import { strataError } from '../shared/errors/strata-error';
 import { FIRST_VIEW_BODY, FIRST_VIEW_REQUEST } from '../shared/ipc/first-view-request';
 import { FIRST_REQUEST, TOKEN_HEADER, TOKEN_KEY, type FirstRequestWindow } from './browser-token';
@@ -33,6 +32,14 @@ function keepToken(token: string) {
 }
 
 let memoryToken: string | null = storedToken();
+
+/**
+ * zod, configured for the page (shared/validation/zod-config.ts), before the first schema the preload
+ * builds: IpcResultSchema for an answer that is not a plain success, and the events' schemas, which
+ * createStrataApi loads with the first event (the event stream below is read only once this is done).
+ * Not as the preload loads: zod's core set up there was ~40 ms of every first view (issue #19).
+ */
+const zodConfigured = () => import('../shared/validation/zod-config');
 
 /** Reads #token= or #code= once, then removes the fragment from the address bar and this history entry. */
 async function takeFragment(): Promise<void> {
@@ -75,6 +82,11 @@ async function invoke(channel: string, request: unknown): Promise<IpcResult<unkn
 /** A channel's answer from its HTTP response: the IpcResult it carries, checked, or an error saying what the server answered. */
 async function resultOf(channel: string, response: Response): Promise<IpcResult<unknown>> {
   const body: unknown = await response.json().catch(() => null);
+  // IpcResultSchema's success asks `ok: true` and a `value` key, whatever its value (z.unknown): that
+  // is checked here, so the first view's answer does not wait for zod. Anything else goes through the schema.
+  if (typeof body === 'object' && body !== null && 'ok' in body && body.ok === true && 'value' in body) return { ok: true, value: body.value };
+  await zodConfigured();
+  const { IpcResultSchema } = await import('../shared/ipc/result');
   const parsed = IpcResultSchema.safeParse(body);
   if (parsed.success) return parsed.data as IpcResult<unknown>;
   return {
@@ -153,7 +165,7 @@ const RETRY_MS = 2000;
       }
     };
     const run = async () => {
-      await ready;
+      await Promise.all([ready, zodConfigured()]);
       while (!stopped) {
         abort = new AbortController();
         try {
