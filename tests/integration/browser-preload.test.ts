@@ -21,6 +21,9 @@ interface Page {
   __zod_globalConfig?: { jitless?: boolean };
 }
 
+/** zod's global configuration in the page, once zod's core has set itself up. */
+const zodConfig = (page: Page) => page.__zod_globalConfig;
+
 /** The preload loaded in a fresh page whose requests `answer` answers; `fetched` lists each request with zod's state at that moment. */
 function loadPreload(answer: (url: string) => { status: number; body: string }) {
   const fetched: { url: string; zodJitless: boolean | undefined }[] = [];
@@ -36,7 +39,7 @@ function loadPreload(answer: (url: string) => { status: number; body: string }) 
     console,
   };
   page['fetch'] = (url: string) => {
-    fetched.push({ url, zodJitless: (page as Page).__zod_globalConfig?.jitless });
+    fetched.push({ url, zodJitless: zodConfig(page as unknown as Page)?.jitless });
     const { status, body } = answer(url);
     // A stream that never ends, for the events: the page keeps it open.
     if (url === './api/events') return Promise.resolve({ ok: true, status, body: new ReadableStream({ start() {} }) });
@@ -57,7 +60,7 @@ test('the preload hands the first view its answer without setting up zod, and it
       : { status: 200, body: JSON.stringify({ ok: false, error: { code: 'test/refused', message: 'refused', fix: 'do not' } }) },
   );
   assert.deepEqual(await page.strata.call(FIRST_VIEW_REQUEST.channel, FIRST_VIEW_REQUEST.request), discovery);
-  assert.equal(page.__zod_globalConfig, undefined, 'zod was set up for the first view');
+  assert.equal(zodConfig(page), undefined, 'zod was set up for the first view');
   assert.deepEqual(
     fetched.map((f) => f.url),
     ['./api/discovery.manifests'],
@@ -69,7 +72,7 @@ test('the preload hands the first view its answer without setting up zod, and it
     assert.equal(e.error?.fix, 'do not');
     return true;
   });
-  assert.equal(page.__zod_globalConfig?.jitless, true);
+  assert.equal(zodConfig(page)?.jitless, true);
 });
 
 test('an answer that is no IpcResult is an error naming the HTTP status, and a success needs its value', async () => {
