@@ -2,7 +2,7 @@ import { layerOrderability, type LayerDraft, type Orderability } from '../../../
 import type { LayerChain } from '../../../shared/loader/chain';
 import type { LayerControl } from '../../../shared/override/override-config';
 import { OVERRIDE_LAYER_NAME } from '../../../shared/override/override-names';
-import { matchesQuery, matchesType, type LayerKind, type LayerRow, type LayerTypeFilter } from './layer-rows';
+import { matchesQuery, matchesType, queryWords, type LayerKind, type LayerRow, type LayerTypeFilter } from './layer-rows';
 
 /**
  * The Layers editor's rows: the draft's layers in the draft's order, each with the manifest row
@@ -148,10 +148,10 @@ export function editorRows(rows: readonly LayerRow[], draft: LayerDraft, chain: 
 
 /** The rows the filter shows: the query matches a vanished layer by its name. */
 export function filterEditorRows(rows: readonly EditorRow[], query: string, type: LayerTypeFilter): EditorRow[] {
+  const words = queryWords(query);
   return rows.filter((r) => {
-    if (r.row) return matchesType(r.row, type) && matchesQuery(r.row, query);
+    if (r.row) return matchesType(r.row, type) && matchesQuery(r.row, words);
     if (type === 'implicit' || type === 'meta') return false;
-    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     return words.every((w) => r.name!.toLowerCase().includes(w));
   });
 }
