@@ -6,8 +6,6 @@ import type { LoaderSettingsRead } from './loader-settings-file';
 
 /** What the chain model answers (chain.ts), as the IPC contract carries it. */
 
-export { OVERRIDE_LAYER_NAME } from '../override/override-names';
-
 export const LoaderRuleIdSchema = z.enum(LOADER_RULE_IDS);
 
 /** A rule as an answer names it: whether the loader version asked has it (loader-rules.ts). */

@@ -7,32 +7,26 @@ import { hasLayerSettings, LAYER_CONTROLS, OVERRIDE_LAYER_NAME, overrideManifest
  * The override configuration's schemas (override-config.ts holds the configuration and its manifest):
  * what crosses a boundary (a request, a profile, a file the user gives) is checked against them. A
  * module of their own, so that the renderer's first view, which only previews a draft, builds none
- * of them (issue #19: first render).
+ * of them (issue #19: first render). What each field means is said once, on the interfaces there.
  */
 export const LayerControlSchema = z.enum(LAYER_CONTROLS);
 
 export const OverrideLayerSchema = z
   .object({
     name: z.string().min(1).regex(/^\S+$/, 'a layer name has no spaces, e.g. VK_LAYER_KHRONOS_validation'),
-    /** vkconfig's layer control: on (forced on), off (forced off), auto (the application decides). */
     state: LayerControlSchema,
   })
   .strict() satisfies z.ZodType<OverrideLayer>;
 
 export const OverrideConfigSchema = z
   .object({
-    /** Ordered: the 'on' layers become component_layers in this order. */
     layers: z.array(OverrideLayerSchema).max(REQUEST_LIMITS.overrideLayers, tooMany('layers', REQUEST_LIMITS.overrideLayers)),
-    /** app_keys: full paths of the executables the override applies to; absent or empty = every application. */
     appKeys: z.array(z.string().min(1)).max(REQUEST_LIMITS.overrideStrings, tooMany('app keys', REQUEST_LIMITS.overrideStrings)).optional(),
-    /** override_paths: the only folders the loader then searches for the component layers (and VK_LAYER_PATH is ignored). */
     overridePaths: z.array(z.string().min(1)).max(REQUEST_LIMITS.overrideStrings, tooMany('override paths', REQUEST_LIMITS.overrideStrings)).optional(),
-    /** The meta-layer's api_version; at most the lowest api_version of the 'on' layers. */
     apiVersion: z
       .string()
       .regex(/^\d+\.\d+\.\d+$/, 'write three numbers, e.g. "1.3.0"')
       .optional(),
-    /** Layer settings changed from their defaults; written to vk_layer_settings.txt beside the override. */
     settings: z.optional(SettingsByLayerSchema),
   })
   .strict()

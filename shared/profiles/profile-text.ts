@@ -1,11 +1,11 @@
 import type { Profile } from './profile-schema';
 
 /**
- * A profile as the text of its file. Apart from the profile's schema (profile-schema.ts), which
- * reading a file checks against: writing one builds no schema, and the renderer's first view, whose
- * profile edit bar diffs two texts, builds none (issue #19: first render).
+ * The profile as stored and exported: stable key order, two-space JSON, a final newline. Apart from
+ * the profile's schema (profile-schema.ts), which reading a file checks against: writing one builds
+ * no schema, and the renderer's first view, whose profile edit bar diffs two texts, builds none
+ * (issue #19: first render).
  */
-/** The profile as stored and exported: stable key order, two-space JSON, a final newline. */
 export function serializeProfile(p: Profile): string {
   const ordered: Record<string, unknown> = {
     schemaVersion: p.schemaVersion,
