@@ -177,7 +177,6 @@ export function libraryLookup(
       : base;
 
   return (manifestPath, libraryPath) => {
-    const common = { os, arch: process.arch, ldLibraryPath: sys?.ldLibraryPath };
     if (!sys) {
       // Windows: a bare name goes through LoadLibrary's search (the application's folder, System32, PATH …), which Strata does not model.
       const file = windowsLibraryFile(manifestPath, libraryPath);
@@ -190,7 +189,7 @@ export function libraryLookup(
         outcome: state.state === 'read' ? candidateOutcome(state.header) : 'missing',
         tried: [],
       };
-      return { ...common, resolution, file: state, cacheRead: false, defaultFolders: [] };
+      return { os, arch: process.arch, ldLibraryPath: undefined, resolution, file: state, cacheRead: false, defaultFolders: [] };
     }
     const isBare = !libraryPath.includes('/') && !libraryPath.includes('$');
     let resolution = isBare ? bare.get(libraryPath) : undefined;
@@ -199,21 +198,36 @@ export function libraryLookup(
       if (isBare) bare.set(libraryPath, resolution);
     }
     const searched = resolution.via !== 'absolute' && resolution.via !== 'manifest-relative';
-    const check: LibraryCheck = {
-      ...common,
-      resolution,
-      file: resolution.path === null ? null : fileAt(resolution.path),
-      cacheRead: searched ? linkerCache().cacheRead : true,
-      // Named only in a message about a library not found: the linker is asked for them
-      // (`ld.so --list-diagnostics`, a process) only when such a message is written (issue #19).
-      get defaultFolders() {
-        if (!searched) return [];
-        const dirs = ldsoFacts().systemDirs;
-        return dirs.length ? dirs : ['/lib', '/usr/lib'];
-      },
-    };
-    return check;
+    const file = resolution.path === null ? null : fileAt(resolution.path);
+    return new LinuxCheck(sys.ldLibraryPath, resolution, file, searched ? linkerCache().cacheRead : true, searched);
   };
+}
+
+/**
+ * A check on Linux. A class rather than the object literal it was (a spread, more properties, a
+ * getter): Node 20's V8 gave each such check a hidden class of its own, ~9 µs to make, and the lint
+ * reading them thousands of shapes (one check per library_path: `strata layer list --json` on
+ * bench/'s 10,000 manifests was ~13–23 % slower, issue #19; docs/architecture.md, "Object shapes
+ * on Node 20"). The lazy `defaultFolders` is one getter on the prototype.
+ */
+class LinuxCheck implements LibraryCheck {
+  readonly os = 'linux';
+  readonly arch = process.arch;
+  constructor(
+    readonly ldLibraryPath: string | undefined,
+    readonly resolution: LibraryResolution,
+    readonly file: LibraryFileState | null,
+    readonly cacheRead: boolean,
+    private readonly searched: boolean,
+  ) {}
+
+  // Named only in a message about a library not found: the linker is asked for them
+  // (`ld.so --list-diagnostics`, a process) only when such a message is written (issue #19).
+  get defaultFolders(): readonly string[] {
+    if (!this.searched) return [];
+    const dirs = ldsoFacts().systemDirs;
+    return dirs.length ? dirs : ['/lib', '/usr/lib'];
+  }
 }
 
 function platformOs(): 'linux' | 'windows' | 'other' {

@@ -53,7 +53,7 @@ export function readLayers(m: ChainManifest, implicit: boolean): ReadLayers {
   const hit = implicit ? cached?.implicit : cached?.explicit;
   if (hit) return hit;
   const read = readLayersUncached(m, implicit);
-  readCache.set(m, { ...cached, text: m.text, problem: m.problem, [implicit ? 'implicit' : 'explicit']: read });
+  readCache.set(m, Object.assign({}, cached, { text: m.text, problem: m.problem, [implicit ? 'implicit' : 'explicit']: read }));
   return read;
 }
 
@@ -62,7 +62,8 @@ function readLayersUncached(m: ChainManifest, implicit: boolean): ReadLayers {
   if (m.problem || m.text === null) return { layers: [], rejected: [] };
   const reading = layerReadings.of(m.text, implicit);
   return {
-    layers: reading.layers.map((l) => ({ ...l, manifest: m.path, origin: m.origin })),
+    // Object.assign, not `{ ...l, manifest, origin }`: one hidden class for every layer on Node 20 (docs/architecture.md, "Object shapes").
+    layers: reading.layers.map((l) => Object.assign({}, l, { manifest: m.path, origin: m.origin })),
     rejected: reading.rejected.map(({ name, why }) => ({
       name,
       manifest: m.path,

@@ -117,17 +117,21 @@ export function parseManifest(text: string): ParsedManifest {
   return { text, root, syntaxErrors: errors, manifest, wholeRange: lines.range(0, text.length), rootKeys };
 }
 
+const EXACT_VERSION = /^(\d+)\.(\d+)\.(\d+)$/;
+
 /**
  * The loader's reading of a version string (loader_parse_version_string: strtol on each dot-separated
  * part, missing parts 0). `wellFormed` says whether it is the exact "M.m.p" form.
  */
 export function parseVersion(text: string): VersionTriple {
-  const wellFormed = /^\d+\.\d+\.\d+$/.test(text);
+  // The usual exact form in one match (a manifest has two or three versions, 10,000 manifests: issue #19).
+  const exact = EXACT_VERSION.exec(text);
+  if (exact) return { major: Number(exact[1]), minor: Number(exact[2]), patch: Number(exact[3]), wellFormed: true };
   const parts = text.split('.').map((p) => {
     const m = /^\s*[+-]?\d+/.exec(p);
     return m ? Number.parseInt(m[0], 10) : 0;
   });
-  return { major: parts[0] ?? 0, minor: parts[1] ?? 0, patch: parts[2] ?? 0, wellFormed };
+  return { major: parts[0] ?? 0, minor: parts[1] ?? 0, patch: parts[2] ?? 0, wellFormed: false };
 }
 
 export function compareVersions(a: Pick<VersionTriple, 'major' | 'minor' | 'patch'>, b: Pick<VersionTriple, 'major' | 'minor' | 'patch'>): number {
