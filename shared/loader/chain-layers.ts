@@ -62,7 +62,7 @@ function readLayersUncached(m: ChainManifest, implicit: boolean): ReadLayers {
   if (m.problem || m.text === null) return { layers: [], rejected: [] };
   const reading = layerReadings.of(m.text, implicit);
   return {
-    // Object.assign, not `{ ...l, manifest, origin }`: one hidden class for every layer on Node 20 (docs/architecture.md, "Object shapes").
+    // Object.assign, not `{ ...l, manifest, origin }`: one hidden class for every layer on Node 20 (docs/architecture.md, "Object shapes on Node 20").
     layers: reading.layers.map((l) => Object.assign({}, l, { manifest: m.path, origin: m.origin })),
     rejected: reading.rejected.map(({ name, why }) => ({
       name,
