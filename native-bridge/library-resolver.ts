@@ -5,7 +5,7 @@
  * where a manifest's library is without loading it, and the probe uses it before dlopen.
  */
 import { createRequire } from 'node:module';
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { classifyLibraryHeader, LIBRARY_HEAD_BYTES, type LibraryHeaderVerdict } from '../shared/vulkan/library-header';
 import { windowsLibraryFile } from '../shared/vulkan/windows-library-path';
 import {
@@ -77,11 +77,45 @@ export const linkerCache: () => LinkerCache = machineFact(() => {
   return { cache: cacheText ? parseLdconfigCache(cacheText) : [], cacheRead: cacheText !== null };
 });
 
+/**
+ * Where the linker's values are kept between processes (main/discovery/linker-facts-file.ts; the
+ * probe keeps none). Asking the linker is a process: ~13–28 ms of `strata layer list` on a machine
+ * whose manifests name "$LIB" (MangoHud, vkBasalt) or a bare name missing from ld.so.cache (issue #19).
+ * `key` names the linker's file as it is now (its path, device, inode, size and modification time):
+ * an upgraded glibc gives another key, and values kept under an older one are asked again.
+ */
+export interface KeptLinkerFacts {
+  read(key: string): LdsoFacts | null;
+  write(key: string, facts: LdsoFacts): void;
+}
+
+let kept: KeptLinkerFacts | null = null;
+
+/** Sets (or, with null, clears) where ldsoFacts keeps what the linker said. */
+export function keepLinkerFactsIn(store: KeptLinkerFacts | null): void {
+  kept = store;
+}
+
+function linkerKey(linker: string): string | null {
+  try {
+    const st = statSync(linker, { bigint: true });
+    return `${linker}\n${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
 /** The linker's own values ($LIB, $PLATFORM, its default folders), asked once per process and only when a search gets that far. */
 export const ldsoFacts: () => LdsoFacts = machineFact(() => {
   const linker = runningLinker();
+  const key = linker && kept ? linkerKey(linker) : null;
+  const saved = key ? kept!.read(key) : null;
+  if (saved) return saved;
   const diagnostics = linker ? firstOutput([[linker, ['--list-diagnostics']]]) : null;
-  return diagnostics ? parseLdsoDiagnostics(diagnostics) : { dstLib: null, platform: null, systemDirs: [] };
+  if (!diagnostics) return { dstLib: null, platform: null, systemDirs: [] };
+  const facts = parseLdsoDiagnostics(diagnostics);
+  if (key) kept!.write(key, facts);
+  return facts;
 });
 
 /**

@@ -13,21 +13,35 @@ import { sessionsDir } from '../../main/sessions/session-store';
  */
 
 test('Linux: the XDG defaults under HOME, and the XDG variables when set (absolute)', () => {
-  assert.deepEqual(strataUserDirs({}, '/home/u', 'linux'), { config: '/home/u/.config/strata', state: '/home/u/.local/state/strata' });
-  assert.deepEqual(strataUserDirs({ XDG_CONFIG_HOME: '/c', XDG_STATE_HOME: '/s' }, '/home/u', 'linux'), { config: '/c/strata', state: '/s/strata' });
+  assert.deepEqual(strataUserDirs({}, '/home/u', 'linux'), {
+    config: '/home/u/.config/strata',
+    state: '/home/u/.local/state/strata',
+    cache: '/home/u/.cache/strata',
+  });
+  assert.deepEqual(strataUserDirs({ XDG_CONFIG_HOME: '/c', XDG_STATE_HOME: '/s', XDG_CACHE_HOME: '/k' }, '/home/u', 'linux'), {
+    config: '/c/strata',
+    state: '/s/strata',
+    cache: '/k/strata',
+  });
   // The XDG spec: a relative value is ignored.
   assert.deepEqual(strataUserDirs({ XDG_CONFIG_HOME: 'rel' }, '/home/u', 'linux').config, '/home/u/.config/strata');
+  assert.deepEqual(strataUserDirs({ XDG_CACHE_HOME: 'rel' }, '/home/u', 'linux').cache, '/home/u/.cache/strata');
 });
 
 test('Windows: %APPDATA%\\Strata for configuration, %LOCALAPPDATA%\\Strata\\state for records; XDG variables are not read', () => {
   const env = { APPDATA: 'C:\\Users\\u\\AppData\\Roaming', LOCALAPPDATA: 'D:\\Local', XDG_CONFIG_HOME: '/tmp/x/.config', XDG_STATE_HOME: '/tmp/x/state' };
-  assert.deepEqual(strataUserDirs(env, 'C:\\Users\\u', 'win32'), { config: 'C:\\Users\\u\\AppData\\Roaming\\Strata', state: 'D:\\Local\\Strata\\state' });
+  assert.deepEqual(strataUserDirs(env, 'C:\\Users\\u', 'win32'), {
+    config: 'C:\\Users\\u\\AppData\\Roaming\\Strata',
+    state: 'D:\\Local\\Strata\\state',
+    cache: 'D:\\Local\\Strata\\cache',
+  });
 });
 
 test('Windows without APPDATA / LOCALAPPDATA: their defaults under USERPROFILE, else under the home folder given', () => {
   assert.deepEqual(strataUserDirs({ USERPROFILE: 'C:\\Users\\v' }, 'C:\\ignored', 'win32'), {
     config: 'C:\\Users\\v\\AppData\\Roaming\\Strata',
     state: 'C:\\Users\\v\\AppData\\Local\\Strata\\state',
+    cache: 'C:\\Users\\v\\AppData\\Local\\Strata\\cache',
   });
   assert.equal(windowsLocalAppData({}, 'C:\\Users\\w'), 'C:\\Users\\w\\AppData\\Local');
   assert.equal(windowsLocalAppData({ LOCALAPPDATA: 'E:\\L' }, 'C:\\Users\\w'), 'E:\\L');

@@ -15,6 +15,8 @@ import { shaderDisAction, shaderInspectAction, shaderValidateAction } from './sh
 import { shaderPackAction } from './vbc-command';
 import { adoptEarlyProbe, callChannel, CliFailure, releaseEarlyProbe } from './cli-channel';
 import { restoreNodeEnvironment } from './node-environment';
+import { keepLinkerFactsIn } from '../../../native-bridge/library-resolver';
+import { linkerFactsFile } from '../../discovery/linker-facts-file';
 import type { PrelaunchedProbe } from '../../bridge/probe-prelaunch';
 import type { LayerFilter } from './discovery-commands';
 import { addOverrideCommands } from './override-command';
@@ -342,6 +344,9 @@ export function buildProgram(version: string): Command {
 /** `earlyProbe`: the default probe bin/strata started before loading this bundle (early-probe.ts), for the command to take. */
 export async function main(argv: readonly string[], options: { earlyProbe?: PrelaunchedProbe | null } = {}): Promise<number> {
   restoreNodeEnvironment(process.env);
+  // The linker's facts are kept in the user's cache folder between commands (a process less for
+  // every discovery on a machine with "$LIB" manifests). The CLI's environment is the user's own.
+  keepLinkerFactsIn(linkerFactsFile);
   adoptEarlyProbe(options.earlyProbe ?? null);
   try {
     return await runProgram(argv);
