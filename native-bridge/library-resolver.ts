@@ -79,8 +79,9 @@ export const linkerCache: () => LinkerCache = machineFact(() => {
 
 /**
  * Where the linker's values are kept between processes (main/discovery/linker-facts-file.ts; the
- * probe keeps none). Asking the linker is a process: ~13–28 ms of `strata layer list` on a machine
- * whose manifests name "$LIB" (MangoHud, vkBasalt) or a bare name missing from ld.so.cache (issue #19).
+ * probe keeps none). Asking the linker is a process: ~8–15 ms of every `strata layer list` on a
+ * machine whose manifests name "$LIB" (MangoHud, vkBasalt) or a bare name missing from ld.so.cache
+ * (issue #19).
  * `key` names the linker's file as it is now (its path, device, inode, size and modification time):
  * an upgraded glibc gives another key, and values kept under an older one are asked again.
  */

@@ -8,15 +8,17 @@ import type { Environment } from '../../shared/loader/xdg-directories';
  * Strata records (session records), `cache` for what it can always work out again (the linker's facts,
  * main/discovery/linker-facts-file.ts; bin/code-cache.cjs keeps its code caches in the same folder).
  *
- * - Linux and macOS: the XDG Base Directory spec, `$XDG_CONFIG_HOME/strata`, `$XDG_STATE_HOME/strata`
- *   and `$XDG_CACHE_HOME/strata` (defaults `~/.config`, `~/.local/state`, `~/.cache`). The spec calls a relative value
- *   invalid, to be ignored: Strata's files never depend on the working folder. (The loader's own
- *   folders, shared/loader/xdg-directories.ts, keep a relative value, as the loader does.)
+ * - Linux and macOS: the XDG Base Directory spec, `$XDG_CONFIG_HOME/strata`,
+ *   `$XDG_STATE_HOME/strata` and `$XDG_CACHE_HOME/strata` (defaults `~/.config`, `~/.local/state`,
+ *   `~/.cache`). The spec calls a relative value invalid, to be ignored: Strata's files never depend
+ *   on the working folder. (The loader's own folders, shared/loader/xdg-directories.ts, keep a
+ *   relative value, as the loader does.)
  * - Windows: the folders Windows programs use, never `~\.config`: configuration in the roaming
  *   `%APPDATA%\Strata` (it follows the user to another machine), records in the machine-local
- *   `%LOCALAPPDATA%\Strata\state` (caches in `%LOCALAPPDATA%\Strata\cache`), beside the override's and the loader settings file's records
- *   (main/override/windows-override.ts, windows-loader-settings.ts). XDG variables are not read there:
- *   Windows tools do not set them, and a Unix-style value would become a path on the current drive.
+ *   `%LOCALAPPDATA%\Strata\state`, beside the override's and the loader settings file's records
+ *   (main/override/windows-override.ts, windows-loader-settings.ts), caches in
+ *   `%LOCALAPPDATA%\Strata\cache`. XDG variables are not read there: Windows tools do not set them,
+ *   and a Unix-style value would become a path on the current drive.
  */
 export interface StrataUserDirs {
   config: string;

@@ -126,7 +126,7 @@ const EXACT_VERSION = /^(\d+)\.(\d+)\.(\d+)$/;
 export function parseVersion(text: string): VersionTriple {
   // The usual exact form in one match (a manifest has two or three versions, 10,000 manifests: issue #19).
   const exact = EXACT_VERSION.exec(text);
-  if (exact) return { major: Number(exact[1]), minor: Number(exact[2]), patch: Number(exact[3]), wellFormed: true };
+  if (exact) return { major: Number.parseInt(exact[1]!, 10), minor: Number.parseInt(exact[2]!, 10), patch: Number.parseInt(exact[3]!, 10), wellFormed: true };
   const parts = text.split('.').map((p) => {
     const m = /^\s*[+-]?\d+/.exec(p);
     return m ? Number.parseInt(m[0], 10) : 0;
