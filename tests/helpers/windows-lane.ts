@@ -370,7 +370,7 @@ export interface WindowsLane {
    * `wineDriver` is false (then vkCreateInstance finds no driver and fails at once, ≈1.5 s sooner).
    */
   setKhronosRegistry(keys: Record<string, RegValue[]>, options?: { wineDriver?: boolean }): void;
-  /** `reg query KEY` as reg.exe prints it (empty when the key is missing). */
+  /** `reg query KEY` as reg.exe prints it (empty when the key is missing; throws when Wine fails to answer three times). */
   regQuery(key: string): string;
   close(): void;
 }
@@ -624,8 +624,16 @@ export function openWindowsLane(): WindowsLane {
       if (r.status !== 0) throw new Error(`reg import failed: ${r.stdout}${r.stderr}`);
     },
     regQuery(key) {
-      const r = wine(['reg', 'query', key]);
-      return r.status === 0 ? r.stdout : '';
+      // A missing key is reg's "Unable to find the specified registry key" (status 1): ''. Any other
+      // failure is Wine's own (a full run once got '' for a key just written, and the cause was not
+      // kept): asked again, then reported with what wine printed.
+      for (let attempt = 1; ; attempt++) {
+        const r = wine(['reg', 'query', key]);
+        if (r.status === 0) return r.stdout;
+        if (/unable to find/i.test(`${r.stdout}${r.stderr}`)) return '';
+        if (attempt === 3) throw new Error(`wine reg query ${key} failed (${r.status ?? r.signal}): ${r.stdout}${r.stderr}`);
+        spawnSync('sleep', ['1']);
+      }
     },
     close() {
       spawnSync('wineserver', ['-k'], { env: wineEnv, stdio: 'ignore', timeout: 30_000 });
