@@ -273,7 +273,7 @@ export function LayerDetails({
         </section>
       )}
 
-      {layer && !layer.meta && layer.libraryPath && <LayerLibraryCard name={layer.name} manifest={manifest.path} />}
+      {layer && !layer.meta && layer.libraryPath && <LayerLibraryCard key={`${manifest.path}\n${layer.name}`} name={layer.name} manifest={manifest.path} />}
       <section className="details-section" aria-labelledby="details-problems">
         <h3 className="details-section-title" id="details-problems">
           Problems in this manifest

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatStrataError } from '../../../shared/errors/strata-error';
 import type { LayerInspection } from '../../../shared/vulkan/layer-inspection';
 import { formatElapsed } from '../devices/device-labels';
@@ -77,11 +77,12 @@ function InspectionResult({ result }: { result: LayerInspection }) {
 /**
  * The layer's library, loaded on request in a probe of its own (layers.inspect): where it was found,
  * what it exports, the interface version it negotiates. A crash or hang there is this layer's error.
+ * One card per layer: LayerDetails keys it by manifest and name, so another layer's card starts empty
+ * and an answer that arrives after the selection moved on is dropped with its card. (A reset in an
+ * effect showed the previous layer's answer for a frame, and let a late answer land on the next layer.)
  */
 export function LayerLibraryCard({ name, manifest }: { name: string | null; manifest: string }) {
   const [state, setState] = useState<RequestState<LayerInspection | null>>({ status: 'idle' });
-  // Another layer selected: the old answer is not this one's.
-  useEffect(() => setState({ status: 'idle' }), [name, manifest]);
 
   const inspect = async () => {
     if (name === null) return;
