@@ -207,8 +207,9 @@ async function writeCliSnapshots() {
   );
 }
 
-function pruneChunks(result, dir = join(root, 'out', 'main', 'chunks')) {
-  const produced = new Set(Object.keys(result.metafile.outputs).map((f) => join(root, f)));
+/** Removes the chunks in `dir` this build did not produce (`outputs`: esbuild's metafile names) once an hour old. */
+function pruneChunks(dir, outputs = []) {
+  const produced = new Set(outputs.map((f) => join(root, f)));
   for (const entry of existsSync(dir) ? readdirSync(dir) : []) {
     const file = join(dir, entry);
     if (!produced.has(file) && Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
@@ -253,7 +254,7 @@ export async function buildAll() {
       outdir: 'out',
       chunkNames: 'main/chunks/[name]-[hash]',
       outExtension: { '.js': '.mjs' },
-    }).then(pruneChunks),
+    }).then((r) => pruneChunks(join(root, 'out', 'main', 'chunks'), Object.keys(r.metafile.outputs))),
     // What bin/strata runs: the same CLI as one CommonJS file, every package but koffi inside, so
     // V8 can take it from a code cache (bin/code-cache.cjs; issue #19: ES modules cannot be given
     // cached data on Node 20). The dynamic import()s above become lazily run module bodies here, so
@@ -287,7 +288,7 @@ export async function buildAll() {
       plugins: [zodWithoutLocales],
       entryPoints: { 'native-bridge/probe': 'native-bridge/probe.ts' },
       outdir: 'out',
-    }).then(() => pruneChunks({ metafile: { outputs: {} } }, join(root, 'out', 'native-bridge', 'chunks'))),
+    }).then(() => pruneChunks(join(root, 'out', 'native-bridge', 'chunks'))),
     // A sandboxed preload cannot require anything but 'electron': bundle the rest into one CommonJS file.
     esbuild({
       ...node,
