@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { APP_ROOT, STRATA_BIN } from '../helpers/strata-cli';
@@ -25,6 +25,21 @@ const { SNAPSHOT_GROUPS, SNAPSHOT_NODE_FLAGS } = createRequire(import.meta.url)(
   SNAPSHOT_GROUPS: string[];
   SNAPSHOT_NODE_FLAGS: string[];
 };
+
+/**
+ * The `--v8-pool-size` the shell part gives a snapshot process: one fewer background thread than
+ * the machine's cores (at least one) up to four cores, Node's default (no flag) above that or where
+ * Linux's sysfs does not say.
+ */
+function expectedPoolFlag(): string[] {
+  let cores = 0;
+  try {
+    cores = readdirSync('/sys/devices/system/cpu').filter((n) => /^cpu\d/.test(n)).length;
+  } catch {
+    // Not Linux: no count, no flag.
+  }
+  return cores > 0 && cores <= 4 ? [`--v8-pool-size=${Math.max(1, cores - 1)}`] : [];
+}
 
 test('the build wrote a snapshot per group, for this checkout and this Node; bin/strata names the same groups', { skip: !POSIX && 'POSIX only' }, () => {
   assert.deepEqual(SNAPSHOT_GROUPS, ['explain', 'discovery', 'shader']);
@@ -78,6 +93,7 @@ test(
     const snapshot = (group: string, args: string[]) => [
       node,
       ...SNAPSHOT_NODE_FLAGS,
+      ...expectedPoolFlag(),
       '--snapshot-blob',
       join(app, 'out', 'main', 'snapshots', `${group}.blob`),
       '--',
@@ -107,8 +123,9 @@ test(
     symlinkSync(strata, link);
     assert.deepEqual(run(['explain'], link), snapshot('explain', ['explain']));
     const relative = run(['explain'], './bin/strata', app);
-    assert.equal(relative[1 + SNAPSHOT_NODE_FLAGS.length], '--snapshot-blob');
-    assert.ok(relative[2 + SNAPSHOT_NODE_FLAGS.length]!.endsWith('/out/main/snapshots/explain.blob'), relative[2 + SNAPSHOT_NODE_FLAGS.length]);
+    const blobAt = 2 + SNAPSHOT_NODE_FLAGS.length + expectedPoolFlag().length;
+    assert.equal(relative[blobAt - 1], '--snapshot-blob');
+    assert.ok(relative[blobAt]!.endsWith('/out/main/snapshots/explain.blob'), relative[blobAt]);
 
     // A Node changed since the snapshot was built (updated in place): the script.
     utimesSync(node, new Date(), new Date(Date.now() + 60_000));
