@@ -1,6 +1,6 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Range } from 'vscode-languageserver-types';
-import { excessiveNesting } from '../json/json-nesting';
+import { excessiveNesting, JSON_NESTING_LIMIT } from '../json/json-nesting';
 
 /**
  * A JSON value with the source range of its token (0-based line/character, like LSP), built from
@@ -108,6 +108,8 @@ const STRING_RUN = /[^"\\\x00-\x1f]*/y;
 
 /** Thrown by StrictJsonReader at the first character outside strict JSON; never escapes parseLocatedJson. */
 const NOT_STRICT = Symbol('not strict JSON');
+/** Thrown by StrictJsonReader at the container that nests past JSON_NESTING_LIMIT; never escapes parseLocatedJson. */
+const TOO_DEEP = Symbol('nested too deep');
 
 /**
  * The fast path for the common case, a valid file: strict RFC 8259 JSON (whitespace: space, tab,
@@ -119,6 +121,13 @@ const NOT_STRICT = Symbol('not strict JSON');
  */
 class StrictJsonReader {
   private pos = 0;
+  /** Containers open on the current path. */
+  private depth = 0;
+  /**
+   * Where container number JSON_NESTING_LIMIT + 1 opened, when read() stopped there: the offset
+   * excessiveNesting finds, since every character before it was read as strict JSON.
+   */
+  tooDeepAt: number | null = null;
   constructor(
     private readonly text: string,
     private readonly lines: LineIndex,
@@ -132,8 +141,18 @@ class StrictJsonReader {
       return this.pos === this.text.length ? root : null;
     } catch (e) {
       if (e === NOT_STRICT || e instanceof SyntaxError) return null;
+      if (e === TOO_DEEP) {
+        this.tooDeepAt = this.pos;
+        return null;
+      }
       throw e;
     }
+  }
+
+  /** A container opens at this.pos; past the limit, reading stops there. */
+  private open() {
+    if (++this.depth > JSON_NESTING_LIMIT) throw TOO_DEEP;
+    this.pos++;
   }
 
   private skipWhitespace() {
@@ -185,7 +204,7 @@ class StrictJsonReader {
     const start = this.pos;
     const c = text.charCodeAt(start);
     if (c === 123) {
-      this.pos++;
+      this.open();
       this.skipWhitespace();
       const properties: LocatedProperty[] = [];
       if (text.charCodeAt(this.pos) === 125) this.pos++;
@@ -205,10 +224,11 @@ class StrictJsonReader {
           if (d !== 44) throw NOT_STRICT;
           this.skipWhitespace();
         }
+      this.depth--;
       return { kind: 'object', range: this.lines.range(start, this.pos - start), properties };
     }
     if (c === 91) {
-      this.pos++;
+      this.open();
       this.skipWhitespace();
       const items: LocatedJson[] = [];
       if (text.charCodeAt(this.pos) === 93) this.pos++;
@@ -221,6 +241,7 @@ class StrictJsonReader {
           if (d !== 44) throw NOT_STRICT;
           this.skipWhitespace();
         }
+      this.depth--;
       return { kind: 'array', range: this.lines.range(start, this.pos - start), items };
     }
     if (c === 34) {
@@ -266,8 +287,14 @@ class StrictJsonReader {
  */
 function nestingError(text: string, lines: LineIndex): LocatedParse | null {
   const at = excessiveNesting(text);
-  return at === null ? null : { root: undefined, errors: [{ error: NESTING_TOO_DEEP, range: lines.range(at, 1) }], lines };
+  return at === null ? null : tooDeepAt(at, lines);
 }
+
+const tooDeepAt = (offset: number, lines: LineIndex): LocatedParse => ({
+  root: undefined,
+  errors: [{ error: NESTING_TOO_DEEP, range: lines.range(offset, 1) }],
+  lines,
+});
 
 /** The syntax error name for a file nested past JSON_NESTING_LIMIT. */
 export const NESTING_TOO_DEEP = 'NestingTooDeep';
@@ -278,10 +305,13 @@ export const NESTING_TOO_DEEP = 'NestingTooDeep';
  */
 export function parseLocatedJson(text: string): LocatedParse {
   const lines = new LineIndex(text);
-  const tooDeep = nestingError(text, lines);
-  if (tooDeep) return tooDeep;
-  const root = new StrictJsonReader(text, lines).read();
-  return root ? { root, errors: [], lines } : parseLocatedJsonc(text, lines);
+  // The strict reader counts its own depth, so a valid file is read in one pass, not scanned for
+  // nesting first (issue #19: ~3 % of `layer list` on 10,000 manifests); jsonc-parser's reading
+  // scans first, as before.
+  const reader = new StrictJsonReader(text, lines);
+  const root = reader.read();
+  if (root) return { root, errors: [], lines };
+  return reader.tooDeepAt === null ? parseLocatedJsonc(text, lines) : tooDeepAt(reader.tooDeepAt, lines);
 }
 
 /** jsonc-parser's reading: its errors, and the tree it recovers around them. Exported for tests/unit/located-json.test.ts. */

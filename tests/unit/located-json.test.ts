@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLocatedJson, parseLocatedJsonc } from '../../shared/manifest/located-json';
+import { NESTING_TOO_DEEP, parseLocatedJson, parseLocatedJsonc } from '../../shared/manifest/located-json';
 import { seededRandom } from '../helpers/seeded-random';
 import { APP_ROOT } from '../helpers/strata-cli';
 
@@ -82,6 +82,25 @@ test('fixtures and installed manifests: the same tree, ranges and errors as json
 
 test('edge cases of the JSON grammar: the same answer as jsonc-parser', () => {
   edges.forEach((t, i) => same(t, `edge ${i}`));
+});
+
+test('nesting past the loader’s limit: the strict reader stops where the scan does, with the same error as jsonc-parser’s reading', () => {
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const texts = [
+    deep(1000),
+    deep(1001),
+    `{"a":${deep(1000)}}`,
+    `{"a": [1, {"b": ${deep(999)}}]}`,
+    `{"x": "[[[{{{", "a": ${deep(1001)}}`,
+    // A syntax error before the deep part: the strict reader gives up first, and the scan still finds it.
+    `{"a": 1,, "b": ${deep(1001)}}`,
+    '['.repeat(5000),
+  ];
+  texts.forEach((t, i) => same(t, `deep ${i}`));
+  assert.equal(parseLocatedJson(deep(1000)).errors.length, 0);
+  const tooDeep = parseLocatedJson(`{"a":${deep(1000)}}`);
+  assert.equal(tooDeep.root, undefined);
+  assert.deepEqual(tooDeep.errors, [{ error: NESTING_TOO_DEEP, range: { start: { line: 0, character: 5 + 999 }, end: { line: 0, character: 5 + 1000 } } }]);
 });
 
 test('seeded mutations: the same answer as jsonc-parser', () => {
