@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { APP_ROOT, STRATA_BIN } from '../helpers/strata-cli';
 import { makeTempHome, withTempHome, type TempHome } from '../helpers/temp-home';
 import { buildShaderCorpus } from '../helpers/shader-corpus';
+import { SHELL_TUNABLES } from '../../main/hosts/cli/node-environment';
 
 const POSIX = process.platform !== 'win32';
 const SNAPSHOTS = join(APP_ROOT, 'out', 'main', 'snapshots');
@@ -142,6 +143,30 @@ test(
     assert.deepEqual(run(['explain']), script(['explain']), 'no .for');
     rmSync(join(app, 'out', 'main', 'snapshots', 'discovery.blob'));
     assert.deepEqual(run(['layer', 'list']), script(['layer', 'list']), 'no snapshot');
+  }),
+);
+
+test(
+  "glibc's huge pages: the shell part adds GLIBC_TUNABLES only for a snapshot and only when the user set none, and says so",
+  { skip: !POSIX && 'POSIX only' },
+  withTempHome((home) => {
+    const { node, run } = fakeCheckout(home);
+    // This stand-in prints what the shell part exported instead of its arguments.
+    writeFileSync(node, '#!/bin/sh\nprintf "%s\\n" "${GLIBC_TUNABLES-unset}" "${STRATA_GLIBC_TUNABLES_ADDED-unset}"\n');
+    // Not newer than the snapshots (a Node changed since they were built goes to the script).
+    utimesSync(node, new Date(), new Date(Date.now() - 60_000));
+    const clean = { GLIBC_TUNABLES: undefined, STRATA_GLIBC_TUNABLES_ADDED: undefined };
+    assert.deepEqual(run(['explain'], undefined, undefined, clean), [SHELL_TUNABLES, '1'], 'a snapshot command, no tunables of the user');
+    assert.deepEqual(run(['shader', 'dis', 'x.spv'], undefined, undefined, clean), [SHELL_TUNABLES, '1']);
+    assert.deepEqual(
+      run(['explain'], undefined, undefined, { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }),
+      ['glibc.malloc.arena_max=2', 'unset'],
+      "the user's own",
+    );
+    assert.deepEqual(run(['explain'], undefined, undefined, { GLIBC_TUNABLES: '' }), ['', 'unset'], 'set, if empty, is the user’s');
+    assert.deepEqual(run(['info'], undefined, undefined, clean), ['unset', 'unset'], 'the script (no snapshot): nothing added');
+    // The CLI removes exactly what the shell part wrote (main/hosts/cli/node-environment.ts).
+    assert.ok(readFileSync(STRATA_BIN, 'utf8').includes(`GLIBC_TUNABLES=${SHELL_TUNABLES}\n`));
   }),
 );
 
