@@ -24,6 +24,12 @@ export default defineConfig({
     // habits in shared/ that docs/architecture.md lists under "The first view of `strata serve`".
     rollupOptions: {
       treeshake: { manualPureFunctions: ['z'], moduleSideEffects: (id: string) => !/[\\/]shared[\\/].+-schema\.ts$/.test(id) },
+      // Everything the first view imports statically in one script (`$initial`), not the 19 files
+      // rolldown split it into by what the lazy panels share: on 2 cores each request is work for
+      // the browser, network and server processes while the page's own thread waits for a core
+      // (issue #19: first render 0.93 paired, medians 777 → 723 ms). Only those modules, not what
+      // they import dynamically (the panels, the schemas: includeDependenciesRecursively).
+      output: { codeSplitting: { groups: [{ name: 'first-view', tags: ['$initial'], includeDependenciesRecursively: false }] } },
     },
   },
   logLevel: 'warn',
