@@ -37,7 +37,9 @@ after(async () => {
 
 async function inspect(layer: string) {
   await page.locator(`[data-testid="layer-row"][data-layer="${layer}"]`).first().click();
-  const card = page.getByTestId('layer-library-card');
+  // This layer's card: until the selection has moved, the previous layer's card is still there
+  // (a click on its Inspect button inspected the previous layer again, and the test read that).
+  const card = page.locator(`[data-testid="layer-library-card"][data-layer="${layer}"]`);
   await card.getByRole('button', { name: /Inspect/ }).click();
   const result = card.getByTestId('layer-library-result');
   await result.waitFor({ timeout: 30_000 });

@@ -96,7 +96,7 @@ export function LayerLibraryCard({ name, manifest }: { name: string | null; mani
   };
 
   return (
-    <section className="details-section" aria-labelledby="details-library" data-testid="layer-library-card">
+    <section className="details-section" aria-labelledby="details-library" data-testid="layer-library-card" data-layer={name ?? undefined}>
       <h3 className="details-section-title" id="details-library">
         Library
       </h3>
