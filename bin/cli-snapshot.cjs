@@ -31,14 +31,11 @@ const SNAPSHOT_GROUPS = ['explain', 'discovery', 'shader'];
 /**
  * Node's flags for building and running every snapshot (V8 refuses a snapshot run under other V8
  * flags): bin/strata's `exec` line names the same (tests/integration/cli-snapshot.test.ts checks).
- * - A young generation of 4 MB semi-spaces instead of 16: `strata layer list --json` on 10,000
- *   manifests peaks ~20 MB lower (~138 MB against ~158), in the same time; `explain` and `shader dis`
- *   are unchanged (issue #19, peak RSS).
- * - No checksum of the ~8 MB snapshot as it loads (zlib's adler32, ~2 % of `strata explain`; 0.98
- *   paired): the build writes a blob beside its place and renames it in, so no command reads half of
- *   one, and a blob another Node wrote is refused by its version tag all the same.
+ * A young generation of 4 MB semi-spaces instead of 16: `strata layer list --json` on 10,000
+ * manifests peaks ~20 MB lower (~138 MB against ~158), in the same time; `explain` and `shader dis`
+ * are unchanged (issue #19, peak RSS).
  */
-const SNAPSHOT_NODE_FLAGS = ['--max-semi-space-size=4', '--no-verify-snapshot-checksum'];
+const SNAPSHOT_NODE_FLAGS = ['--max-semi-space-size=4'];
 
 if (!startupSnapshot.isBuildingSnapshot()) {
   // Required, not built: scripts/build.mjs asks which snapshots to build, and with which flags.
