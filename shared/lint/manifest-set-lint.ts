@@ -1,6 +1,6 @@
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import type { LayerEntry, ParsedManifest } from '../manifest/manifest-model';
-import { parseVersion } from '../manifest/manifest-parser';
+import { compareVersions, parseVersion } from '../manifest/manifest-parser';
 import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
 import { strataDiagnostic } from './strata-diagnostic';
 import { OVERRIDE_LAYER_NAME } from '../override/override-names';
@@ -96,8 +96,8 @@ export function lintManifestSet(files: readonly ManifestInSet[]): SetDiagnostic[
       const api = target.layer.api_version?.value;
       if (metaApi && api !== undefined) {
         const v = parseVersion(api);
-        // major.minor only: the patch is not compared.
-        if ((v.major - metaApi.major || v.minor - metaApi.minor) < 0)
+        // major.minor only: the patch is not compared (plain literals, not spreads: docs/architecture.md, "Object shapes on Node 20").
+        if (compareVersions({ major: v.major, minor: v.minor, patch: 0 }, { major: metaApi.major, minor: metaApi.minor, patch: 0 }) < 0)
           out.push({
             uri,
             diagnostic: diag(
