@@ -66,6 +66,13 @@ export function stopServer(server: StrataServer | null | undefined): Promise<voi
 /**
  * Debian's Chromium, headless, with a HOME of its own: Chromium writes ~/.config/chromium and
  * dconf its cache, and a test never touches the real home. The folder goes when the browser closes.
+ *
+ * Without its own top-chrome pages: Chromium 156 builds the omnibox's WebUI popup (the "AI mode"
+ * composebox, ~100 scripts) in a renderer of its own a few seconds after it starts, and again for
+ * new windows, although a headless browser never shows an omnibox. In a trace of a page of
+ * `strata serve` that renderer took 280-630 ms of CPU while the page loaded (2 cores: the page's own
+ * renderer had ~470); the first render then measured 560-860 ms against 390-470 ms without it, and
+ * the static reference page of the bench shared the same noise in its own proportion (issue #19).
  */
 export async function launchChromium(): Promise<Browser> {
   const home = mkdtempSync(join(tmpdir(), 'strata-chromium-'));
@@ -87,6 +94,7 @@ export async function launchChromium(): Promise<Browser> {
       '--no-first-run',
       '--disable-quic',
       '--disable-sync',
+      '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
     ],
     env,
   });
