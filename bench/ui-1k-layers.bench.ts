@@ -6,15 +6,19 @@ import type { Bench } from './harness';
 import { APP_ROOT, runStrata, STRATA_BIN } from '../tests/helpers/strata-cli';
 import { AS_USERS_RUN, makeTempHome, type TempHome } from '../tests/helpers/temp-home';
 import { launchChromium, startServer, stopServer, type StrataServer } from '../tests/helpers/e2e-harness';
+import { launchChromiumPipe, type PipeBrowser } from './chromium-pipe';
 
 /**
  * The Layers editor with 1,000 layers, in Debian's Chromium against `strata serve`, measured in the
  * page with the Performance API:
  * - first render (the headline): a user opens the page of a running `strata serve`: navigation start
  *   → the Layers list on screen (the renderer's performance.mark('strata:layers-rendered'), then the
- *   next frame), in five fresh pages (the first is the first page that server served), each followed
- *   by the reference in a page of its own; the ratio is the median of the five pairs' ratios. It
- *   includes discovering and linting the 1,000 manifests in main and the calls the first view makes;
+ *   next frame), in nine fresh pages (the first is the first page that server served), each followed
+ *   by the reference in a page of its own; the ratio is the median of the nine pairs' ratios. It
+ *   includes discovering and linting the 1,000 manifests in main and the calls the first view makes.
+ *   Both pages of each pair load in a Chromium driven by hand (chromium-pipe.ts: nothing but a
+ *   Runtime.evaluate reaches the page, as in a browser without DevTools); the same page's first
+ *   render through playwright-core, which instruments every page it opens, is reported beside it;
  * - server start-up to first render, beside it (not in the ratio): from spawning `strata serve` to the
  *   list in a page opened as soon as the URL is printed;
  * - reorder / state change → updated chain diagram: the key or change event is dispatched in the page,
@@ -25,12 +29,17 @@ import { launchChromium, startServer, stopServer, type StrataServer } from '../t
  * list of the same names (navigation start → DOMContentLoaded).
  */
 declare const document: {
+  readyState: string;
+  addEventListener(type: string, listener: () => void): void;
   querySelector(s: string): DomEl | null;
   querySelectorAll(s: string): ArrayLike<DomEl>;
   createElement(tag: string): DomEl;
   body: DomEl;
 };
-declare const performance: { now(): number; getEntriesByName(n: string): { startTime: number }[] };
+declare const performance: { now(): number; getEntriesByName(n: string): { startTime: number }[]; getEntriesByType(t: string): unknown[] };
+declare const PerformanceObserver: new (callback: (list: { getEntriesByName(n: string): unknown[] }, observer: { disconnect(): void }) => void) => {
+  observe(options: object): void;
+};
 declare function requestAnimationFrame(cb: () => void): void;
 declare function setTimeout(cb: () => void, ms: number): unknown;
 declare function clearTimeout(t: unknown): void;
@@ -51,6 +60,9 @@ interface DomEl {
   querySelector(s: string): DomEl | null;
 }
 declare const location: { href: string };
+
+/** Every page's viewport, in both browsers. */
+const VIEWPORT = { width: 1440, height: 1000 };
 
 const LAYERS = 1000;
 const IMPLICIT_EVERY = 20;
@@ -88,11 +100,12 @@ function buildTree(home: TempHome): string[] {
 }
 
 /**
- * Fresh pages for the first render, each paired with a reference page. Five, not three: on a shared
- * 2-core machine the static reference alone ranged 185–565 ms from run to run, and a ratio of medians
- * of three moved from 1.66 to 3.52 between two runs of the same build.
+ * Fresh pages for the first render, each paired with a reference page. Nine, not three or five: on a
+ * shared 2-core machine the static reference alone ranged 185–565 ms from run to run (a ratio of
+ * medians of three moved from 1.66 to 3.52 between two runs of the same build), and with five pairs
+ * four runs of one build gave 1.15, 1.45, 1.51 and 1.56.
  */
-const FIRST_RENDER_ROUNDS = 5;
+const FIRST_RENDER_ROUNDS = 9;
 
 /** How long the server is left after start-up before the first page opens (a person reading the printed link). */
 const SETTLE_MS = 1500;
@@ -107,22 +120,32 @@ interface FirstRender {
 
 // Run in the page once the renderer's mark is there (no named functions inside: tsx's helpers for
 // their names do not exist in the page).
-/** The page's first render, read in the frame after the mark. */
+/** The page's first render, read in the frame after the mark (waited for: no polling task in the page). */
 const FIRST_RENDER = () =>
-  new Promise<FirstRender>((resolve) =>
-    requestAnimationFrame(() => {
-      const mark = performance.getEntriesByName('strata:layers-rendered')[0]!.startTime;
-      const discovery = performance.getEntriesByName(new URL('./api/discovery.manifests', location.href).href) as unknown as {
-        requestStart: number;
-        responseEnd: number;
-      }[];
-      resolve({
-        totalMs: mark,
-        afterDiscoveryMs: mark - (discovery[0]?.responseEnd ?? 0),
-        discoveryRequestMs: discovery[0]?.requestStart ?? 0,
-        discoveryResponseMs: discovery[0]?.responseEnd ?? 0,
-      });
-    }),
+  new Promise<void>((shown) => {
+    if (performance.getEntriesByName('strata:layers-rendered').length > 0) return shown();
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName('strata:layers-rendered').length === 0) return;
+      observer.disconnect();
+      shown();
+    }).observe({ type: 'mark' });
+  }).then(
+    () =>
+      new Promise<FirstRender>((resolve) =>
+        requestAnimationFrame(() => {
+          const mark = performance.getEntriesByName('strata:layers-rendered')[0]!.startTime;
+          const discovery = performance.getEntriesByName(new URL('./api/discovery.manifests', location.href).href) as unknown as {
+            requestStart: number;
+            responseEnd: number;
+          }[];
+          resolve({
+            totalMs: mark,
+            afterDiscoveryMs: mark - (discovery[0]?.responseEnd ?? 0),
+            discoveryRequestMs: discovery[0]?.requestStart ?? 0,
+            discoveryResponseMs: discovery[0]?.responseEnd ?? 0,
+          });
+        }),
+      ),
   );
 /** The wall-clock time (ms since the epoch) of the page's first render. */
 const LAYERS_RENDERED_EPOCH = () =>
@@ -190,13 +213,34 @@ async function timeSwitch(page: Page, panel: string): Promise<number> {
   );
 }
 
+/** The reference page: a static page holding a plain 1,000-row list of the same names. */
+const referenceUrl = (names: string[]) =>
+  `data:text/html,${encodeURIComponent(
+    `<!doctype html><title>reference</title><ol id="list">${names.map((n) => `<li>${n} · Strata UI benchmark layer · explicit · API 1.3.239</li>`).join('')}</ol>`,
+  )}`;
+
 /**
- * The reference: the same browser opens a static page holding a plain 1,000-row list of the same names
- * (navigation start → the frame after the list is parsed), then moves one row (→ the next frame).
+ * The reference page's first render (navigation start → DOMContentLoaded, read in the frame after it),
+ * run in the page; it throws while the tab still shows the about:blank it opened with (chromium-pipe.ts
+ * asks again).
+ */
+const REFERENCE_FIRST = () =>
+  new Promise<number>((resolve, reject) => {
+    if (!location.href.startsWith('data:')) return reject(new Error('navigating: not the reference page yet'));
+    new Promise<void>((loaded) => (document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', () => loaded()) : loaded())).then(() =>
+      requestAnimationFrame(() => {
+        const nav = performance.getEntriesByType('navigation')[0] as { domContentLoadedEventEnd: number } | undefined;
+        resolve(nav?.domContentLoadedEventEnd || performance.now());
+      }),
+    );
+  });
+
+/**
+ * The reference in a playwright-core page: the static page's first render, then one row moved
+ * (→ the next frame).
  */
 async function reference(page: Page, names: string[]): Promise<{ firstMs: number; moveMs: number }> {
-  const rows = names.map((n) => `<li>${n} · Strata UI benchmark layer · explicit · API 1.3.239</li>`).join('');
-  await page.goto(`data:text/html,${encodeURIComponent(`<!doctype html><title>reference</title><ol id="list">${rows}</ol>`)}`);
+  await page.goto(referenceUrl(names));
   return page.evaluate(
     () =>
       new Promise<{ firstMs: number; moveMs: number }>((resolve) =>
@@ -226,7 +270,9 @@ export const ui1kLayersBench: Bench = {
       }
       return launchChromium();
     })();
+    let pipe: PipeBrowser | null = null;
     try {
+      pipe = await launchChromiumPipe();
       const names = buildTree(home);
       home.env['VK_ADD_LAYER_PATH'] = [join(home.dir, 'add1'), join(home.dir, 'add2')].join(':');
       // Twenty layers forced on through Strata's own override, so edits change the chain.
@@ -239,7 +285,7 @@ export const ui1kLayersBench: Bench = {
       // the Layers list in the page (both clocks are the machine's wall clock).
       const spawnedAt = Date.now();
       server = await startServer(home);
-      const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+      const context = await browser.newContext({ viewport: VIEWPORT });
       const startupPage = await context.newPage();
       await startupPage.goto(server.url);
       await startupPage.waitForFunction(() => performance.getEntriesByName('strata:layers-rendered').length > 0, null, { timeout: 30_000, polling: 'raf' });
@@ -248,26 +294,21 @@ export const ui1kLayersBench: Bench = {
       await stopServer(server);
 
       // The headline: a user opens the page of a running `strata serve`. A new server, left a moment
-      // (a person reads the printed link), then five fresh pages, one after the other: each a full
+      // (a person reads the printed link), then nine fresh pages, one after the other: each a full
       // navigation (a new tab), the first of them the first page this server ever served.
       server = await startServer(home);
       await new Promise<void>((r) => setTimeout(r, SETTLE_MS));
       const firsts: FirstRender[] = [];
       const referenceFirsts: number[] = [];
       const cliLayerList: number[] = [];
-      let page = await context.newPage();
       for (let r = 0; r < FIRST_RENDER_ROUNDS; r++) {
-        if (r > 0) {
-          await page.close();
-          page = await context.newPage();
-        }
-        await page.goto(server.url);
-        await page.waitForFunction(() => performance.getEntriesByName('strata:layers-rendered').length > 0, null, { timeout: 30_000, polling: 'raf' });
-        firsts.push(await page.evaluate(FIRST_RENDER));
+        const tab = await pipe.open(server.url, VIEWPORT);
+        firsts.push(await tab.evaluate<FirstRender>(`(${FIRST_RENDER.toString()})()`));
+        await tab.close();
         // The reference right after, in a tab of its own: on a shared machine both see the same load.
-        const refPage = await context.newPage();
-        referenceFirsts.push((await reference(refPage, names)).firstMs);
-        await refPage.close();
+        const referenceTab = await pipe.open(referenceUrl(names), VIEWPORT);
+        referenceFirsts.push(await referenceTab.evaluate<number>(`(${REFERENCE_FIRST.toString()})()`));
+        await referenceTab.close();
         // What the server's discovery answer is held against: the CLI computing the same answer (the
         // same channel, whole process), on the same tree under the same load.
         // (Exit 1: problems found, as here, where no layer's library exists.)
@@ -282,6 +323,11 @@ export const ui1kLayersBench: Bench = {
           throw new Error(`strata layer list: ${listed.error?.message ?? listed.stderr}`);
         cliLayerList.push(performance.now() - cliStarted);
       }
+      await pipe.close();
+      // The rest in a playwright-core page, whose first render (instrumented: see chromium-pipe.ts) is reported too.
+      const page = await context.newPage();
+      await page.goto(server.url);
+      const instrumented = await page.evaluate(FIRST_RENDER);
       await page.waitForSelector('[data-testid="chain-preview"] [data-testid="chain-diagram"]');
       // Switching to a view not yet opened in this page (issue #19: ≤ 100 ms): click → the frame after
       // the panel's own view replaced the placeholder (its code loaded; its data may still be coming).
@@ -312,6 +358,7 @@ export const ui1kLayersBench: Bench = {
         firstRenderMs: round(firstMs),
         firstRenderRunsMs: firsts.map((f) => round(f.totalMs)),
         firstRenderMinMs: round(Math.min(...firsts.map((f) => f.totalMs))),
+        firstRenderUnderPlaywrightMs: round(instrumented.totalMs),
         startupToFirstRenderMs: round(startupToFirstRenderMs),
         startupRatio: round(startupToFirstRenderMs / referenceFirstMs),
         firstRenderAfterDiscoveryMs: round(median(firsts.map((f) => f.afterDiscoveryMs))),
@@ -331,13 +378,14 @@ export const ui1kLayersBench: Bench = {
         referenceFirstRenderRunsMs: referenceFirsts.map(round),
         referenceMoveMs: round(ref.moveMs),
         reference:
-          'the same Chromium opening a static page with a plain 1,000-row <ol> of the same names (navigation → DOMContentLoaded; each right after one of the five Strata pages, the ratio the median of the pairs’ ratios), and moving one row (→ next frame)',
+          'the same Chromium opening a static page with a plain 1,000-row <ol> of the same names (navigation → DOMContentLoaded; each right after one of the nine Strata pages, both in a Chromium without DevTools instrumentation, the ratio the median of the pairs’ ratios), and moving one row (→ next frame)',
         layers: LAYERS,
         rowsInList: rows,
         layersInChain: chainLayers,
         edits: EDITS,
       };
     } finally {
+      await pipe?.close().catch(() => {});
       await browser.close().catch(() => {});
       await stopServer(server);
       for (const [k, v] of Object.entries(saved)) {

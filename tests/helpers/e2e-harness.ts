@@ -64,41 +64,45 @@ export function stopServer(server: StrataServer | null | undefined): Promise<voi
 }
 
 /**
- * Debian's Chromium, headless, with a HOME of its own: Chromium writes ~/.config/chromium and
- * dconf its cache, and a test never touches the real home. The folder goes when the browser closes.
- *
- * Without its own top-chrome pages: Chromium 156 builds the omnibox's WebUI popup (the "AI mode"
- * composebox, ~100 scripts) in a renderer of its own a few seconds after it starts, and again for
- * new windows, although a headless browser never shows an omnibox. In a trace of a page of
- * `strata serve` that renderer took 280-630 ms of CPU while the page loaded (2 cores: the page's own
- * renderer had ~470); the first render then measured 560-860 ms against 390-470 ms without it, and
- * the static reference page of the bench shared the same noise in its own proportion (issue #19).
+ * Debian's Chromium as every test and bench starts it: headless, and without its own top-chrome
+ * pages. Chromium 156 builds the omnibox's WebUI popup (the "AI mode" composebox, ~100 scripts) in a
+ * renderer of its own a few seconds after it starts, and again for new windows, although a headless
+ * browser never shows an omnibox. In a trace of a page of `strata serve` that renderer took
+ * 280-630 ms of CPU while the page loaded (2 cores: the page's own renderer had ~470); the first
+ * render then measured 560-860 ms against 390-470 ms without it, and the static reference page of the
+ * bench shared the same noise in its own proportion (issue #19).
  */
-export async function launchChromium(): Promise<Browser> {
-  const home = mkdtempSync(join(tmpdir(), 'strata-chromium-'));
-  const env = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_DATA_HOME: join(home, '.local/share'),
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-sync',
+  '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
+];
+
+/**
+ * A HOME of its own for Chromium: it writes ~/.config/chromium and dconf its cache, and a test never
+ * touches the real home. `dispose` removes it (once the browser has gone).
+ */
+export function chromiumHome(): { env: NodeJS.ProcessEnv; dir: string; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-chromium-'));
+  return {
+    dir,
+    env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), XDG_CACHE_HOME: join(dir, '.cache'), XDG_DATA_HOME: join(dir, '.local/share') },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-quic',
-      '--disable-sync',
-      '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
-    ],
-    env,
-  });
-  browser.on('disconnected', () => rmSync(home, { recursive: true, force: true }));
+}
+
+/** Debian's Chromium through playwright-core (CHROMIUM_ARGS, chromiumHome). */
+export async function launchChromium(): Promise<Browser> {
+  const home = chromiumHome();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS], env: home.env });
+  browser.on('disconnected', home.dispose);
   return browser;
 }
 
