@@ -118,9 +118,8 @@ interface FirstRender {
   discoveryResponseMs: number;
 }
 
-// Run in the page once the renderer's mark is there (no named functions inside: tsx's helpers for
-// their names do not exist in the page).
-/** The page's first render, read in the frame after the mark (waited for: no polling task in the page). */
+// Run in the page (no named functions inside: tsx's helpers for their names do not exist there).
+/** The page's first render, read in the frame after the mark (waited for by an observer, not a polling task in the page). */
 const FIRST_RENDER = () =>
   new Promise<void>((shown) => {
     if (performance.getEntriesByName('strata:layers-rendered').length > 0) return shown();
