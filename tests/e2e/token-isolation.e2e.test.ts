@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
-import { prepareE2e, stopServer, type StrataServer } from '../helpers/e2e-harness';
+import { CHROMIUM, CHROMIUM_ARGS, prepareE2e, stopServer, type StrataServer } from '../helpers/e2e-harness';
 import { STRATA_BIN, startAndWaitForUrl } from '../helpers/strata-cli';
 
 /**
@@ -56,17 +56,9 @@ before(async () => {
 
   const profileDir = join(work, 'chromium-profile');
   context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-quic',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
     env: { ...home.env, HOME: join(work, 'chromium-home') },
   });
 });
