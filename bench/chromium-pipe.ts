@@ -17,8 +17,8 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumHome } from '../tests/helpers/e2e-harn
  * attaches to it and only calls Runtime.evaluate, which enables no domain.
  */
 export interface PipePage {
-  /** Evaluates an expression in the page (awaiting a promise it returns) and answers its value. */
-  evaluate<T>(expression: string): Promise<T>;
+  /** Evaluates an expression in the page (awaiting a promise it returns) and answers its value; fails after `timeoutMs`. */
+  evaluate<T>(expression: string, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -59,12 +59,15 @@ export async function launchChromiumPipe(): Promise<PipeBrowser> {
       else waiting.resolve(message.result ?? {});
     }
   });
-  child.once('exit', (code, signal) => {
-    gone = new Error(`Chromium exited (${signal ?? code})`);
-    for (const p of pending.values()) p.reject(gone);
+  const end = (error: Error) => {
+    if (gone) return;
+    gone = error;
+    for (const p of pending.values()) p.reject(error);
     pending.clear();
     home.dispose();
-  });
+  };
+  child.once('error', (e) => end(new Error(`${CHROMIUM} did not start: ${e.message}`)));
+  child.once('exit', (code, signal) => end(new Error(`Chromium exited (${signal ?? code})`)));
   const send = (method: string, params: Record<string, unknown> = {}, sessionId?: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       if (gone) return reject(gone);
@@ -81,20 +84,27 @@ export async function launchChromiumPipe(): Promise<PipeBrowser> {
       await send('Emulation.setDeviceMetricsOverride', { ...viewport, deviceScaleFactor: 1, mobile: false }, sessionId);
       await send('Page.navigate', { url }, sessionId);
       return {
-        async evaluate<T>(expression: string) {
+        async evaluate<T>(expression: string, timeoutMs = 30_000) {
+          const deadline = Date.now() + timeoutMs;
           // Sent early, an evaluation can land in the about:blank the tab starts with and die with it
           // when the page's document replaces it (or the expression can throw to say it is not there
           // yet, with "navigating" in its message): asked again in the page's own context.
           for (let attempt = 0; ; attempt++) {
             try {
-              const answer = (await send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)) as {
+              const asked = send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
+              asked.catch(() => undefined); // it may settle after the timeout below: never an unhandled rejection
+              let timer: NodeJS.Timeout | undefined;
+              const late = new Promise<never>((_, reject) => {
+                timer = setTimeout(() => reject(new Error(`the page gave no answer within ${timeoutMs} ms`)), Math.max(1, deadline - Date.now()));
+              });
+              const answer = (await Promise.race([asked, late]).finally(() => clearTimeout(timer))) as {
                 result: { value?: T };
                 exceptionDetails?: { text: string; exception?: { description?: string } };
               };
               if (answer.exceptionDetails) throw new Error(answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text);
               return answer.result.value as T;
             } catch (e) {
-              if (attempt >= 50 || !/context|destroyed|navigat/i.test(String(e))) throw e;
+              if (attempt >= 50 || Date.now() >= deadline || !/context|destroyed|navigat/i.test(String(e))) throw e;
               await new Promise((r) => setTimeout(r, 50));
             }
           }
