@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { classicFirstView } from './scripts/classic-first-view.ts';
 import { fileURLToPath } from 'node:url';
 
 // The renderer is plain static files: relative URLs ('./') so the same build loads from the
@@ -7,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 export default defineConfig({
   root: fileURLToPath(new URL('./renderer/', import.meta.url)),
   base: './',
-  plugins: [react()],
+  // The first view's script as a classic script, whose compiled code Chromium keeps (scripts/classic-first-view.ts).
+  plugins: [react(), classicFirstView()],
   build: {
     outDir: fileURLToPath(new URL('./out/renderer', import.meta.url)),
     // Not emptied: a page opened before a rebuild still loads its panels' chunks (scripts/build.mjs prunes old ones).

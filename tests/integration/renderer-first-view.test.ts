@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseSync } from 'vite';
 import { join } from 'node:path';
 import { APP_ROOT } from '../helpers/strata-cli';
 
@@ -25,4 +26,46 @@ test("the first view's scripts build no zod schema", () => {
     const classes = [...new Set([...text.matchAll(/["'`](\$?Zod(?:Object|String|Enum|Array|Record|Union|Boolean|Number|Literal))["'`]/g)].map((m) => m[1]))];
     assert.deepEqual(classes, [], `${script} (loaded by the first view) defines zod schema classes: ${classes.join(', ')}`);
   }
+});
+
+/**
+ * The first view's script is a classic script (scripts/classic-first-view.ts: Chromium reads a classic
+ * script's code cache, and not a module's): index.html loads it `defer`red and no module script; it
+ * parses as a script; the module in the entry's place exports the names it registers, and the panels'
+ * chunks import nothing else from that module.
+ */
+test("the first view's script is a classic script, and the panels import what it registers", () => {
+  const html = readFileSync(join(RENDERER, 'index.html'), 'utf8');
+  assert.doesNotMatch(html, /type="module"/, 'index.html still loads a module script');
+  const tags = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  assert.equal(tags.length, 1, `one script in index.html: ${tags.join(' ')}`);
+  const src = /^<script defer src="\.\/(assets\/first-view-[A-Za-z0-9_-]{8}\.js)">$/.exec(tags[0]!)?.[1];
+  assert.ok(src, `a deferred first-view script: ${tags[0]}`);
+  const script = readFileSync(join(RENDERER, src), 'utf8');
+  assert.deepEqual(parseSync('first-view.js', script, { sourceType: 'script' }).errors, [], 'it parses as a classic script');
+  const registered = /globalThis\[Symbol\.for\("strata\.first-view"\)\]=Object\.freeze\(\{([^}]*)\}\);/.exec(script)?.[1];
+  assert.ok(registered, 'it registers its exports');
+  const names = new Set([...registered.matchAll(/"([^"]+)":/g)].map((m) => m[1]!));
+
+  const assets = join(RENDERER, 'assets');
+  const files = readdirSync(assets).filter((f) => f.endsWith('.js'));
+  const shims = files.filter((f) => readFileSync(join(assets, f), 'utf8').startsWith('const s=globalThis[Symbol.for("strata.first-view")];'));
+  // Old builds' chunks stay beside the new ones for an hour (scripts/build.mjs): the shim is the one whose names match.
+  const shim = shims.find((f) => {
+    const exported = [...readFileSync(join(assets, f), 'utf8').matchAll(/v\d+ as "([^"]+)"/g)].map((m) => m[1]!);
+    return exported.length === names.size && exported.every((n) => names.has(n));
+  });
+  assert.ok(shim, `a module re-exports the ${names.size} registered names (found ${shims.join(', ') || 'none'})`);
+  let importers = 0;
+  for (const f of files) {
+    for (const m of readFileSync(join(assets, f), 'utf8').matchAll(/import\{([^}]*)\}from"\.\/([^"]+)"/g)) {
+      if (m[2] !== shim) continue;
+      importers++;
+      for (const spec of m[1]!.split(',')) {
+        const imported = spec.split(' as ')[0]!.trim();
+        assert.ok(names.has(imported), `${f} imports ${imported} from ${shim}, which the first view does not register`);
+      }
+    }
+  }
+  assert.ok(importers > 0, `no panel chunk imports from ${shim}`);
 });
