@@ -8,7 +8,7 @@
  * HOME, … at load and instance creation), so requests carry no environment: the client keeps one
  * probe per environment.
  */
-import { createInterface } from 'node:readline';
+import { readSync, writeSync } from 'node:fs';
 import { queryLoaderVersion } from './loader-library';
 import { queryLoaderInfo, VkError } from './loader-queries';
 
@@ -41,8 +41,71 @@ const handlers: Record<string, Handler> = {
   'layers.inspect': async (params) => (await lazy['layers.inspect']()).inspectLayers(params),
 };
 
+/**
+ * Under plain Node on Linux and macOS the probe reads its requests from descriptor 0 and writes its
+ * answers to descriptor 1 itself: process.stdin and process.stdout on a pipe are net.Sockets, and
+ * loading node:net, the streams and readline for them was ~11 ms of every probe's start, on the way to
+ * `strata loader show`'s answer (issue #19). It reads with a blocking read on its own thread, and only
+ * once every request read so far is answered, so nothing else waits meanwhile. (Not in libuv's thread
+ * pool: a read blocked there held the process at its exit, which waits for those threads.) A pipe a
+ * child's standard streams are made of is blocking (libuv's spawn); should one not be (EAGAIN), the
+ * probe goes back to Node's streams for good, reading and writing, so that answers keep their order.
+ * Windows and Electron's utility process use Node's streams.
+ */
+const FD_IO = process.platform !== 'win32';
+let viaStream = !FD_IO;
+
 function reply(message: object) {
-  process.stdout.write(`${JSON.stringify(message)}\n`);
+  const line = `${JSON.stringify(message)}\n`;
+  if (viaStream) {
+    process.stdout.write(line);
+    return;
+  }
+  const bytes = Buffer.from(line, 'utf8');
+  let at = 0;
+  try {
+    while (at < bytes.length) at += writeSync(1, bytes, at);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+    viaStream = true;
+    process.stdout.write(bytes.subarray(at));
+  }
+}
+
+/**
+ * Each line read from descriptor 0, in order, then `end()` at its end (or when it cannot be read);
+ * `fallback(unread)` when it would block, or once answers go through Node's streams, with what was
+ * read of a line not yet ended. `idle()` settles when
+ * every line handed out so far has been answered: the next read waits for it.
+ */
+function readLines(onLine: (line: string) => void, idle: () => Promise<unknown>, end: () => void, fallback: (unread: Buffer) => void) {
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  let pending: Buffer[] = [];
+  const next = () => {
+    if (viaStream) return fallback(Buffer.concat(pending));
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EINTR') return setImmediate(next);
+      if (code === 'EAGAIN') return fallback(Buffer.concat(pending));
+      return end();
+    }
+    if (n === 0) return end();
+    let from = 0;
+    // A request is one line of UTF-8; a newline byte is never part of a multi-byte character.
+    for (let nl = chunk.indexOf(10, 0); nl >= 0 && nl < n; nl = chunk.indexOf(10, from)) {
+      pending.push(chunk.subarray(from, nl));
+      onLine(Buffer.concat(pending).toString('utf8'));
+      pending = [];
+      from = nl + 1;
+    }
+    if (from < n) pending.push(Buffer.from(chunk.subarray(from, n)));
+    const again = () => void setImmediate(next);
+    void idle().then(again, again);
+  };
+  setImmediate(next);
 }
 
 async function answer(line: string) {
@@ -84,7 +147,17 @@ if (process.platform === 'win32')
 if (parentPort) {
   parentPort.on('message', (message) => enqueue(typeof message.data === 'string' ? message.data : JSON.stringify(message.data)));
 } else {
-  const rl = createInterface({ input: process.stdin });
-  rl.on('line', enqueue);
-  rl.on('close', () => void answered.then(() => process.exit(0)));
+  const end = () => void answered.then(() => process.exit(0));
+  // Loaded only here: node:readline brings node:net's internals with it.
+  const viaReadline = (unread?: Buffer) => {
+    viaStream = true;
+    void import('node:readline').then(({ createInterface }) => {
+      if (unread?.length) process.stdin.unshift(unread);
+      const rl = createInterface({ input: process.stdin });
+      rl.on('line', enqueue);
+      rl.on('close', end);
+    });
+  };
+  if (FD_IO) readLines(enqueue, () => answered, end, viaReadline);
+  else viaReadline();
 }
