@@ -69,15 +69,12 @@ function manifestInSet(f: DiscoveredManifest): ManifestInSet {
   if (!found) {
     const field = (value: string | null) => (value === null ? undefined : { value, range: ZERO });
     const keys = overrideAppKeys(f);
-    const layers = f.layers.map(
-      (l) =>
-        ({
-          name: field(l.name),
-          api_version: field(l.apiVersion),
-          component_layers: l.meta ? { value: l.componentLayers.map((c) => ({ value: c, range: ZERO })), range: ZERO } : undefined,
-          app_keys: l.name === OVERRIDE_LAYER_NAME && keys.length ? { value: keys.map((k) => ({ value: k, range: ZERO })), range: ZERO } : undefined,
-        }) as unknown as LayerInSet,
-    );
+    const layers = f.layers.map((l): LayerInSet => ({
+      name: field(l.name),
+      api_version: field(l.apiVersion),
+      component_layers: l.meta ? { value: l.componentLayers.map((c) => ({ value: c, range: ZERO })) } : undefined,
+      app_keys: l.name === OVERRIDE_LAYER_NAME && keys.length ? { value: keys } : undefined,
+    }));
     inSet.set(f, (found = { uri: f.path, parsed: { manifest: { kind: 'layer', layers } } }));
   }
   return found;

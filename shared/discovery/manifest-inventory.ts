@@ -105,8 +105,18 @@ function summarizeLayer(l: LayerEntry): LayerSummary {
   };
 }
 
+/**
+ * The values the set rules read, copied out of the parse: 10,000 layers' fields (each with its key's
+ * and value's ranges and its JSON node) outlived the rest of their trees until the set was linted,
+ * and every young-generation collection meanwhile copied them (issue #19: layer list on 10,000 manifests).
+ */
 function layerInSet({ name, api_version, component_layers, app_keys }: LayerEntry): LayerInSet {
-  return { name, api_version, component_layers, app_keys };
+  return {
+    name: name && { value: name.value, range: name.range },
+    api_version: api_version && { value: api_version.value },
+    component_layers: component_layers && { value: component_layers.value?.map((c) => ({ value: c.value, range: c.range })) },
+    app_keys: app_keys && { value: app_keys.value },
+  };
 }
 
 function fileDiagnostic(code: 'manifest/unreadable' | 'manifest/read-twice', message: string): Diagnostic {

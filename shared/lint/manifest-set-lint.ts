@@ -1,12 +1,26 @@
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
-import type { LayerEntry, ParsedManifest } from '../manifest/manifest-model';
+import type { ParsedManifest } from '../manifest/manifest-model';
 import { compareVersions, parseVersion } from '../manifest/manifest-parser';
 import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';
 import { strataDiagnostic } from './strata-diagnostic';
 import { OVERRIDE_LAYER_NAME } from '../override/override-names';
 
-/** What the set rules read of a layer: a ParsedManifest's LayerEntry will do, or just these three fields. */
-export type LayerInSet = Pick<LayerEntry, 'name' | 'api_version' | 'component_layers'> & Partial<Pick<LayerEntry, 'app_keys'>>;
+/** A value the set rules read, and where it is (for a diagnostic). */
+interface ValueAt<T> {
+  value?: T | undefined;
+  range: Range;
+}
+
+/**
+ * What the set rules read of a layer: a ParsedManifest's LayerEntry will do, or just these values
+ * (its name, API version, components and how many app_keys) and the ranges of the name and components.
+ */
+export interface LayerInSet {
+  name?: ValueAt<string> | undefined;
+  api_version?: { value?: string | undefined } | undefined;
+  component_layers?: { value?: readonly ValueAt<string>[] | undefined } | undefined;
+  app_keys?: { value?: readonly unknown[] | undefined } | undefined;
+}
 
 /**
  * Override layers scoped by app_keys are not shadowed by name: the loader keeps every one and then
@@ -18,8 +32,8 @@ const scopedOverride = (l: LayerInSet) => (l.app_keys?.value?.length ?? 0) > 0;
 
 /**
  * One file of a set, in the loader's search order (earlier wins for duplicate names). A whole
- * ParsedManifest fits; a caller holding thousands of files may keep only the layers' LayerInSet
- * fields, and let the rest of each tree go (shared/discovery/manifest-inventory.ts does).
+ * ParsedManifest fits; a caller holding thousands of files may keep only each layer's LayerInSet
+ * values, and let the rest of each tree go (shared/discovery/manifest-inventory.ts does).
  */
 export interface ManifestInSet {
   uri: string;
