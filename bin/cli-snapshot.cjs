@@ -181,6 +181,12 @@ async function runFromSnapshot() {
   requireNow = Module.createRequire(cliPath);
   // `node --snapshot-blob FILE -- ARGS`: Node keeps its own path and the arguments.
   process.exitCode = await cli.exports.main(process.argv.slice(1), { earlyProbe: null });
+  // Ends once the output is written, not when Node's loop does: at the loop's end Node waits for V8's
+  // queued background work, optimizing compiles of functions that will never run again (~15-20 ms
+  // of a cold `shader dis` spent idle; issue #19). Everything the command started it has awaited; a
+  // probe it leaves ends with its input. Standard output to a pipe is asynchronous: written first.
+  await Promise.all([process.stdout, process.stderr].map((s) => new Promise((written) => (s.destroyed || s.writableEnded ? written() : s.write('', written)))));
+  process.exit();
 }
 
 // `--build-snapshot bin/cli-snapshot.cjs GROUP`.
