@@ -45,12 +45,12 @@ const handlers: Record<string, Handler> = {
  * Under plain Node on Linux and macOS the probe reads its requests from descriptor 0 and writes its
  * answers to descriptor 1 itself: process.stdin and process.stdout on a pipe are net.Sockets, and
  * loading node:net, the streams and readline for them was ~11 ms of every probe's start, on the way to
- * `strata loader show`'s answer (issue #19). It reads with a blocking read on its own thread, and only
- * once every request read so far is answered, so nothing else waits meanwhile. (Not in libuv's thread
- * pool: a read blocked there held the process at its exit, which waits for those threads.) A pipe a
- * child's standard streams are made of is blocking (libuv's spawn); should one not be (EAGAIN), the
- * probe goes back to Node's streams for good, reading and writing, so that answers keep their order.
- * Windows and Electron's utility process use Node's streams.
+ * `strata loader show`'s answer (issue #19). Its read blocks the probe's one thread, and is made only
+ * once every request read so far is answered, so nothing waits for it. (Not in libuv's thread pool: a
+ * read blocked there held the process at its exit, which waits for those threads.) A pipe a child's
+ * standard streams are made of is blocking (libuv's spawn); should one not be (EAGAIN), the probe goes
+ * back to Node's streams for good, reading and writing, so that answers keep their order. Windows and
+ * Electron's utility process use Node's streams.
  */
 const FD_IO = process.platform !== 'win32';
 let viaStream = !FD_IO;
@@ -75,8 +75,8 @@ function reply(message: object) {
 /**
  * Each line read from descriptor 0, in order, then `end()` at its end (or when it cannot be read);
  * `fallback(unread)` when it would block, or once answers go through Node's streams, with what was
- * read of a line not yet ended. `idle()` settles when
- * every line handed out so far has been answered: the next read waits for it.
+ * read of a line not yet ended. `idle()` settles when every line handed out so far has been answered:
+ * the next read waits for it.
  */
 function readLines(onLine: (line: string) => void, idle: () => Promise<unknown>, end: () => void, fallback: (unread: Buffer) => void) {
   const chunk = Buffer.allocUnsafe(64 * 1024);
@@ -145,6 +145,7 @@ if (process.platform === 'win32')
     });
 
 if (parentPort) {
+  viaStream = true;
   parentPort.on('message', (message) => enqueue(typeof message.data === 'string' ? message.data : JSON.stringify(message.data)));
 } else {
   const end = () => void answered.then(() => process.exit(0));

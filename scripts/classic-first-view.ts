@@ -8,7 +8,7 @@
 // compile, no `consumedCacheSize`; a classic script of the same size: `notStreamedReason: script has
 // code-cache available`). The renderer's first view is one ~0.6 MB module (vite.config.ts), so every
 // page compiled it again, and every function its first render ran. As a classic script, a page from
-// the third on takes that work from the cache: first render 0.89 of the module's, paired (14 pages each).
+// the third on takes that work from the cache: first render 0.93 of the module's, paired (20 pages each).
 //
 // What it does, after Rolldown has written the chunks:
 // - The entry chunk becomes `assets/first-view-HASH.js`, a classic script: its code in a strict-mode
