@@ -167,6 +167,7 @@ async function warmUp(group) {
     Object.assign(process.env, saved);
     rmSync(dir, { recursive: true, force: true });
     cli.exports.forgetMachineFacts();
+    cli.exports.forgetStandardStreams();
   }
   // The program the snapshot process parses its arguments with, built now (cli.ts prepareProgram).
   await cli.exports.prepareProgram();
@@ -184,8 +185,9 @@ async function runFromSnapshot() {
   // Ends once the output is written, not when Node's loop does: at the loop's end Node waits for V8's
   // queued background work, optimizing compiles of functions that will never run again (~15-20 ms
   // of a cold `shader dis` spent idle; issue #19). Everything the command started it has awaited; a
-  // probe it leaves ends with its input. Standard output to a pipe is asynchronous: written first.
-  await Promise.all([process.stdout, process.stderr].map((s) => new Promise((written) => (s.destroyed || s.writableEnded ? written() : s.write('', written)))));
+  // probe it leaves ends with its input. What Node's streams still hold (where the CLI had to use them:
+  // main/hosts/cli/standard-streams.ts) is written first.
+  await cli.exports.streamsFlushed();
   process.exit();
 }
 

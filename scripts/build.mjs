@@ -49,6 +49,26 @@ const commanderLazyChildProcess = {
   },
 };
 
+/**
+ * jsonc-parser as Strata uses it (parseTree, printParseErrorCode): its package does not say that its
+ * modules are free of side effects, so esbuild kept all of them, the formatter's tables included
+ * (impl/string-intern.js: 1,220 strings of spaces built as the module loads, ~9,000 heap objects that
+ * every CLI startup snapshot held and every snapshot process read back; issue #19). Marked free of
+ * side effects (they have none but those tables), what Strata does not import is left out.
+ */
+const jsoncParserAsUsed = {
+  name: 'jsonc-parser-as-used',
+  setup(b) {
+    const again = Symbol('resolved by esbuild');
+    const fromPackage = (importer) => /[\\/]node_modules[\\/]jsonc-parser[\\/]/.test(importer);
+    b.onResolve({ filter: /^(jsonc-parser|\.\.?\/.*)$/ }, async (a) => {
+      if (a.pluginData === again || (a.path !== 'jsonc-parser' && !fromPackage(a.importer))) return undefined;
+      const r = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: again });
+      return r.errors.length > 0 ? { errors: r.errors } : { path: r.path, sideEffects: false };
+    });
+  },
+};
+
 /** Node bundles: every package stays external (loaded from node_modules) except zod. */
 const externalPackagesButZod = {
   name: 'external-packages-but-zod',
@@ -264,7 +284,7 @@ export async function buildAll() {
     // before loading the CLI (main/hosts/cli/early-probe.ts).
     esbuild({
       ...nodeCjs,
-      plugins: [zodWithoutLocales, commanderLazyChildProcess],
+      plugins: [zodWithoutLocales, commanderLazyChildProcess, jsoncParserAsUsed],
       entryPoints: { 'main/cli': 'main/hosts/cli/cli.ts', 'main/early-probe': 'main/hosts/cli/early-probe.ts' },
       outdir: 'out',
     }).then(() => {
@@ -285,7 +305,7 @@ export async function buildAll() {
     // build may still import are pruned once an hour old.
     esbuild({
       ...nodeCjs,
-      plugins: [zodWithoutLocales],
+      plugins: [zodWithoutLocales, jsoncParserAsUsed],
       entryPoints: { 'native-bridge/probe': 'native-bridge/probe.ts' },
       outdir: 'out',
     }).then(() => pruneChunks(join(root, 'out', 'native-bridge', 'chunks'))),

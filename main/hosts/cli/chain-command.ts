@@ -5,6 +5,7 @@ import { strataError } from '../../../shared/errors/strata-error';
 import { callChannel, CliFailure } from './cli-channel';
 import { envOption, envOverrides, envRequest, unsetOption, type EnvOverrides } from './env-option';
 import { EXIT, jsonOption, parseLoaderVersion, printJson } from './cli-output';
+import { writeOut } from './standard-streams';
 
 interface ExplainOptions {
   app?: string;
@@ -120,7 +121,7 @@ export function addExplainCommand(program: Command) {
       if (o.compare) {
         const c = await callChannel('chain.compare', { ...question, versions: o.compare });
         if (o.json) printJson(c);
-        else process.stdout.write(`${formatComparison(c)}\n`);
+        else writeOut(`${formatComparison(c)}\n`);
         if (!c.same) process.exitCode = EXIT.problems;
         return;
       }
@@ -130,7 +131,7 @@ export function addExplainCommand(program: Command) {
         ...(o.loaderVersion ? { loaderVersion: o.loaderVersion } : {}),
       });
       if (o.json) printJson(value);
-      else process.stdout.write(`${formatChain(value)}\n`);
+      else writeOut(`${formatChain(value)}\n`);
       if (value.result !== 'VK_SUCCESS') process.exitCode = EXIT.problems;
     });
 }
@@ -154,7 +155,7 @@ async function explainProfile(name: string, o: ExplainOptions) {
   if (o.json) printJson({ ...r.chain, drivers: r.drivers, profileNotes: r.notes });
   else {
     const drivers = r.drivers.map((d) => `  ${d.kept ? '✓' : '✗'} ${d.path}  (${d.reason})`);
-    process.stdout.write(
+    writeOut(
       `${[`Profile "${name}" as the override layer:`, formatChain(r.chain), '', 'Drivers:', ...(drivers.length ? drivers : ['  (none found)']), ...r.notes.map((n) => `note: ${n}`)].join('\n')}\n`,
     );
   }

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { formatStrataError, strataError, type StrataError } from '../../../shared/errors/strata-error';
+import { drained, writeErr, writeOut } from './standard-streams';
 
 /** Exit codes of every strata command (README.md, "The CLI"). */
 export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
@@ -66,11 +67,11 @@ export function severityName(severity: number | undefined): 'error' | 'warning' 
 
 /** Errors go to stderr as one line: what, where, how to fix. */
 export function printError(error: StrataError): void {
-  process.stderr.write(`strata: ${formatStrataError(error)}\n`);
+  writeErr(`strata: ${formatStrataError(error)}\n`);
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  writeOut(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /**
@@ -92,33 +93,18 @@ const JSON_BATCH = 16;
  */
 export async function printJsonArray(items: readonly unknown[]): Promise<void> {
   if (items.length === 0) return printJson(items);
-  const out = process.stdout;
-  const write = (text: string) =>
-    new Promise<void>((resolve) => {
-      // A closed stdout (EPIPE) is left to fail as a single write does; nothing is waited for.
-      if (out.destroyed || out.write(text)) resolve();
-      else {
-        const done = () => {
-          out.off('drain', done);
-          out.off('close', done);
-          resolve();
-        };
-        out.once('drain', done);
-        out.once('close', done);
-      }
-    });
   let piece = '[\n';
   for (let i = 0; i < items.length; i += JSON_BATCH) {
     const end = Math.min(items.length, i + JSON_BATCH);
     // "[\n  a,\n  b\n]" without "[\n" and "\n]".
     piece += `${JSON.stringify(items.slice(i, end), null, 2).slice(2, -2)}${end < items.length ? ',' : ''}\n`;
     if (piece.length >= JSON_PIECE) {
-      await write(piece);
-      if (out.destroyed) return;
+      // Written at once (the pipe blocks while full), or held by Node's stream until it drains.
+      if (!writeOut(piece)) await drained('stdout');
       piece = '';
     }
   }
-  await write(`${piece}]\n`);
+  writeOut(`${piece}]\n`);
 }
 
 /** Two aligned columns, for the human form of read commands. */

@@ -24,6 +24,7 @@ import { addSettingsCommands } from './settings-command';
 import { addExplainCommand } from './chain-command';
 import { addSessionCommands } from './session-commands';
 import { addProfileCommands } from './profile-command';
+import { isTerminal, writeErr, writeOut } from './standard-streams';
 
 interface LayersListOptions {
   json?: boolean;
@@ -60,7 +61,7 @@ function readCommand<C extends ChannelName, O extends { json?: boolean } = { jso
       // `layers list` / `drivers list`: thousands of entries on a large tree, written as they are made.
       if (Array.isArray(json)) await printJsonArray(json);
       else printJson(json);
-    } else process.stdout.write(`${await read.format(value, opts)}\n`);
+    } else writeOut(`${await read.format(value, opts)}\n`);
     if (read.problems?.(value, opts)) process.exitCode = EXIT.problems;
   };
 }
@@ -113,21 +114,21 @@ async function serve(options: { port: number; host?: string; open?: boolean; pri
     );
   }
   if (!isLoopback(host)) {
-    process.stderr.write(
+    writeErr(
       `strata: warning: listening on ${host}, reachable from other machines. Anyone with the URL's token can run any command as you on this machine, and plain HTTP sends it unencrypted: use this only on a network you trust, or tunnel (ssh -L) to a loopback server instead.\n`,
     );
   }
   // A person at a terminal gets a one-time link (a code the page trades for the token once), so the
   // browser's history never holds the token; scripts (stdout not a terminal, or --print-token) get the
   // token URL they can reuse. Enter prints another link, for another tab or browser.
-  const person = process.stdout.isTTY === true && !options.printToken;
+  const person = isTerminal('stdout') && !options.printToken;
   if (person) {
     const link = () => running.oneTimeUrl(undefined, PRINTED_LINK_TTL_MS);
-    process.stdout.write(
+    writeOut(
       `Strata is running at ${link()}\nThe link opens Strata once (it holds a one-time code, not the token). Press Enter for another link, Ctrl+C to stop.\n`,
     );
-    process.stdin.on('data', () => process.stdout.write(`Another one-time link: ${link()}\n`));
-  } else process.stdout.write(`Strata is running at ${running.url}\nPress Ctrl+C to stop.\n`);
+    process.stdin.on('data', () => writeOut(`Another one-time link: ${link()}\n`));
+  } else writeOut(`Strata is running at ${running.url}\nPress Ctrl+C to stop.\n`);
   const removeLaunchFile = options.open ? openInBrowser(running) : () => {};
   void ctx
     .warmUp('browser')
@@ -266,7 +267,7 @@ export function buildProgram(version: string): Command {
         ? await callChannel('lint.files', { paths })
         : [...inventoryAsLint(await callChannel('discovery.manifests', {})), ...(await callChannel('lint.files', { paths: [], settingsFile: true }))];
       if (opts.json) printJson(results);
-      else process.stdout.write(`${formatLint(results)}\n`);
+      else writeOut(`${formatLint(results)}\n`);
       if (lintHasErrors(results)) process.exitCode = EXIT.problems;
     });
 
@@ -384,15 +385,9 @@ async function runProgram(argv: readonly string[]): Promise<number> {
   // since the snapshot was written would otherwise print the old one).
   const program = programAhead?.version === version ? programAhead.program : buildProgram(version);
   programAhead = null;
-  // `strata … | head`: the reader went away, so there is nobody left to tell; end quietly as other
-  // command-line tools do, instead of a stack trace for EPIPE.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(EXIT.ok);
-    throw e;
-  });
   // Spellings from before the one grammar: rewritten, with a line on stderr (cli-grammar.ts).
   const spelled = currentSpelling(argv);
-  if (spelled.notice) process.stderr.write(spelled.notice);
+  if (spelled.notice) writeErr(spelled.notice);
   try {
     await program.parseAsync(spelled.argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
@@ -413,3 +408,4 @@ async function runProgram(argv: readonly string[]): Promise<number> {
 // For bin/cli-snapshot.cjs, which runs this bundle in a startup snapshot (issue #19): what the
 // snapshot's builder does after its warm-up commands.
 export { forgetMachineFacts } from '../../../shared/app/machine-facts';
+export { forgetStandardStreams, streamsFlushed } from './standard-streams';

@@ -2,6 +2,7 @@ import { callChannel } from './cli-channel';
 import { EXIT, printJson } from './cli-output';
 import { formatDriverNegotiation, probeRequest } from './vulkan-commands';
 import type { ProbeEnvironment } from '../../../shared/vulkan/loader-info';
+import { writeOut } from './standard-streams';
 
 /**
  * `strata driver negotiate [--json] [--timeout <ms>] [--env K=V …] [MANIFEST...]`: exit 1 when any
@@ -12,6 +13,6 @@ export async function driversNegotiateAction(manifests: string[], opts: { json?:
   const request = { ...(manifests.length ? { manifests } : {}), ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}), ...probeRequest(opts) };
   const report = await callChannel('drivers.negotiate', request);
   if (opts.json) printJson(report);
-  else process.stdout.write(`${formatDriverNegotiation(report)}\n`);
+  else writeOut(`${formatDriverNegotiation(report)}\n`);
   if (report.drivers.some((d) => !d.ok)) process.exitCode = EXIT.problems;
 }

@@ -4,6 +4,7 @@ import { callChannel } from './cli-channel';
 import { EXIT, jsonOption, printJson, timeoutMsOption } from './cli-output';
 import { PROBE_ENV_WHAT, probeRequest } from './vulkan-commands';
 import type { ProbeEnvironment } from '../../../shared/vulkan/loader-info';
+import { writeOut } from './standard-streams';
 
 interface InspectOptions {
   json?: boolean;
@@ -18,7 +19,7 @@ async function layersInspectAction(names: string[], opts: InspectOptions): Promi
     ...probeRequest(opts),
   });
   if (opts.json) printJson(report);
-  else process.stdout.write(`${(await import('./layers-inspect-format')).formatLayersInspection(report)}\n`);
+  else writeOut(`${(await import('./layers-inspect-format')).formatLayersInspection(report)}\n`);
   if (report.notFound.length || report.layers.some((l) => !l.ok)) process.exitCode = EXIT.problems;
 }
 

@@ -12,6 +12,7 @@ import type {
 } from '../../../shared/override/override-status';
 import { callChannel, CliFailure } from './cli-channel';
 import { EXIT, formatPairs, jsonOption, outputOption, printJson, writeOutputFile } from './cli-output';
+import { writeErr, writeOut } from './standard-streams';
 
 export const CONFIG_HELP = `
 The configuration file (--config) is JSON:
@@ -251,7 +252,7 @@ export function addOverrideCommands(program: Command): void {
       // The scope always said: without --system the user's, whatever the elevation (a request without one means the applications' scope).
       const r = await callChannel('override.apply', { config, ...(opts.force ? { force: true } : {}), system: opts.system === true });
       if (opts.json) printJson(r);
-      else process.stdout.write(`${formatApplyResult(r, config)}\n`);
+      else writeOut(`${formatApplyResult(r, config)}\n`);
     });
 
   override
@@ -260,8 +261,8 @@ export function addOverrideCommands(program: Command): void {
     .option(...system)
     .action(async (opts: ScopeOptions) => {
       const s = await callChannel('override.status', { system: opts.system === true });
-      if (s.text === null) process.stdout.write(`No override is installed (${s.path} does not exist).\n`);
-      else process.stdout.write(s.text.endsWith('\n') ? s.text : `${s.text}\n`);
+      if (s.text === null) writeOut(`No override is installed (${s.path} does not exist).\n`);
+      else writeOut(s.text.endsWith('\n') ? s.text : `${s.text}\n`);
     });
 
   override
@@ -273,7 +274,7 @@ export function addOverrideCommands(program: Command): void {
     .action(async (opts: ScopeOptions & { force?: boolean }) => {
       const r = await callChannel('override.remove', { ...(opts.force ? { force: true } : {}), system: opts.system === true });
       if (opts.json) printJson(r);
-      else process.stdout.write(`${formatRemoveResult(r)}\n`);
+      else writeOut(`${formatRemoveResult(r)}\n`);
     });
 
   override
@@ -284,7 +285,7 @@ export function addOverrideCommands(program: Command): void {
     .action(async (opts: ScopeOptions) => {
       const s = await callChannel('override.status', { system: opts.system === true });
       if (opts.json) printJson(s);
-      else process.stdout.write(`${formatOverrideStatus(s)}\n`);
+      else writeOut(`${formatOverrideStatus(s)}\n`);
     });
 
   override
@@ -306,13 +307,13 @@ export function addOverrideCommands(program: Command): void {
       const r = opts.profile
         ? await callChannel('profiles.overrideExport', { name: opts.profile })
         : { ...(await callChannel('override.export', { config: await readConfig(opts.config!) })), notes: [] as string[] };
-      for (const note of r.notes) process.stderr.write(`strata: note: ${note}\n`);
+      for (const note of r.notes) writeErr(`strata: note: ${note}\n`);
       if (!opts.output) {
-        process.stdout.write(r.text);
+        writeOut(r.text);
         return;
       }
       await writeOutputFile(opts.output, r.text);
-      process.stdout.write(
+      writeOut(
         `Wrote ${opts.output} (not installed; \`${opts.profile ? `strata profile apply ${JSON.stringify(opts.profile)}` : `strata override apply --config ${opts.config}`}\` installs it).\n`,
       );
     });

@@ -6,6 +6,7 @@ import type { BindingsSyncResult, ProfilesList } from '../../../shared/profiles/
 import type { Profile } from '../../../shared/profiles/profile-schema';
 import { callChannel, CliFailure } from './cli-channel';
 import { EXIT, formatPairs, formatTable, jsonOption, outputOption, parseLoaderVersion, printJson, writeOutputFile } from './cli-output';
+import { writeErr, writeOut } from './standard-streams';
 
 /**
  * `strata profile …`: named configurations (vkconfig's "configurations"), the built-in presets,
@@ -105,7 +106,7 @@ const loaderVersionOption = ['--loader-version <x.y.z>', 'model this loader vers
 
 const out = (json: boolean | undefined, value: unknown, human: () => string) => {
   if (json) printJson(value);
-  else process.stdout.write(`${human()}\n`);
+  else writeOut(`${human()}\n`);
 };
 
 export function addProfileCommands(program: Command): void {
@@ -213,9 +214,9 @@ export function addProfileCommands(program: Command): void {
     .option(...outputOption())
     .action(async (name: string, o: { output?: string }) => {
       const r = await callChannel('profiles.export', { name });
-      if (!o.output) return void process.stdout.write(r.text);
+      if (!o.output) return void writeOut(r.text);
       await writeOutputFile(o.output, r.text);
-      process.stdout.write(`Wrote ${o.output}.\n`);
+      writeOut(`Wrote ${o.output}.\n`);
     });
 
   profile
@@ -234,7 +235,7 @@ export function addProfileCommands(program: Command): void {
           ...r.warnings.map((w) => `warning: ${w}`),
         ].join('\n'),
       );
-      if (!o.json) for (const w of r.warnings) process.stderr.write(`strata: warning: ${w}\n`);
+      if (!o.json) for (const w of r.warnings) writeErr(`strata: warning: ${w}\n`);
     });
 
   profile

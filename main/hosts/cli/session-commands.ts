@@ -11,6 +11,7 @@ import { findAppRoot } from '../../platform/app-paths';
 import type { RunningSession } from '../../sessions/session-service';
 import { callChannel, CliFailure } from './cli-channel';
 import { EXIT, formatPairs, formatTable, jsonOption, outputOption, printError, printJson, writeOutputFile } from './cli-output';
+import { nodeStream, writeErr, writeOut } from './standard-streams';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -235,7 +236,7 @@ async function launchAction(command: string, args: string[], o: LaunchOptions): 
         // The application's bytes, unchanged. The validation layer's lines would be on stdout
         // without Strata; on stderr they keep the application's stdout clean for a pipe.
         // A slow terminal or pipe pauses the application instead of filling memory.
-        const out = stream === 'stdout' ? process.stdout : process.stderr;
+        const out = nodeStream(stream === 'stdout' ? 'stdout' : 'stderr');
         if (!out.write(chunk)) {
           session?.launch.pause();
           out.once('drain', () => session?.launch.resume());
@@ -275,7 +276,7 @@ async function launchAction(command: string, args: string[], o: LaunchOptions): 
     process.exitCode = EXIT.usage;
     return;
   }
-  process.stderr.write(
+  writeErr(
     `strata: session ${session.id} saved (${session.file}): ${c.lines.stdout + c.lines.stderr + c.lines.validation} lines, ` +
       `${countsLabel(c)}; ${exitText(footer.exit)}\n`,
   );
@@ -308,9 +309,9 @@ export function addSessionCommands(program: Command): void {
     .action(async (o: { json?: boolean }) => {
       const list = await callChannel('sessions.list', {});
       if (o.json) printJson(list);
-      else process.stdout.write(`${formatSessionList(list.sessions, list.dir)}\n`);
+      else writeOut(`${formatSessionList(list.sessions, list.dir)}\n`);
       // Files in the folder that are not sessions Strata can read: named, with why, never silently left out.
-      if (!o.json) for (const u of list.unreadable) process.stdout.write(`  not read: ${u.reason.includes(u.file) ? u.reason : `${u.file}: ${u.reason}`}\n`);
+      if (!o.json) for (const u of list.unreadable) writeOut(`  not read: ${u.reason.includes(u.file) ? u.reason : `${u.file}: ${u.reason}`}\n`);
       if (list.unreadable.length) process.exitCode = EXIT.problems;
     });
 
@@ -331,7 +332,7 @@ export function addSessionCommands(program: Command): void {
         limit: o.limit && o.limit > 0 ? Math.min(o.limit, 50_000) : 50_000,
       });
       if (o.json) printJson(open);
-      else process.stdout.write(`${formatSessionShow(open, o.lines === true || Object.keys(query).length > 0)}\n`);
+      else writeOut(`${formatSessionShow(open, o.lines === true || Object.keys(query).length > 0)}\n`);
       if (open.counts.messages.error > 0) process.exitCode = EXIT.problems;
     });
 
@@ -347,11 +348,11 @@ export function addSessionCommands(program: Command): void {
         );
       const result = await callChannel('sessions.search', { query, ...(o.id ? { ids: o.id } : {}) });
       if (o.json) printJson(result);
-      else if (result.results.length === 0) process.stdout.write('No matches.\n');
+      else if (result.results.length === 0) writeOut('No matches.\n');
       else
         for (const r of result.results) {
-          process.stdout.write(`${r.summary.id}  ${[r.summary.command, ...r.summary.args].join(' ')}: ${r.matches} match${r.matches === 1 ? '' : 'es'}\n`);
-          for (const rec of r.records) process.stdout.write(`${lineText(rec).replace(/^/gm, '  ')}\n`);
+          writeOut(`${r.summary.id}  ${[r.summary.command, ...r.summary.args].join(' ')}: ${r.matches} match${r.matches === 1 ? '' : 'es'}\n`);
+          for (const rec of r.records) writeOut(`${lineText(rec).replace(/^/gm, '  ')}\n`);
         }
     });
 
@@ -373,8 +374,8 @@ export function addSessionCommands(program: Command): void {
       const result = await callChannel('sessions.export', { id: await resolveId(id), format: o.format });
       if (o.output) {
         await writeOutputFile(o.output, result.text);
-        process.stderr.write(`strata: wrote ${o.output}\n`);
-      } else process.stdout.write(result.text);
+        writeErr(`strata: wrote ${o.output}\n`);
+      } else writeOut(result.text);
     });
 
   sessions
@@ -386,7 +387,7 @@ export function addSessionCommands(program: Command): void {
     .action(async (a: string, b: string, o: { json?: boolean }) => {
       const d = await callChannel('sessions.diff', { a: await resolveId(a), b: await resolveId(b) });
       if (o.json) printJson(d);
-      else process.stdout.write(`${formatSessionDiff(d)}\n`);
+      else writeOut(`${formatSessionDiff(d)}\n`);
       if (diffDiffers(d)) process.exitCode = EXIT.problems;
     });
 
@@ -399,6 +400,6 @@ export function addSessionCommands(program: Command): void {
       const results = [];
       for (const id of ids) results.push(await callChannel('sessions.delete', { id }));
       if (o.json) printJson(results);
-      else for (const r of results) process.stdout.write(`deleted ${r.id}\n`);
+      else for (const r of results) writeOut(`deleted ${r.id}\n`);
     });
 }

@@ -11,6 +11,7 @@ import { parseProfileText } from '../../../shared/profiles/profile-document';
 import { callChannel, CliFailure } from './cli-channel';
 import { EXIT, formatTable, printJson, severityName, writeOutputFile } from './cli-output';
 import { PLATFORM_TOKENS, type ExportOptions } from './settings-command';
+import { writeErr, writeOut } from './standard-streams';
 
 /**
  * The actions of `strata settings show|export` (registered in settings-command.ts, loaded when one runs): a layer's settings description (from the manifest discovery finds,
@@ -193,18 +194,18 @@ export async function settingsExportAction(opts: ExportOptions, source: Settings
   const platform = opts.platform ? (PLATFORM_TOKENS[opts.platform] as Platform) : platformOf(process.platform);
   const exported = exportLayerSettings({ description, values }, opts.format, { platform });
   if (!opts.output || opts.dryRun) {
-    process.stdout.write(exported.text);
-    if (opts.output) process.stderr.write(`strata: dry run: ${opts.output} was not written (${Buffer.byteLength(exported.text)} bytes would be).\n`);
+    writeOut(exported.text);
+    if (opts.output) writeErr(`strata: dry run: ${opts.output} was not written (${Buffer.byteLength(exported.text)} bytes would be).\n`);
     return;
   }
   await writeOutputFile(opts.output, exported.text);
-  process.stdout.write(`Wrote ${opts.output} (${opts.format}, the settings of ${description.layerName}).\n`);
+  writeOut(`Wrote ${opts.output} (${opts.format}, the settings of ${description.layerName}).\n`);
 }
 
 /** `settings show`. */
 export async function settingsShowAction(opts: { layer: string; json?: boolean; platform?: string }): Promise<void> {
   const layer = await describeLayer(opts.layer);
   if (opts.json) printJson(settingsShowJson(layer));
-  else process.stdout.write(`${formatSettingsShow(layer, opts.platform ? (PLATFORM_TOKENS[opts.platform] as Platform) : platformOf(process.platform))}\n`);
+  else writeOut(`${formatSettingsShow(layer, opts.platform ? (PLATFORM_TOKENS[opts.platform] as Platform) : platformOf(process.platform))}\n`);
   if (layer.description.diagnostics.some((x) => x.severity === DiagnosticSeverity.Error)) process.exitCode = EXIT.problems;
 }

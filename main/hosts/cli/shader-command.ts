@@ -4,6 +4,7 @@ import type { ShaderDisassembly } from '../../../shared/shader/shader-disassembl
 import type { ShaderInspection } from '../../../shared/shader/shader-inspection';
 import type { BlockMember } from '../../../shared/shader/spirv-reflect';
 import { formatVbcDiagnostics, formatVbcInspection } from './vbc-command';
+import { writeErr, writeOut } from './standard-streams';
 
 /** One line per diagnostic, for stderr: "FILE: word N: error: message [code]". */
 export function formatSpirvDiagnostics(result: Pick<ShaderDisassembly, 'path' | 'diagnostics'>): string {
@@ -19,8 +20,8 @@ export async function shaderDisAction(file: string, opts: { json?: boolean; rawI
   const value = await callChannel('shader.disassemble', { path: file, rawIds: opts.rawId === true });
   if (opts.json) printJson(value);
   else {
-    process.stdout.write(value.text);
-    process.stderr.write(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
+    writeOut(value.text);
+    writeErr(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
   }
   if (!value.ok) process.exitCode = EXIT.problems;
 }
@@ -158,8 +159,8 @@ export async function shaderInspectAction(file: string, opts: { json?: boolean }
   const value = await callChannel('shader.inspect', { path: file });
   if (opts.json) printJson(value);
   else {
-    process.stdout.write(value.format === 'vbc' ? formatVbcInspection(value) : formatShaderInspection(value));
-    process.stderr.write(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
+    writeOut(value.format === 'vbc' ? formatVbcInspection(value) : formatShaderInspection(value));
+    writeErr(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
   }
   if (!value.ok) process.exitCode = EXIT.problems;
 }
@@ -170,10 +171,8 @@ export async function shaderValidateAction(file: string, opts: { json?: boolean 
   const errors = value.diagnostics.filter((d) => (d.severity ?? 1) === 1).length;
   if (opts.json) printJson({ path: value.path, ok: value.ok, diagnostics: value.diagnostics });
   else {
-    process.stdout.write(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
-    process.stdout.write(
-      errors ? `${value.path}: ${errors} error${errors === 1 ? '' : 's'}\n` : `${value.path}: valid (logical layout and ids; not a full spirv-val)\n`,
-    );
+    writeOut(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
+    writeOut(errors ? `${value.path}: ${errors} error${errors === 1 ? '' : 's'}\n` : `${value.path}: valid (logical layout and ids; not a full spirv-val)\n`);
   }
   if (errors) process.exitCode = EXIT.problems;
 }

@@ -3,6 +3,7 @@ import type { ShaderInspection } from '../../../shared/shader/shader-inspection'
 import { BINDING_TABLES, VBC_STAGES, baseTypeName, texelRankName, texelTypeName, type VbcStage } from '../../../shared/shader/vbc-enums';
 import { CliFailure } from './cli-channel';
 import { EXIT, formatTable, printJson, severityName } from './cli-output';
+import { writeErr, writeOut } from './standard-streams';
 
 const stageNames = (mask: number) => VBC_STAGES.filter((_, i) => mask & (1 << i)).join('+') || '-';
 const dims = (d: [number, number], arraySize: number) => `${d[0]}×${d[1]}${arraySize !== 1 ? `[${arraySize}]` : ''}`;
@@ -121,9 +122,7 @@ export async function shaderPackAction(opts: PackOptions): Promise<void> {
   const stages: Partial<Record<VbcStage, string>> = {};
   for (const s of VBC_STAGES) if (opts[s]) stages[s] = opts[s];
   if (!Object.keys(stages).length) {
-    process.stderr.write(
-      'strata: shader pack needs at least one stage (none of --vert, --tesc, --tese, --geom, --frag was given). Fix: add --vert FILE, --frag FILE, …\n',
-    );
+    writeErr('strata: shader pack needs at least one stage (none of --vert, --tesc, --tese, --geom, --frag was given). Fix: add --vert FILE, --frag FILE, …\n');
     process.exitCode = EXIT.usage;
     return;
   }
@@ -137,8 +136,8 @@ export async function shaderPackAction(opts: PackOptions): Promise<void> {
   }
   if (opts.json) printJson(result);
   else {
-    process.stderr.write(result.diagnostics.map((d) => `${severityName(d.severity)}: ${d.message} [${d.code}]\n`).join(''));
-    if (result.output) process.stdout.write(`${result.output}: ${result.byteLength} bytes (${Object.keys(stages).join(', ')})\n`);
+    writeErr(result.diagnostics.map((d) => `${severityName(d.severity)}: ${d.message} [${d.code}]\n`).join(''));
+    if (result.output) writeOut(`${result.output}: ${result.byteLength} bytes (${Object.keys(stages).join(', ')})\n`);
   }
   if (!result.ok) process.exitCode = EXIT.problems;
 }
