@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 
 const cliFile = process.argv[2];
 if (!cliFile) throw new Error('usage: help-pages.mjs out/main/cli.mjs');
-const { buildProgram, main } = await import(pathToFileURL(cliFile).href);
+const { buildProgram, divertStandardStreams, main } = await import(pathToFileURL(cliFile).href);
 
 /** Every command path, root first: [], ['info'], ['layer'], ['layer', 'list'], … */
 function paths(command, prefix = []) {
@@ -18,20 +18,17 @@ function paths(command, prefix = []) {
 
 const pages = {};
 for (const path of paths(buildProgram('0.0.0'))) {
-  let out = '';
-  let err = '';
-  const write = { stdout: process.stdout.write, stderr: process.stderr.write };
-  process.stdout.write = (chunk) => ((out += String(chunk)), true);
-  process.stderr.write = (chunk) => ((err += String(chunk)), true);
+  const said = { stdout: '', stderr: '' };
+  // Everything the CLI prints goes through its standard-streams module, here into `said`.
+  divertStandardStreams((stream, text) => (said[stream] += text));
   let code;
   try {
     code = await main([...path, '--help']);
   } finally {
-    process.stdout.write = write.stdout;
-    process.stderr.write = write.stderr;
+    divertStandardStreams(null);
   }
   // Only a plain page (exit 0, nothing on stderr) is kept; anything else is left to the CLI.
-  if (code === 0 && err === '') pages[path.join(' ')] = out;
+  if (code === 0 && said.stderr === '') pages[path.join(' ')] = said.stdout;
 }
 process.exitCode = 0;
 process.stdout.write(JSON.stringify({ width: 80, pages }));

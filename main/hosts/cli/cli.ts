@@ -165,6 +165,9 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({
+      // Help, --version and usage errors as every other byte the CLI prints (standard-streams.ts).
+      writeOut,
+      writeErr,
       // Commander's own usage errors, reshaped into our one-line form.
       outputError: (text, write) => write(reshapeUsageError(text, subcommand)),
     })
@@ -408,4 +411,4 @@ async function runProgram(argv: readonly string[]): Promise<number> {
 // For bin/cli-snapshot.cjs, which runs this bundle in a startup snapshot (issue #19): what the
 // snapshot's builder does after its warm-up commands.
 export { forgetMachineFacts } from '../../../shared/app/machine-facts';
-export { forgetStandardStreams, streamsFlushed } from './standard-streams';
+export { divertStandardStreams, forgetStandardStreams, streamsFlushed } from './standard-streams';

@@ -20,6 +20,17 @@ export type StandardStream = 'stdout' | 'stderr';
 
 const FD: Record<StandardStream, number> = { stdout: 1, stderr: 2 };
 
+/** Where every write goes instead, while set (divertStandardStreams). */
+let divertedTo: ((name: StandardStream, text: string) => void) | null = null;
+
+/**
+ * Sends every write to `to` instead of the descriptors, until called with null: scripts/help-pages.mjs
+ * saves each `--help` page (and learns which pages say more on stderr) by running the CLI's main() so.
+ */
+export function divertStandardStreams(to: ((name: StandardStream, text: string) => void) | null): void {
+  divertedTo = to;
+}
+
 /** The streams Node made for us (or that must be used): every later write goes there, after what is queued. */
 const made: Partial<Record<StandardStream, NodeJS.WriteStream>> = {};
 /** The descriptors that take nothing more (EBADF; stderr's reader gone). */
@@ -51,6 +62,10 @@ export function nodeStream(name: StandardStream): NodeJS.WriteStream {
  * memory until its reader takes it (then `drained` says when).
  */
 export function write(name: StandardStream, text: string): boolean {
+  if (divertedTo) {
+    divertedTo(name, text);
+    return true;
+  }
   if (closed[name] || text.length === 0) return true;
   if (made[name] || process.platform === 'win32') return nodeStream(name).write(text);
   let bytes: Buffer | null = null;
