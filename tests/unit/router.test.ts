@@ -104,14 +104,16 @@ test("answers 'exact' (the tests' CLI runs): an answer in the contract's form pa
   }
 });
 
-test("answerMode: the CLI trusts discovery's inventory alone, exact under STRATA_CHECK_ANSWERS=1; every other answer is checked", () => {
+test("answerMode: the CLI trusts discovery's inventory and explain's chain, exact under STRATA_CHECK_ANSWERS=1; every other answer is checked", () => {
   const exact = answerMode({ STRATA_CHECK_ANSWERS: '1' });
   assert.equal(exact('discovery.manifests'), 'exact');
+  assert.equal(exact('chain.explain'), 'exact');
   assert.equal(exact('app.info'), 'checked');
   for (const value of [undefined, '', '0', 'true', 'yes']) {
     const mode = answerMode(value === undefined ? {} : { STRATA_CHECK_ANSWERS: value });
     assert.equal(mode('discovery.manifests'), 'trusted', String(value));
-    assert.equal(mode('chain.explain'), 'checked', String(value));
+    assert.equal(mode('chain.explain'), 'trusted', String(value));
+    assert.equal(mode('chain.compare'), 'checked', String(value));
   }
 });
 
