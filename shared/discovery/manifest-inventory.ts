@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from '../lint/diagnostic-severity';
 import { MANIFEST_KINDS, ManifestKindSchema, LocationStatusSchema, type ManifestKind } from '../loader/search-paths';
 import { parseManifest } from '../manifest/manifest-parser';
 import type { LayerReadings } from '../loader/layer-readings';

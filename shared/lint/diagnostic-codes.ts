@@ -1,4 +1,4 @@
-import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from './diagnostic-severity';
 
 /**
  * Every diagnostic code Strata emits for manifests, with its default severity and the part of the

@@ -1,4 +1,5 @@
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from './diagnostic-severity';
 import type { Field } from '../manifest/manifest-model';
 import { libraryViaText, type LibraryResolution } from '../vulkan/library-search';
 import type { LibraryHeaderVerdict } from '../vulkan/library-header';

@@ -1,5 +1,6 @@
 import { loaderHas, RULES_VERSION } from '../loader/loader-rules';
-import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import type { Diagnostic, Range } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from './diagnostic-severity';
 import type { DriverManifest, Field, LayerEntry, LayerManifest, ParsedManifest } from '../manifest/manifest-model';
 import { compareVersions, parseVersion } from '../manifest/manifest-parser';
 import { diagnosticCodes, type DiagnosticCode } from './diagnostic-codes';

@@ -1,4 +1,4 @@
-import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from '../lint/diagnostic-severity';
 
 /**
  * Every diagnostic code of the settings description parser (settings-schema.ts). docs/settings.md

@@ -1,4 +1,5 @@
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from '../lint/diagnostic-severity';
 import { binaryRange, strataDiagnostic } from '../lint/strata-diagnostic';
 
 /**

@@ -1,4 +1,4 @@
-import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from '../../../shared/lint/diagnostic-severity';
 import type { DiscoveredManifest, ManifestInventory } from '../../../shared/discovery/manifest-inventory';
 import type { FileDiagnostics } from '../../../shared/lint/diagnostic-schema';
 import { formatTable, severityName } from './cli-output';

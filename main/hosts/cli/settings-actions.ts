@@ -1,4 +1,4 @@
-import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from '../../../shared/lint/diagnostic-severity';
 import { strataError } from '../../../shared/errors/strata-error';
 import type { LayerSettingValues } from '../../../shared/settings/setting-values';
 import { flattenSettings, typeInWords, type LayerSettingsDescription, type Platform, type SettingDescription } from '../../../shared/settings/setting-types';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from '../../../shared/lint/diagnostic-severity';
 import type { LayerSettingValues, SettingValue } from '../../../shared/settings/setting-values';
 import type { Platform } from '../../../shared/settings/setting-types';
 import { undescribedLayer } from '../../../shared/settings/settings-schema';
