@@ -80,34 +80,52 @@ export function generateSpirvTables(dir = HEADERS) {
   push('');
   push(`export const SPIRV_GRAMMAR_VERSION = { major: ${core.major_version}, minor: ${core.minor_version}, revision: ${core.revision} } as const;`);
   push('');
-  push('export const spirvInstructions: readonly GeneratedInstruction[] = [');
-  for (const inst of core.instructions) {
-    push(`  [${inst.opcode}, ${JSON.stringify(inst.opname)}, ${JSON.stringify(inst.class ?? '')}, ${list((inst.operands ?? []).map(operandText))}],`);
-  }
-  push('];');
+  push('export interface GeneratedGrammar {');
+  push('  readonly instructions: readonly GeneratedInstruction[];');
+  push('  readonly operandKinds: Readonly<Record<string, GeneratedOperandKind>>;');
+  push('  readonly glsl: readonly GeneratedExtInstruction[];');
+  push('}');
   push('');
-  push('export const spirvOperandKinds: Readonly<Record<string, GeneratedOperandKind>> = {');
-  for (const kind of core.operand_kinds) {
-    if (kind.category === 'BitEnum' || kind.category === 'ValueEnum') {
-      push(`  ${kind.kind}: { category: '${kind.category}', enumerants: [`);
-      for (const e of kind.enumerants) {
-        const params = (e.parameters ?? []).map(operandText);
-        push(`    [${JSON.stringify(e.enumerant)}, ${value(e.value)}${params.length ? `, ${list(params)}` : ''}],`);
-      }
-      push('  ] },');
-    } else if (kind.category === 'Composite') {
-      push(`  ${kind.kind}: { category: 'Composite', bases: ${list(kind.bases)} },`);
-    } else {
-      push(`  ${kind.kind}: { category: '${kind.category}' },`);
-    }
-  }
-  push('};');
-  push('');
-  push('export const glslStd450Instructions: readonly GeneratedExtInstruction[] = [');
-  for (const inst of glsl.instructions) {
-    push(`  [${inst.opcode}, ${JSON.stringify(inst.opname)}, ${list((inst.operands ?? []).map(operandText))}],`);
-  }
-  push('];');
+  push('/**');
+  push(' * The instructions, operand kinds and GLSL.std.450 instructions (GeneratedGrammar) as JSON text,');
+  push(' * an entry a line, parsed once by spirv-grammar.ts and dropped when its lookups are built. As array');
+  push(' * literals the tables stayed in memory beside those lookups, ~5,500 objects more in every `shader`');
+  push(' * startup snapshot, which each `strata shader` command reads back (issue #19).');
+  push(' */');
+  const json = [];
+  const entries = (items) => items.map((item, i) => `${item}${i < items.length - 1 ? ',' : ''}`);
+  json.push('{', '"instructions": [');
+  json.push(
+    ...entries(
+      core.instructions.map(
+        (inst) => `[${inst.opcode}, ${JSON.stringify(inst.opname)}, ${JSON.stringify(inst.class ?? '')}, ${list((inst.operands ?? []).map(operandText))}]`,
+      ),
+    ),
+  );
+  json.push('],', '"operandKinds": {');
+  json.push(
+    ...entries(
+      core.operand_kinds.map((kind) => {
+        if (kind.category === 'BitEnum' || kind.category === 'ValueEnum') {
+          const enumerants = kind.enumerants.map((e) => {
+            const params = (e.parameters ?? []).map(operandText);
+            return `[${JSON.stringify(e.enumerant)}, ${value(e.value)}${params.length ? `, ${list(params)}` : ''}]`;
+          });
+          return [`${JSON.stringify(kind.kind)}: {"category": "${kind.category}", "enumerants": [`, ...entries(enumerants), ']}'].join('\n');
+        }
+        if (kind.category === 'Composite') return `${JSON.stringify(kind.kind)}: {"category": "Composite", "bases": ${list(kind.bases)}}`;
+        return `${JSON.stringify(kind.kind)}: {"category": "${kind.category}"}`;
+      }),
+    ),
+  );
+  json.push('},', '"glsl": [');
+  json.push(...entries(glsl.instructions.map((inst) => `[${inst.opcode}, ${JSON.stringify(inst.opname)}, ${list((inst.operands ?? []).map(operandText))}]`)));
+  json.push(']', '}');
+  const text = json.join('\n');
+  // In a template literal whose value is the text: its backslashes (the escapes JSON.stringify writes
+  // for the line breaks in some operand names), backquotes and "${" escaped.
+  const literal = text.replace(/[`\\]|\$\{/g, (c) => `\\${c}`);
+  push(`export const spirvGrammarJson = \`${literal}\`;`);
   push('');
   push('/** Registered generator ids (spir-v.xml) as spirv-dis prints them: "vendor tool", or the vendor alone. */');
   push('export const spirvGenerators: Readonly<Record<number, string>> = {');

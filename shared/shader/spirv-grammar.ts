@@ -1,4 +1,4 @@
-import { glslStd450Instructions, spirvGenerators, spirvInstructions, spirvOperandKinds, type GeneratedOperandKind } from './spirv-grammar.generated';
+import { spirvGenerators, spirvGrammarJson, type GeneratedGrammar } from './spirv-grammar.generated';
 
 /**
  * Lookups over the generated grammar tables (spirv-grammar.generated.ts): opcode → instruction,
@@ -44,8 +44,13 @@ export function parseOperandSpec(text: string): OperandSpec {
   return spec;
 }
 
+/** An operand kind's category, and a composite's parts (an enum's enumerants: enumerantsOf). */
+export type OperandKindInfo =
+  { readonly category: 'BitEnum' | 'ValueEnum' | 'Id' | 'Literal' } | { readonly category: 'Composite'; readonly bases: readonly string[] };
+
 interface Tables {
   instructions: Map<number, InstructionSpec>;
+  kinds: Map<string, OperandKindInfo>;
   enumerants: Map<string, Map<number, EnumerantSpec>>;
   glsl: Map<number, ExtInstructionSpec>;
 }
@@ -53,8 +58,11 @@ interface Tables {
 let tables: Tables | undefined;
 
 function build(): Tables {
+  // The generated tables as parsed here are dropped once the lookups below are built (what a `shader`
+  // startup snapshot keeps, and each such command reads back; issue #19).
+  const grammar = JSON.parse(spirvGrammarJson) as GeneratedGrammar;
   const instructions = new Map<number, InstructionSpec>();
-  for (const [opcode, opname, opclass, operands] of spirvInstructions) {
+  for (const [opcode, opname, opclass, operands] of grammar.instructions) {
     // Aliases share an opcode: SPIRV-Tools sorts its table by (opcode, name), so spirv-dis prints
     // the alphabetically first (OpTypeAccelerationStructureKHR, not …NV).
     const known = instructions.get(opcode);
@@ -69,8 +77,10 @@ function build(): Tables {
       hasResult: specs.some((s) => s.kind === 'IdResult'),
     });
   }
+  const kinds = new Map<string, OperandKindInfo>();
   const enumerants = new Map<string, Map<number, EnumerantSpec>>();
-  for (const [kind, info] of Object.entries(spirvOperandKinds)) {
+  for (const [kind, info] of Object.entries(grammar.operandKinds)) {
+    kinds.set(kind, info.category === 'Composite' ? { category: info.category, bases: info.bases } : { category: info.category });
     if (info.category !== 'BitEnum' && info.category !== 'ValueEnum') continue;
     const byValue = new Map<number, EnumerantSpec>();
     for (const [name, value, parameters] of info.enumerants) {
@@ -79,8 +89,8 @@ function build(): Tables {
     enumerants.set(kind, byValue);
   }
   const glsl = new Map<number, ExtInstructionSpec>();
-  for (const [opcode, opname, operands] of glslStd450Instructions) glsl.set(opcode, { opcode, opname, operands: operands.map(parseOperandSpec) });
-  return { instructions, enumerants, glsl };
+  for (const [opcode, opname, operands] of grammar.glsl) glsl.set(opcode, { opcode, opname, operands: operands.map(parseOperandSpec) });
+  return { instructions, kinds, enumerants, glsl };
 }
 
 function get(): Tables {
@@ -91,8 +101,8 @@ export function instructionSpec(opcode: number): InstructionSpec | undefined {
   return get().instructions.get(opcode);
 }
 
-export function operandKind(kind: string): GeneratedOperandKind | undefined {
-  return Object.prototype.hasOwnProperty.call(spirvOperandKinds, kind) ? spirvOperandKinds[kind] : undefined;
+export function operandKind(kind: string): OperandKindInfo | undefined {
+  return get().kinds.get(kind);
 }
 
 export function enumerant(kind: string, value: number): EnumerantSpec | undefined {
