@@ -63,6 +63,24 @@ test('$LIB and $PLATFORM expand as ld.so does; paths normalize without node:path
   assert.equal(expandDynamicStringTokens('/opt/$LIBRARY/x.so', ldso), '/opt/$LIBRARY/x.so', 'a longer name is not the token');
   assert.equal(normalizePosixPath('/a/b/../c/./d.json'), '/a/c/d.json');
   assert.equal(normalizePosixPath('a/../../b'), '../b');
+  // Paths already normal come back as they are; every other form as the part-by-part rewrite gives it.
+  const cases: [string, string][] = [
+    ['/', '/'],
+    ['', '.'],
+    ['.', '.'],
+    ['..', '..'],
+    ['./x', 'x'],
+    ['x/', 'x'],
+    ['/a//b', '/a/b'],
+    ['/a/b/', '/a/b'],
+    ['/a/.b/..c', '/a/.b/..c'],
+    ['/a/b/.', '/a/b'],
+    ['/a/b/..', '/a'],
+    ['/..', '/'],
+    ['a/.../b', 'a/.../b'],
+    ['/usr/lib/x86_64-linux-gnu/libvulkan.so.1', '/usr/lib/x86_64-linux-gnu/libvulkan.so.1'],
+  ];
+  for (const [path, normal] of cases) assert.equal(normalizePosixPath(path), normal, path);
 });
 
 test('a path with a slash: absolute as written, relative to the manifest folder', () => {
