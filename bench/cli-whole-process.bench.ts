@@ -78,7 +78,9 @@ export const cliWholeProcessBench: Bench = {
       const node = process.execPath;
       // As a user runs it: bin/strata as a program (its shell part picks a startup snapshot where there is one).
       const cli = (...args: string[]) => ({ ...strataCommand(args), env: home.env });
-      const runs = 9;
+      // Pairs enough for a steady median: on 2 shared cores whose speed swings by a third within
+      // minutes, 9 pairs (5 for the 10,000-manifest listing) moved a ratio by up to 0.1 between runs (issue #19).
+      const runs = 15;
       // Bare Node's start without NODE_EXTRA_CA_CERTS, which bin/strata sets aside (Node reads its file as it
       // starts): the floor of a Node start, not a start slowed by a variable Strata's own does not read.
       const { NODE_EXTRA_CA_CERTS: _ca, ...bareEnv } = home.env;
@@ -108,7 +110,7 @@ export const cliWholeProcessBench: Bench = {
       const list = strataCommand(['layer', 'list', '--json']);
       const check = runProcess(list.command, list.args, tree.env);
       if (check.status !== 0) throw new Error(`strata layer list --json exited ${check.status} on the 10k tree`);
-      const layersList10k = pairedProcesses({ ...list, env: tree.env }, { command: probe, args: ['1'], env: tree.env }, 5);
+      const layersList10k = pairedProcesses({ ...list, env: tree.env }, { command: probe, args: ['1'], env: tree.env }, 9);
 
       const layersList10kInProcess = await inProcessMs(root, tree.env, 'discovery.manifests', {}, 3);
       const caCerts = process.env['NODE_EXTRA_CA_CERTS'];
