@@ -1,8 +1,14 @@
 import * as nodeFs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { serviceError, strataError, StrataRequestError, type StrataError } from '../../shared/errors/strata-error';
 import { GuardedReadError, readGuardedSync } from './guarded-read';
+import { lazyBuiltin } from './lazy-builtin';
+
+/**
+ * Loaded at the first write: node:crypto is ~15 of Node's modules, which every command that only
+ * reads (`strata explain`, `layer list`) loaded and every CLI startup snapshot held (issue #19).
+ */
+const crypto = lazyBuiltin<typeof import('node:crypto')>('node:crypto');
 
 /** The file system calls Strata's writers make (owned-files/, the profile and session stores); tests swap single ones in to inject ENOSPC and friends. */
 export type FileOps = Pick<
@@ -23,7 +29,7 @@ export const realFileOps: FileOps = nodeFs;
 
 /** `.NAME.<pid>.<random>.tmp`: never ends in .json, so the loader never reads a half-written one. */
 export function tempNameFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`);
 }
 
 const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;

@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { lazyBuiltin } from '../../platform/lazy-builtin';
 
 /**
  * Every byte the CLI prints goes through here. On Linux and macOS a command writes to its file
@@ -115,8 +115,11 @@ export function drained(name: StandardStream): Promise<void> {
   });
 }
 
+/** node:tty loads node:net and the stream internals: only `strata serve` asks (isTerminal). */
+const tty = lazyBuiltin<typeof import('node:tty')>('node:tty');
+
 /** Whether `name` is a terminal, asked of its descriptor (no stream made). */
-export const isTerminal = (name: StandardStream): boolean => (made[name] ? made[name].isTTY === true : isatty(FD[name]));
+export const isTerminal = (name: StandardStream): boolean => (made[name] ? made[name].isTTY === true : tty().isatty(FD[name]));
 
 /**
  * Resolves once what Node's streams hold is written (none made: at once), for a process that ends
