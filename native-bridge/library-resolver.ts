@@ -18,12 +18,13 @@ import {
   type LibraryResolution,
   type LibrarySearchSystem,
 } from '../shared/vulkan/library-search';
-import { parseLdSoCache } from '../shared/vulkan/ld-so-cache';
+import { readLdSoCache, type LdSoCache } from '../shared/vulkan/ld-so-cache';
 import { machineFact } from '../shared/app/machine-facts';
 
 interface LinkerCache {
-  cache: LdCacheEntry[];
-  /** The cache was read (from the file, or from `ldconfig -p`): a name absent from `cache` is really not in ld.so.cache. */
+  /** The entries named `name`, in the cache's order. */
+  entriesNamed(name: string): LdCacheEntry[];
+  /** The cache was read (from the file, or from `ldconfig -p`): a name with no entries is really not in ld.so.cache. */
   cacheRead: boolean;
 }
 
@@ -62,19 +63,20 @@ function runningLinker(): string | null {
  * on a normal user's PATH.
  */
 export const linkerCache: () => LinkerCache = machineFact(() => {
-  let fromFile: LdCacheEntry[] | null = null;
+  let fromFile: LdSoCache | null = null;
   try {
-    fromFile = parseLdSoCache(readFileSync('/etc/ld.so.cache'));
+    fromFile = readLdSoCache(readFileSync('/etc/ld.so.cache'));
   } catch {
     // No cache file (musl, a minimal container): ldconfig says whether there is one elsewhere.
   }
-  if (fromFile) return { cache: fromFile, cacheRead: true };
+  if (fromFile) return { entriesNamed: (name) => fromFile.entriesNamed(name), cacheRead: true };
   const cacheText = firstOutput([
     ['ldconfig', ['-p']],
     ['/sbin/ldconfig', ['-p']],
     ['/usr/sbin/ldconfig', ['-p']],
   ]);
-  return { cache: cacheText ? parseLdconfigCache(cacheText) : [], cacheRead: cacheText !== null };
+  const printed = cacheText ? parseLdconfigCache(cacheText) : [];
+  return { entriesNamed: (name) => printed.filter((e) => e.name === name), cacheRead: cacheText !== null };
 });
 
 /**
@@ -182,9 +184,7 @@ export function librarySearchSystem(
     secure,
     cwd,
     arch: process.arch,
-    get cache() {
-      return linkerCache().cache;
-    },
+    cacheEntries: (name) => linkerCache().entriesNamed(name),
     get ldso() {
       return ldsoFacts();
     },

@@ -166,9 +166,7 @@ export function libraryLookup(
           secure: true,
           cwd: base.cwd,
           arch: base.arch,
-          get cache() {
-            return base.cache;
-          },
+          cacheEntries: (name) => base.cacheEntries(name),
           get ldso() {
             return base.ldso;
           },

@@ -75,7 +75,8 @@ export interface LibrarySearchSystem {
   /** The folder relative LD_LIBRARY_PATH entries (and an empty one) mean. */
   cwd: string;
   arch: string;
-  cache: readonly LdCacheEntry[];
+  /** The linker cache's entries named `name`, in its order (native-bridge/library-resolver.ts linkerCache). */
+  cacheEntries(name: string): readonly LdCacheEntry[];
   ldso: LdsoFacts;
   /** Reads the file's ELF header: can it load into this process? */
   check(path: string): CandidateOutcome;
@@ -170,8 +171,8 @@ export function resolveLibrary(manifestPath: string, libraryPath: string, sys: L
       if (found) return found;
     }
   }
-  for (const entry of sys.cache) {
-    if (entry.name !== expanded || !ldCacheEntryFits(entry.flags, sys.arch)) continue;
+  for (const entry of sys.cacheEntries(expanded)) {
+    if (!ldCacheEntryFits(entry.flags, sys.arch)) continue;
     const found = attempt(entry.path, 'ld.so.cache');
     if (found) return found;
   }

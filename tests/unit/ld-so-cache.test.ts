@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { parseLdSoCache } from '../../shared/vulkan/ld-so-cache';
+import { parseLdSoCache, readLdSoCache } from '../../shared/vulkan/ld-so-cache';
 import { ldCacheEntryFits, parseLdconfigCache } from '../../shared/vulkan/library-search';
 
 /**
@@ -73,6 +73,25 @@ const EXPECTED = [
 test('the new layout, little- and big-endian: names, paths and ldconfig’s words for the flags', () => {
   assert.deepEqual(parseLdSoCache(cache(ENTRIES)), EXPECTED);
   assert.deepEqual(parseLdSoCache(cache(ENTRIES, { little: false })), EXPECTED);
+});
+
+test('entriesNamed: the entries of one name, in the file’s order; a prefix or a longer name is another name', () => {
+  const read = readLdSoCache(cache(ENTRIES))!;
+  assert.deepEqual(read.entriesNamed('libvulkan.so.1'), EXPECTED.slice(0, 3));
+  assert.deepEqual(read.entriesNamed('libx.so'), [EXPECTED[3]]);
+  for (const other of ['libvulkan.so', 'libvulkan.so.1.3', 'ibx.so', '']) assert.deepEqual(read.entriesNamed(other), [], other);
+});
+
+test("this machine's /etc/ld.so.cache: entriesNamed gives, for every name, what the whole list holds of it", () => {
+  const read = readLdSoCache(readFileSync('/etc/ld.so.cache'));
+  assert.ok(read, 'the cache was not read');
+  const all = read.all()!;
+  for (const name of new Set(all.map((e) => e.name)))
+    assert.deepEqual(
+      read.entriesNamed(name),
+      all.filter((e) => e.name === name),
+      name,
+    );
 });
 
 test('the compatibility layout of a glibc before 2.32 (the old entries first) is left to ldconfig: null', () => {

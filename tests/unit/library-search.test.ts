@@ -34,7 +34,7 @@ function system(files: Record<string, CandidateOutcome>, extra: Partial<LibraryS
     secure: false,
     cwd: '/home/u',
     arch: 'x64',
-    cache: parseLdconfigCache(LDCONFIG),
+    cacheEntries: (name) => parseLdconfigCache(LDCONFIG).filter((e) => e.name === name),
     ldso: parseLdsoDiagnostics(LDSO),
     check: (p) => files[p] ?? 'missing',
     ...extra,
