@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdirEntriesAsync, statAsync } from '../platform/fs-async';
 import { basename, join, resolve } from 'node:path';
 import { parseManifest } from '../../shared/manifest/manifest-parser';
 import { lintManifest, roleFromPath, type ManifestRole } from '../../shared/lint/manifest-lint';
@@ -24,7 +24,7 @@ const LOADER_FOLDERS = ['implicit_layer.d', 'explicit_layer.d', 'icd.d'];
  * there, and other JSON under it (Vulkan's registry/, profiles/) is left alone.
  */
 async function manifestsIn(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  const entries = await readdirEntriesAsync(folder, { withFileTypes: true }).catch(() => []);
   const files = entries
     .filter((e) => e.name.endsWith('.json') && !e.isDirectory())
     .map((e) => join(folder, e.name))
@@ -41,7 +41,7 @@ async function expand(paths: readonly string[], cwd: string): Promise<{ uri: str
   const out: { uri: string; named: boolean }[] = [];
   for (const p of paths) {
     const full = resolve(cwd, p);
-    const st = await stat(full).catch(() => null);
+    const st = await statAsync(full).catch(() => null);
     if (!st) throw serviceError('lint/no-such-file', `No such file or folder: ${p}`, { where: full, fix: 'check the path' });
     if (st.isDirectory()) {
       const found = await manifestsIn(full);

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
+import { accessAsync, opendirAsync, realpathAsync } from '../platform/fs-async';
 import { GuardedReadError, readTextGuardedSync } from '../platform/guarded-read';
-import { access, opendir, realpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { ScannedManifest } from '../../shared/discovery/manifest-inventory';
 import { MANIFEST_KINDS, type ManifestKind, type SearchLocation, type SearchPaths } from '../../shared/loader/search-paths';
@@ -76,7 +76,7 @@ async function listFolder(
     const names = listings && sep === '/' && abs === normalizePosixPath(abs) ? new Set<string>() : null;
     // 1,024 entries per read instead of Node's 32: one thread-pool round trip per thousand files,
     // about half the listing time of a 10,000-manifest tree (issue #19). The order is readdir's either way.
-    const dir = await opendir(abs, { bufferSize: 1024 });
+    const dir = await opendirAsync(abs, { bufferSize: 1024 });
     const regular: { index: number; name: string }[] = [];
     for await (const d of dir) {
       names?.add(d.name);
@@ -87,7 +87,7 @@ async function listFolder(
     // One realpath for the folder instead of one per file: a regular file's real path is the
     // folder's plus its name. Symlinks (and file systems that do not report types) still get their own.
     if (regular.length > 0) {
-      const real = await realpath(abs).catch(() => null);
+      const real = await realpathAsync(abs).catch(() => null);
       if (real !== null) for (const r of regular) files[r.index]!.realIfRegular = real.endsWith(sep) ? `${real}${r.name}` : `${real}${sep}${r.name}`;
     }
     if (names) listings!.set(abs, names);
@@ -245,7 +245,7 @@ export async function scanManifests(paths: SearchPaths, options: ScanOptions = {
 export async function locationExists(location: SearchLocation, cwd: string): Promise<boolean | null> {
   if (location.entry === 'registry-key') return null;
   try {
-    await access(isAbsolute(location.path) ? location.path : resolve(cwd, location.path));
+    await accessAsync(isAbsolute(location.path) ? location.path : resolve(cwd, location.path));
     return true;
   } catch {
     return false;

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { promises as fsPromises } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { excessiveNesting, nestingMessage } from '../../shared/json/json-nesting';
 import { READ_LIMITS } from '../../shared/files/read-limits';
 
@@ -137,8 +138,11 @@ export function openRegularFileSync(path: string): { fd: number; size: number } 
 
 /** As openRegularFileSync, for async readers: a FileHandle (read it with handle.createReadStream()), which the caller closes. */
 export async function openRegularFile(path: string): Promise<{ handle: FileHandle; size: number }> {
-  const handle = await open(path, FLAGS).catch(async (e: unknown) => {
-    throw openFailure(e, await stat(path).catch(() => null), path);
+  // node:fs/promises through fs.promises, read when called: as an import it loaded that module and
+  // the stream and readline internals behind it (~12 of Node's modules) for every command, the many
+  // that only read synchronously included, into every CLI startup snapshot (issue #19).
+  const handle = await fsPromises.open(path, FLAGS).catch(async (e: unknown) => {
+    throw openFailure(e, await fsPromises.stat(path).catch(() => null), path);
   });
   try {
     const st = await handle.stat();

@@ -1,4 +1,4 @@
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { promises as fsPromises } from 'node:fs';
 import { GuardedReadError, readGuarded } from '../platform/guarded-read';
 import { resolve } from 'node:path';
 import { serviceError } from '../../shared/errors/strata-error';
@@ -87,11 +87,13 @@ export async function packShaderFiles(request: {
   const output = resolve(request.output);
   const temp = `${output}.${process.pid}.tmp`;
   try {
-    await writeFile(temp, packed.bytes);
-    await rename(temp, output);
+    // Through fs.promises, read when `shader pack` writes: as an import, node:fs/promises and its
+    // stream internals loaded with every shader command (issue #19).
+    await fsPromises.writeFile(temp, packed.bytes);
+    await fsPromises.rename(temp, output);
   } catch (e) {
     // The temp file may not exist, nor its folder (-o under a regular file: ENOTDIR); the error to report is the write's.
-    await rm(temp, { force: true }).catch(() => undefined);
+    await fsPromises.rm(temp, { force: true }).catch(() => undefined);
     throw serviceError('shader/unwritable', `Cannot write the VBC file: ${(e as NodeJS.ErrnoException).code ?? 'EIO'}`, {
       where: output,
       fix: 'check the folder exists and is writable',

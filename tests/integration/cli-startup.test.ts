@@ -197,14 +197,19 @@ function loadedByBinStrata(args: string[], env: NodeJS.ProcessEnv): { status: nu
 }
 
 test(
-  'strata explain loads no process module, no readline and, where the loader file names its version, no koffi',
+  'strata explain and layer list load no process, socket, terminal or fs/promises module, no readline and, where the loader file names its version, no koffi',
   { skip: process.platform !== 'linux' && 'Linux' },
   () => {
     const run = loadedByBinStrata(['explain', '--json'], home.env);
     assert.equal(run.status, 0);
     // Nothing starts a process or reads lines: commander's child_process stand-in, the bridge's lazy readline (issue #19).
-    // (node:net is there: stdout is a pipe here.)
-    for (const m of ['child_process', 'dgram', 'readline']) assert.ok(!run.builtins.has(m), `strata explain loaded node:${m}`);
+    // Output goes to the descriptors themselves (standard-streams.ts: no net.Socket on this pipe), the
+    // scan uses node:fs's callback forms (fs-async.ts), and node:tty waits for `strata serve`.
+    const notLoaded = ['child_process', 'dgram', 'readline', 'net', 'tty', 'fs/promises', 'internal/fs/promises'];
+    for (const m of notLoaded) assert.ok(!run.builtins.has(m), `strata explain loaded node:${m}`);
+    const listed = loadedByBinStrata(['layer', 'list', '--json'], home.env);
+    assert.equal(listed.status, 0);
+    for (const m of notLoaded) assert.ok(!listed.builtins.has(m), `strata layer list loaded node:${m}`);
     // The installed loader's version came from its file name (the loader here is a distribution's, libvulkan.so.1.x.y).
     assert.ok(!run.files.some((f) => /[\\/]koffi[\\/]/.test(f)), `strata explain loaded koffi: ${run.files.filter((f) => f.includes('koffi')).join(', ')}`);
     // The probe's commands still start one, and load what that takes.
