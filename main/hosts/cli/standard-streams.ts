@@ -4,10 +4,9 @@ import { lazyBuiltin } from '../../platform/lazy-builtin';
 /**
  * Every byte the CLI prints goes through here. On Linux and macOS a command writes to its file
  * descriptors 1 and 2 itself (`writeSync`), and Node's `process.stdout` / `process.stderr` are not made:
- * on a pipe each is a `net.Socket` with the stream machinery behind it, ~3–6 ms of a command's start
- * that compiles and runs that code for nothing, since every command prints its answer whole at the end
- * (issue #19: `strata explain` from its startup snapshot, paired on 2 cores). Node's streams are still
- * used where they have to be:
+ * on a pipe each is a `net.Socket`, with node:net and the stream internals loaded and compiled for a
+ * command that prints its answer whole at the end (issue #19, paired on 2 cores: shader dis 0.97,
+ * explain 0.99). Node's streams are still used where they have to be:
  * - on Windows, where a console wants UTF-16 (libuv writes it) and a pipe's bytes would be the same;
  * - where the descriptor is non-blocking (EAGAIN: a terminal or pipe another process set so): the rest,
  *   and everything after it on that stream, goes through Node's stream, in order;
