@@ -21,6 +21,7 @@ import type { SearchLocation, SearchPaths } from '../../shared/loader/search-pat
 import { foundSettingsFile } from '../chain/settings-file-found';
 import { readTextGuardedSync } from '../platform/guarded-read';
 import { manifestCatalogue } from './manifest-catalogue';
+import { monotonicMs } from '../platform/monotonic-clock';
 
 export interface DiscoveryContext {
   env: Environment;
@@ -184,13 +185,13 @@ const SLICE_MS = 8;
  * after (issue #19: the page's modules waited ~0.6 s for a discovery of 1,000 manifests).
  */
 async function inSlices<T>(steps: Generator<void, T>): Promise<T> {
-  let until = performance.now() + SLICE_MS;
+  let until = monotonicMs() + SLICE_MS;
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (performance.now() >= until) {
+    if (monotonicMs() >= until) {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      until = performance.now() + SLICE_MS;
+      until = monotonicMs() + SLICE_MS;
     }
   }
 }

@@ -7,6 +7,7 @@ import { MANIFEST_KINDS, type ManifestKind, type SearchLocation, type SearchPath
 import { registryManifests, type RegistryReader } from './windows-registry';
 import type { FolderListings } from './library-check';
 import { normalizePosixPath } from '../../shared/vulkan/library-search';
+import { monotonicMs } from '../platform/monotonic-clock';
 
 /**
  * The I/O half of discovery: reads the search locations of shared/loader/search-paths.ts the way
@@ -147,12 +148,12 @@ const READ_SLICE_MS = 8;
  */
 async function readAll(items: readonly Listed[], cwd: string): Promise<ReadResult[]> {
   const out: ReadResult[] = [];
-  let sliceStart = performance.now();
+  let sliceStart = monotonicMs();
   for (const item of items) {
     out.push(readManifest(item, cwd));
-    if (performance.now() - sliceStart > READ_SLICE_MS) {
+    if (monotonicMs() - sliceStart > READ_SLICE_MS) {
       await new Promise((resolveSlice) => setImmediate(resolveSlice));
-      sliceStart = performance.now();
+      sliceStart = monotonicMs();
     }
   }
   return out;
