@@ -17,7 +17,7 @@ import { readTextGuardedSync } from '../platform/guarded-read';
 import { chainSettingsFor, settingsManifestPaths, type ChainSettingsSource } from '../../shared/loader/chain-settings';
 import { foundSettingsFile, settingsFileFor } from './settings-file-found';
 import { RULES_VERSION } from '../../shared/loader/loader-rules';
-import { compareChainsAcrossVersions, explainRequestFor, type ChainCompareRequest, type ChainComparison } from '../../shared/loader/chain-compare';
+import type { ChainCompareRequest, ChainComparison } from '../../shared/loader/chain-compare';
 
 export interface ExplainChainRequest {
   app: ChainApplication;
@@ -105,7 +105,10 @@ export async function explainChainRequest(
 }
 
 /** `chain.compare`: the same question modeled for several loader versions, and where the answers part. */
-export function compareChainRequest(base: NodeJS.ProcessEnv, req: ChainCompareRequest): Promise<ChainComparison> {
+export async function compareChainRequest(base: NodeJS.ProcessEnv, req: ChainCompareRequest): Promise<ChainComparison> {
+  // Loaded here: its module builds the comparison's schemas as it loads, which `strata explain`
+  // (this module's other caller) built and its startup snapshot held for nothing (issue #19).
+  const { compareChainsAcrossVersions, explainRequestFor } = await import('../../shared/loader/chain-compare');
   return compareChainsAcrossVersions(req.versions, (version) => explainChainRequest(base, explainRequestFor(req, version)));
 }
 
