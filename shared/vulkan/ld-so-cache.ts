@@ -120,8 +120,3 @@ export function readLdSoCache(bytes: Uint8Array): LdSoCache | null {
     },
   };
 }
-
-/** The entries of an ld.so.cache file's bytes, in the file's order; null as readLdSoCache. */
-export function parseLdSoCache(bytes: Uint8Array): LdCacheEntry[] | null {
-  return readLdSoCache(bytes)?.all() ?? null;
-}

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { parseLdSoCache, readLdSoCache } from '../../shared/vulkan/ld-so-cache';
+import { readLdSoCache } from '../../shared/vulkan/ld-so-cache';
 import { ldCacheEntryFits, parseLdconfigCache } from '../../shared/vulkan/library-search';
 
 /**
@@ -11,6 +11,9 @@ import { ldCacheEntryFits, parseLdconfigCache } from '../../shared/vulkan/librar
  * with the same name, path, type and architecture. Then built caches: big-endian, the architectures
  * ldconfig has words for, the older compatibility layout and bytes that are no cache (left to ldconfig).
  */
+/** Every entry of a cache's bytes, in the file's order; null where the reader gives up (the caller asks ldconfig then). */
+const parseLdSoCache = (bytes: Uint8Array) => readLdSoCache(bytes)?.all() ?? null;
+
 const ldconfig = ['/sbin/ldconfig', '/usr/sbin/ldconfig'].find((p) => existsSync(p));
 
 test("this machine's /etc/ld.so.cache: the same entries as ldconfig -p, in its order", { skip: !ldconfig && 'no ldconfig here' }, () => {
