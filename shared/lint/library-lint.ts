@@ -12,7 +12,7 @@ import { strataDiagnostic } from './strata-diagnostic';
  * LoaderLayerInterface and LoaderDriverInterface, "library_path"): an absolute path is used as is, a
  * path with a directory separator is relative to the manifest's folder, a bare file name goes to
  * dlopen / LoadLibrary and their search. What happens when the open fails is the same in all six
- * loaders of the matrix (loader_handle_load_library_error; "Requested layer … failed to load" /
+ * loaders of the matrix (loader_handle_load_library_error; "Requested layer "NAME" failed to load" /
  * "was wrong bit-type"; "loader_icd_scan: Failed loading library associated with ICD JSON"), so no
  * verdict here is keyed by loader version (tests/integration/lint-vs-loader.test.ts proves each one
  * per version).
@@ -61,14 +61,24 @@ export interface LibraryOwner {
 
 const bitsOf = (arch: string): 32 | 64 => (arch === 'ia32' || arch === 'arm' || arch === 'mips' || arch === 'mipsel' || arch === 'ppc' ? 32 : 64);
 
+/**
+ * The line the loader logs about a layer it could not load, as the user finds it in VK_LOADER_DEBUG's
+ * output (loader.c, loader_enable_instance_layers's check of the activated layers, the same in 1.3.239
+ * … 1.4.359): the layer's name in quotes, "!" when the application asked for it (an error) and "."
+ * when it is implicit (INFO). A manifest without a name is not listed, so "…" stands in for none.
+ */
+function loaderLayerLine(owner: LibraryOwner, what: 'failed to load' | 'was wrong bit-type', ending: '!' | '.'): string {
+  return `"Requested layer "${owner.name ?? '…'}" ${what}${ending}"`;
+}
+
 /** What the loader does when the library cannot be opened, per owner. */
 function consequence(owner: LibraryOwner): string {
   const layer = owner.name ? `layer ${owner.name}` : 'the layer';
   switch (owner.kind) {
     case 'explicit-layer':
-      return `the loader lists ${layer}, but vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT when an application enables it ("Requested layer … failed to load!")`;
+      return `the loader lists ${layer}, but vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT when an application enables it (${loaderLayerLine(owner, 'failed to load', '!')})`;
     case 'implicit-layer':
-      return `the loader lists ${layer} but leaves it out of every instance, saying so only at INFO level ("Requested layer … failed to load.")`;
+      return `the loader lists ${layer} but leaves it out of every instance, saying so only at INFO level (${loaderLayerLine(owner, 'failed to load', '.')})`;
     case 'layer':
       return `the loader cannot load ${layer}: enabled by an application, vkCreateInstance fails with VK_ERROR_LAYER_NOT_PRESENT; as an implicit layer it is silently left out`;
     case 'driver':
@@ -84,9 +94,9 @@ function otherClassConsequence(owner: LibraryOwner, processBits: number): string
   switch (owner.kind) {
     case 'explicit-layer':
     case 'layer':
-      return `in a ${processBits}-bit application the loader lists ${layer}, and enabling it fails with VK_ERROR_LAYER_NOT_PRESENT ("Requested layer … was wrong bit-type!"); as an implicit layer it is left out, said at INFO level only`;
+      return `in a ${processBits}-bit application the loader lists ${layer}, and enabling it fails with VK_ERROR_LAYER_NOT_PRESENT (${loaderLayerLine(owner, 'was wrong bit-type', '!')}); as an implicit layer it is left out, said at INFO level only`;
     case 'implicit-layer':
-      return `a ${processBits}-bit application's loader leaves ${layer} out, saying so at INFO level only ("Requested layer … was wrong bit-type.")`;
+      return `a ${processBits}-bit application's loader leaves ${layer} out, saying so at INFO level only (${loaderLayerLine(owner, 'was wrong bit-type', '.')})`;
     case 'driver':
       return `a ${processBits}-bit application's loader skips this driver ("Requested ICD … was wrong bit-type. Ignoring this JSON")`;
   }

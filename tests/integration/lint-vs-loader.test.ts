@@ -51,6 +51,8 @@ interface Observation {
   libraryLog: string;
   /** For a fixture about its library: what `lint.files` says of the very files the loader read ("code severity", sorted). */
   lint: string[] | null;
+  /** The same diagnostics' messages. */
+  lintMessages: string[];
 }
 
 interface ProbeRun {
@@ -132,10 +134,11 @@ function componentManifest(name: string): string {
   return JSON.stringify({ file_format_version: '1.1.1', layer }, null, 2);
 }
 
-type Seen = Omit<Observation, 'libraryLog' | 'lint'>;
+type Seen = Omit<Observation, 'libraryLog' | 'lint' | 'lintMessages'>;
 interface Notes {
   stderr: string[];
   lint: string[] | null;
+  lintMessages: string[];
 }
 
 /** lint.files on the manifest as placed for the loader (its library beside it), before the loader runs. */
@@ -143,6 +146,7 @@ async function lintPlaced(c: Case, manifest: string, notes: Notes): Promise<void
   if (!expected[c.file]?.library) return;
   const [result] = await lintFiles({ paths: [manifest] });
   notes.lint = result!.diagnostics.map((d) => `${String(d.code)} ${d.severity}`).sort();
+  notes.lintMessages = result!.diagnostics.map((d) => d.message);
 }
 
 async function observeLayer(c: Case, libDir: string | undefined, notes: Notes): Promise<Seen> {
@@ -241,9 +245,9 @@ async function observeDriver(c: Case, libDir: string | undefined, notes: Notes):
 }
 
 async function observe(c: Case, libDir?: string): Promise<Observation> {
-  const notes: Notes = { stderr: [], lint: null };
+  const notes: Notes = { stderr: [], lint: null, lintMessages: [] };
   const seen = await (c.role === 'driver' ? observeDriver(c, libDir, notes) : observeLayer(c, libDir, notes));
-  return { ...seen, libraryLog: libraryLines(...notes.stderr), lint: notes.lint };
+  return { ...seen, libraryLog: libraryLines(...notes.stderr), lint: notes.lint, lintMessages: notes.lintMessages };
 }
 
 function table(rows: string[][]): string {
@@ -326,6 +330,9 @@ test('the real loader does with every bad/ fixture what expected.json says', { t
  * lint.files on the very files the loader read gives exactly the expected codes, with an error iff
  * this loader does not load the layer or driver (or the lower severity expected.json gives and why).
  */
+/** The loader's log lines a diagnostic quotes ("Requested layer "NAME" failed to load."), the user's search terms in VK_LOADER_DEBUG's output. */
+const quotedLoaderLines = (o: Observation) => o.lintMessages.flatMap((m) => [...m.matchAll(/\("(Requested layer "[^"]*" [^"]*)"\)/g)].map((q) => q[1]!));
+
 function libraryDisagreements(obs: Map<string, Observation>, version: string): string[][] {
   const rows: string[][] = [];
   for (const c of corpus) {
@@ -334,6 +341,10 @@ function libraryDisagreements(obs: Map<string, Observation>, version: string): s
     const o = obs.get(c.file)!;
     if (e.loaderLog && !new RegExp(e.loaderLog).test(o.libraryLog))
       rows.push([c.file, `log /${e.loaderLog}/`, o.libraryLog.replace(/\s+/g, ' ').slice(0, 240) || '(no line about the library)']);
+    // A quoted line is checked where this loader logged one of its kind (an explicit layer's "!" line needs an application that enables it).
+    for (const line of quotedLoaderLines(o))
+      if (o.libraryLog.includes('Requested layer "') && !o.libraryLog.includes(line))
+        rows.push([c.file, `the diagnostic quotes ${line}`, o.libraryLog.replace(/\s+/g, ' ').slice(0, 240)]);
     const codes = (o.lint ?? []).map((l) => l.split(' ')[0]!);
     if (JSON.stringify(codes) !== JSON.stringify(e.codes)) rows.push([c.file, `codes ${e.codes.join(', ')}`, (o.lint ?? ['(not linted)']).join(', ')]);
     const severities = (o.lint ?? []).map((l) => Number(l.split(' ')[1]));
@@ -351,6 +362,8 @@ test('library_path fixtures: the loader logs what the lint says, and lint.files 
   assert.ok(libraryCases.length >= 10, `only ${libraryCases.length} library fixtures`);
   const rows = libraryDisagreements(obs, '1.3.239');
   assert.equal(rows.length, 0, `loader 1.3.239 and the library lint disagree:\n${table([['file', 'expected', 'observed'], ...rows])}`);
+  const quotedAndLogged = libraryCases.filter((c) => quotedLoaderLines(obs.get(c.file)!).some((line) => obs.get(c.file)!.libraryLog.includes(line)));
+  assert.ok(quotedAndLogged.length >= 1, 'no diagnostic quotes a line the loader logged');
 });
 
 test('invalid JSON: the loader fails the whole enumeration with exactly VK_ERROR_OUT_OF_HOST_MEMORY (an empty file is skipped)', async () => {
