@@ -1,4 +1,4 @@
-import { channels, channelSchemas, isChannelName, type ChannelName, type ChannelSchemas, type RequestOf, type ResponseOf } from '../../shared/ipc/contract';
+import { channelRequestSchema, channels, channelSchemas, isChannelName, type ChannelName, type RequestOf, type ResponseOf } from '../../shared/ipc/contract';
 import type { IpcResult } from '../../shared/ipc/result';
 import type { HostKind } from '../../shared/app/app-info';
 import { strataError, StrataRequestError } from '../../shared/errors/strata-error';
@@ -50,6 +50,21 @@ function firstDifference(made: string, checked: string): string {
   return `as made …${made.slice(at, i + 60)}… but the contract's form …${checked.slice(at, i + 60)}…`;
 }
 
+/** A channel's schemas, loaded; a module that does not load is an error value, as every failure is. */
+async function loadSchema<T>(channel: ChannelName, load: () => Promise<T>): Promise<IpcResult<T>> {
+  try {
+    return { ok: true, value: await load() };
+  } catch (e) {
+    return {
+      ok: false,
+      error: strataError('internal', `${channel}: its schemas did not load: ${e instanceof Error ? e.message : String(e)}`, {
+        where: channel,
+        fix: 'if Strata was rebuilt while this command ran, run it again; otherwise this is a bug in Strata, please report it',
+      }),
+    };
+  }
+}
+
 export function createRouter(handlers: Handlers, { answers = () => 'checked' }: RouterOptions = {}): Router {
   // A handler may hand out the same answer object again: a kept discovery (manifest-catalogue.ts),
   // whose check is ~0.1 s for 1,000 manifests. An answer its maker froze never changes, so each such
@@ -67,19 +82,11 @@ export function createRouter(handlers: Handlers, { answers = () => 'checked' }: 
           }),
         };
       }
-      let spec: ChannelSchemas;
-      try {
-        spec = await channelSchemas(channel);
-      } catch (e) {
-        return {
-          ok: false,
-          error: strataError('internal', `${channel}: its schemas did not load: ${e instanceof Error ? e.message : String(e)}`, {
-            where: channel,
-            fix: 'if Strata was rebuilt while this command ran, run it again; otherwise this is a bug in Strata, please report it',
-          }),
-        };
-      }
-      const request = spec.request.safeParse(payload ?? {});
+      const mode = answers(channel);
+      // An answer handed out as made needs no response schema: only the request's is loaded.
+      const requestSchema = await loadSchema(channel, () => channelRequestSchema(channel));
+      if (!requestSchema.ok) return requestSchema;
+      const request = requestSchema.value.safeParse(payload ?? {});
       if (!request.success) {
         return {
           ok: false,
@@ -107,8 +114,10 @@ export function createRouter(handlers: Handlers, { answers = () => 'checked' }: 
       }
       // Checking our own answers keeps the contract honest: a handler that drifts from it fails loudly
       // here, in tests, instead of as an odd render in the UI.
-      const mode = answers(channel);
       if (mode === 'trusted') return { ok: true, value };
+      const schemas = await loadSchema(channel, () => channelSchemas(channel));
+      if (!schemas.ok) return schemas;
+      const spec = schemas.value;
       const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
       const byValue = frozen ? checked.get(spec.response) : undefined;
       if (byValue?.has(value as object)) return { ok: true, value: byValue.get(value as object) };

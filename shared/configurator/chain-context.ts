@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { ManifestInventory } from '../discovery/manifest-inventory';
 import { OVERRIDE_DISABLE_VARIABLE } from '../override/override-config';
-import { ChainSettingsSourceSchema } from '../loader/chain-settings';
+import { ChainSettingsSourceSchema } from '../loader/chain-settings-schema';
 
 /**
  * What the renderer needs besides the manifests to run the chain model itself (the Layers editor's

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { MANIFEST_KINDS, ManifestKindSchema, type ManifestKind } from '../loader/search-paths';
+import { MANIFEST_KINDS, type ManifestKind } from '../loader/search-paths';
+import { ManifestKindSchema } from '../loader/search-paths-schema';
 
 /**
  * The payload of the `discovery.changed` event: which kinds of manifests changed on disk and

@@ -1,7 +1,7 @@
-import * as z from 'zod';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { DiagnosticSeverity } from '../lint/diagnostic-severity';
-import { MANIFEST_KINDS, ManifestKindSchema, LocationStatusSchema, type ManifestKind } from '../loader/search-paths';
+import { MANIFEST_KINDS, type ManifestKind } from '../loader/search-paths';
+import type { DiscoveredManifest, LayerSummary, ManifestInventory } from './manifest-inventory-schema';
 import { parseManifest } from '../manifest/manifest-parser';
 import type { LayerReadings } from '../loader/layer-readings';
 import type { LayerEntry } from '../manifest/manifest-model';
@@ -10,59 +10,14 @@ import type { LibraryLookup } from '../lint/library-lint';
 import { lintManifestSet, type LayerInSet, type ManifestInSet } from '../lint/manifest-set-lint';
 import { diagnosticCodes } from '../lint/diagnostic-codes';
 import { strataDiagnostic } from '../lint/strata-diagnostic';
-import { DiagnosticSchema } from '../lint/diagnostic-schema';
 import { READ_LIMITS } from '../files/read-limits';
 
 /**
- * Discovery's answer: every manifest file the loader would read, in its order, parsed and linted.
- * Pure: main/discovery reads the files; this turns them into what the UI and CLI show.
+ * Discovery's answer (manifest-inventory-schema.ts): every manifest file the loader would read, in
+ * its order, parsed and linted. Pure: main/discovery reads the files; this turns them into what the
+ * UI and CLI show.
  */
-export const LayerSummarySchema = z.object({
-  name: z.string().nullable(),
-  /** The manifest's "type" (GLOBAL, INSTANCE…); `meta` is whether it has component_layers. */
-  type: z.string().nullable(),
-  meta: z.boolean(),
-  apiVersion: z.string().nullable(),
-  implementationVersion: z.string().nullable(),
-  description: z.string().nullable(),
-  libraryPath: z.string().nullable(),
-  componentLayers: z.array(z.string()),
-  disableEnvironment: z.array(z.string()),
-  enableEnvironment: z.array(z.string()),
-});
-export type LayerSummary = z.infer<typeof LayerSummarySchema>;
-
-export const DriverSummarySchema = z.object({
-  libraryPath: z.string().nullable(),
-  apiVersion: z.string().nullable(),
-  libraryArch: z.string().nullable(),
-  isPortabilityDriver: z.boolean(),
-});
-
-export const DiscoveredManifestSchema = z.object({
-  path: z.string(),
-  kind: ManifestKindSchema,
-  origin: z.string(),
-  location: z.string(),
-  order: z.number().int().nonnegative(),
-  readdirOrder: z.boolean(),
-  problem: z.enum(['missing', 'dangling-symlink', 'symlink-loop', 'not-a-file', 'not-regular', 'too-large', 'unreadable']).nullable(),
-  duplicateOf: z.number().int().nullable(),
-  text: z.string().nullable(),
-  fileFormatVersion: z.string().nullable(),
-  layers: z.array(LayerSummarySchema),
-  driver: z.nullable(DriverSummarySchema),
-  diagnostics: z.array(DiagnosticSchema),
-});
-export type DiscoveredManifest = z.infer<typeof DiscoveredManifestSchema>;
-
-export const ManifestInventorySchema = z.object({
-  locations: z.record(ManifestKindSchema, z.array(LocationStatusSchema)),
-  manifests: z.record(ManifestKindSchema, z.array(DiscoveredManifestSchema)),
-  /** What vk_loader_settings.json does to the driver list (shared/loader/settings-drivers.ts); absent: nothing. */
-  driverNotes: z.array(z.string()).optional(),
-});
-export type ManifestInventory = z.infer<typeof ManifestInventorySchema>;
+export type * from './manifest-inventory-schema';
 
 /** What the scanner (main/discovery/manifest-scanner.ts) hands over for each file. */
 export interface ScannedManifest {

@@ -23,6 +23,13 @@ export interface ChannelSchemas {
   response: z.ZodType;
 }
 
+// The request schemas of channels whose response schema is in a module of its own, for
+// `channelRequestSchema`: a CLI command that prints its answer as made (chain.explain, discovery.manifests)
+// then builds neither the response schema nor what it is made of (issue #19: each startup snapshot
+// holds what its warm-up built).
+const chainExplainRequest = () => import('../loader/chain').then((m) => m.ChainExplainRequestSchema);
+const discoveryManifestsRequest = () => import('../loader/search-paths-schema').then((m) => m.DiscoveryManifestsRequestSchema);
+
 /**
  * Channels declared together in a module of their own (summary, request and response each), e.g.
  * shared/profiles/profile-channels.ts. `names` lists them so that the contract knows them without
@@ -47,21 +54,23 @@ export const channels = {
   'discovery.paths': {
     summary:
       'Where the loader looks for implicit layers, explicit layers and drivers, in its order: each location with its origin (variable, default, build folder, registry key) and whether it exists; `elevated: true` answers as an elevated application would see it.',
-    schemas: () => import('../loader/search-paths').then((m) => ({ request: m.DiscoveryRequestSchema, response: m.DiscoveryPathsSchema })),
+    schemas: () => import('../loader/search-paths-schema').then((m) => ({ request: m.DiscoveryRequestSchema, response: m.DiscoveryPathsSchema })),
   },
   'discovery.manifests': {
     summary:
       'Every layer and driver manifest the loader would read, in its order, with origin, parsed summary, text and lint diagnostics; `elevated: true` answers as an elevated application would see it; `fresh: false` takes the answer a UI host keeps up to date while it watches the search folders, if it has one.',
+    request: discoveryManifestsRequest,
     schemas: async () => ({
-      request: (await import('../loader/search-paths')).DiscoveryManifestsRequestSchema,
-      response: (await import('../discovery/manifest-inventory')).ManifestInventorySchema,
+      request: await discoveryManifestsRequest(),
+      response: (await import('../discovery/manifest-inventory-schema')).ManifestInventorySchema,
     }),
   },
   'chain.explain': {
     summary:
       "The effective instance layer chain for an application (path, requested layers, API version) in an optional environment: each layer in order with the reasons it is there, and every layer left out with why; modeled on the rules of the installed loader's version, or of loaderVersion / the library at loaderPath.",
+    request: chainExplainRequest,
     schemas: async () => ({
-      request: (await import('../loader/chain')).ChainExplainRequestSchema,
+      request: await chainExplainRequest(),
       response: (await import('../loader/chain-schema')).LayerChainSchema,
     }),
   },
@@ -239,6 +248,12 @@ export function channelSchemas(name: ChannelName): Promise<ChannelSchemas> {
     loaded.set(name, schemas);
   }
   return schemas;
+}
+
+/** A channel's request schema alone: only that module where the channel names it apart (`request`), else with its response's. */
+export function channelRequestSchema(name: ChannelName): Promise<z.ZodType> {
+  const channel = channels[name];
+  return 'request' in channel ? channel.request() : channelSchemas(name).then((s) => s.request);
 }
 
 // Events (main → renderer) are declared in ./events.ts: every UI builds them, the CLI does not.

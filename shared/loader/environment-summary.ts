@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { knownVariable, isVulkanRelatedName } from './environment-variables';
-import { resolveXdgDirectories, XdgDirectoriesSchema, type Environment } from './xdg-directories';
+import { resolveXdgDirectories, type Environment } from './xdg-directories';
+import { XdgDirectoriesSchema } from './xdg-directories-schema';
 
 export const VulkanVariableSchema = z.object({
   name: z.string(),

@@ -1,6 +1,9 @@
 import { loaderHas } from './loader-rules';
-import * as z from 'zod';
 import { resolveXdgDirectories, type Environment } from './xdg-directories';
+import type { ManifestKind } from './manifest-kinds';
+import type { PlatformDescription, SearchLocation } from './search-paths-schema';
+
+export type * from './search-paths-schema';
 
 /**
  * Where the Vulkan loader looks for manifests, in its order: a pure function of a platform
@@ -12,39 +15,7 @@ import { resolveXdgDirectories, type Environment } from './xdg-directories';
  * loader wins and the rule below says "loader 1.3.239:".
  */
 
-// The kinds as a plain constant first: code that only lists them (the renderer's first view among it)
-// then builds no schema (issue #19: first render).
-export const MANIFEST_KINDS = ['implicit_layer', 'explicit_layer', 'driver'] as const;
-export const ManifestKindSchema = z.enum(MANIFEST_KINDS);
-export type ManifestKind = z.infer<typeof ManifestKindSchema>;
-
-export const SearchLocationSchema = z.object({
-  /** A folder, a file, or (Windows) a registry key, spelled as the loader spells it in its log. */
-  path: z.string(),
-  /** Where the entry came from: `XDG_CONFIG_DIRS[0]`, `SYSCONFDIR`, `VK_LAYER_PATH[2]`, `bundle`, a registry key. */
-  origin: z.string(),
-  /**
-   * environment: a variable that is set; default: the fallback of an unset/empty one; build: a
-   * compile-time folder; settings: a driver vk_loader_settings.json names (settings-drivers.ts).
-   */
-  source: z.enum(['environment', 'default', 'build', 'registry', 'bundle', 'settings']),
-  /** folder: every `*.json` in it; file: this one manifest; registry-key: the values of a key. */
-  entry: z.enum(['folder', 'file', 'registry-key']),
-  /** Origins of later entries with the same path, which the loader drops (it keeps the first). */
-  alsoFrom: z.array(z.string()),
-});
-export type SearchLocation = z.infer<typeof SearchLocationSchema>;
-
-export const PlatformDescriptionSchema = z.object({
-  os: z.enum(['linux', 'windows', 'macos']),
-  /** The loader's compile-time SYSCONFDIR (Linux, macOS). */
-  sysconfdir: z.string().optional(),
-  /** The loader's compile-time EXTRASYSCONFDIR, when the build sets one. */
-  extraSysconfdir: z.string().nullable().optional(),
-  /** Windows: a 32-bit application on 64-bit Windows reads the WOW6432Node keys. */
-  wow64: z.boolean().optional(),
-});
-export type PlatformDescription = z.infer<typeof PlatformDescriptionSchema>;
+export { MANIFEST_KINDS, type ManifestKind } from './manifest-kinds';
 
 /**
  * Debian's libvulkan1 1.3.239: SYSCONFDIR=/etc and no EXTRASYSCONFDIR. Its debug log lists
@@ -237,38 +208,3 @@ export function platformFromNodeName(name: string): PlatformDescription {
   if (name === 'darwin') return MACOS_SPEC_EXAMPLE;
   return DEBIAN_LINUX;
 }
-
-// ---- discovery.paths (IPC) ----
-
-export const LocationStatusSchema = /* @__PURE__ */ SearchLocationSchema.extend({
-  /** Whether the folder, file or key is there (null: not checked, e.g. registry keys off Windows). */
-  exists: z.boolean().nullable(),
-});
-export type LocationStatus = z.infer<typeof LocationStatusSchema>;
-
-export const DiscoveryPathsSchema = z.object({
-  platform: PlatformDescriptionSchema,
-  elevated: z.boolean(),
-  home: z.string().nullable(),
-  locations: z.object({
-    implicit_layer: z.array(LocationStatusSchema),
-    explicit_layer: z.array(LocationStatusSchema),
-    driver: z.array(LocationStatusSchema),
-  }),
-});
-export type DiscoveryPaths = z.infer<typeof DiscoveryPathsSchema>;
-
-/**
- * The request of `discovery.paths` and `discovery.manifests`. `elevated: true` answers as an
- * elevated (setuid/setgid, Administrator) application would see it: "Exception for Elevated
- * Privileges" (LLP_LOADER_13) drops the user-defined paths. Without it, this process's own state.
- */
-export const DiscoveryRequestSchema = z.object({ elevated: z.boolean().optional() }).strict();
-export type DiscoveryRequest = z.infer<typeof DiscoveryRequestSchema>;
-
-/**
- * `discovery.manifests`: `fresh: false` takes an answer the host keeps while it watches the search
- * folders (a page's first view: a UI host's warm-up has it ready); absent or true reads every
- * manifest anew (Refresh, the CLI).
- */
-export const DiscoveryManifestsRequestSchema = /* @__PURE__ */ DiscoveryRequestSchema.extend({ fresh: z.boolean().optional() }).strict();

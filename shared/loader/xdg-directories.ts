@@ -1,27 +1,10 @@
-import * as z from 'zod';
+import type { XdgDirectories } from './xdg-directories-schema';
 
 /**
  * The XDG base directories as the loader resolves them on Linux (LoaderLayerInterface.md, "Linux
  * Layer Discovery"): an unset *or empty* variable falls back to the XDG Base Directory default.
  */
-export const XdgValueSchema = z.object({
-  value: z.string(),
-  source: z.enum(['environment', 'default']),
-});
-export const XdgListSchema = z.object({
-  value: z.array(z.string()),
-  source: z.enum(['environment', 'default']),
-});
-export const XdgDirectoriesSchema = z.object({
-  home: z.string(),
-  configHome: XdgValueSchema,
-  dataHome: XdgValueSchema,
-  stateHome: XdgValueSchema,
-  configDirs: XdgListSchema,
-  dataDirs: XdgListSchema,
-  runtimeDir: z.string().nullable(),
-});
-export type XdgDirectories = z.infer<typeof XdgDirectoriesSchema>;
+export type { XdgDirectories } from './xdg-directories-schema';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 

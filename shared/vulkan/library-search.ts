@@ -130,8 +130,12 @@ export function normalizePosixPath(path: string): string {
   return (absolute ? '/' : '') + out.join('/') || (absolute ? '/' : '.');
 }
 
-function joinPosix(dir: string, rest: string): string {
-  return normalizePosixPath(`${dir}/${rest}`);
+/** normalizePosixPath(`${dir}/${rest}`), without its split and join where both are normal but for leading "./" parts ("./libVkLayer_x.so", most relative "library_path"s). */
+export function joinPosixPath(dir: string, rest: string): string {
+  let tail = rest;
+  while (tail.startsWith('./')) tail = tail.slice(2);
+  if (tail === '' || tail.startsWith('/') || dir === '' || NOT_NORMAL.test(tail) || NOT_NORMAL.test(dir)) return normalizePosixPath(`${dir}/${rest}`);
+  return dir === '/' ? `/${tail}` : `${dir}/${tail}`;
 }
 
 function folderOf(file: string): string {
@@ -149,7 +153,7 @@ export function resolveLibrary(manifestPath: string, libraryPath: string, sys: L
   const expanded = libraryPath.includes('$') ? expandDynamicStringTokens(libraryPath, sys.ldso) : libraryPath;
   if (expanded.includes('/')) {
     const absolute = expanded.startsWith('/');
-    const path = absolute ? normalizePosixPath(expanded) : joinPosix(folderOf(manifestPath), expanded);
+    const path = absolute ? normalizePosixPath(expanded) : joinPosixPath(folderOf(manifestPath), expanded);
     const via = absolute ? 'absolute' : 'manifest-relative';
     const outcome = sys.check(path);
     return { libraryPath, path, via, outcome, tried: [{ path, via, outcome }] };
@@ -166,8 +170,8 @@ export function resolveLibrary(manifestPath: string, libraryPath: string, sys: L
     // glibc splits LD_LIBRARY_PATH on ':' and ';'; an empty entry is the current folder.
     for (const entry of sys.ldLibraryPath.split(/[:;]/)) {
       const dir = expandDynamicStringTokens(entry, sys.ldso);
-      const base = dir === '' ? sys.cwd : dir.startsWith('/') ? dir : joinPosix(sys.cwd, dir);
-      const found = attempt(joinPosix(base, expanded), 'LD_LIBRARY_PATH');
+      const base = dir === '' ? sys.cwd : dir.startsWith('/') ? dir : joinPosixPath(sys.cwd, dir);
+      const found = attempt(joinPosixPath(base, expanded), 'LD_LIBRARY_PATH');
       if (found) return found;
     }
   }
@@ -178,7 +182,7 @@ export function resolveLibrary(manifestPath: string, libraryPath: string, sys: L
   }
   const defaults = sys.ldso.systemDirs.length ? sys.ldso.systemDirs : ['/lib', '/usr/lib'];
   for (const dir of defaults) {
-    const found = attempt(joinPosix(dir, expanded), 'default-folder');
+    const found = attempt(joinPosixPath(dir, expanded), 'default-folder');
     if (found) return found;
   }
   return { libraryPath, path: null, via: 'not-found', outcome: 'missing', tried };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { makeTempHome } from '../helpers/temp-home';
 import { parseVulkaninfoSummary, runVulkaninfo } from '../helpers/real-vulkan';
 import { APP_ROOT, runStrata } from '../helpers/strata-cli';
-import { DiscoveredManifestSchema } from '../../shared/discovery/manifest-inventory';
+import { DiscoveredManifestSchema } from '../../shared/discovery/manifest-inventory-schema';
 import { FileDiagnosticsSchema } from '../../shared/lint/diagnostic-schema';
 
 const layerJson = (name: string, extra = '') =>

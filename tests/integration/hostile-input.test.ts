@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { APP_ROOT, STRATA_BIN, startAndWaitForUrl } from '../helpers/strata-cli';
 import { FileDiagnosticsSchema } from '../../shared/lint/diagnostic-schema';
-import { DiscoveredManifestSchema } from '../../shared/discovery/manifest-inventory';
+import { DiscoveredManifestSchema } from '../../shared/discovery/manifest-inventory-schema';
 import { SESSION_FORMAT } from '../../shared/sessions/session-records';
 
 /**

@@ -146,7 +146,7 @@ async function lintPlaced(c: Case, manifest: string, notes: Notes): Promise<void
   if (!expected[c.file]?.library) return;
   const [result] = await lintFiles({ paths: [manifest] });
   notes.lint = result!.diagnostics.map((d) => `${String(d.code)} ${d.severity}`).sort();
-  notes.lintMessages = result!.diagnostics.map((d) => d.message);
+  notes.lintMessages = result!.diagnostics.map((d) => (typeof d.message === 'string' ? d.message : d.message.value));
 }
 
 async function observeLayer(c: Case, libDir: string | undefined, notes: Notes): Promise<Seen> {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { APP_ROOT } from '../helpers/strata-cli';
 import { mingwBuild, openWindowsLane, windowsLaneSkip, type RegValue, type WindowsLane } from '../helpers/windows-lane';
 import { parseWindowsLoaderLog, type WindowsLoaderLog } from '../helpers/windows-loader-log';
-import { DiscoveryPathsSchema } from '../../shared/loader/search-paths';
+import { DiscoveryPathsSchema } from '../../shared/loader/search-paths-schema';
 
 /**
  * Discovery on Windows, against the real Windows loader (1.4.359, mingw-built vulkan-1.dll) under

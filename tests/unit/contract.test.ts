@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as z from 'zod';
-import { channels, channelSchemas, type ChannelName } from '../../shared/ipc/contract';
+import { channelRequestSchema, channels, channelSchemas, type ChannelName } from '../../shared/ipc/contract';
 import { channelsOfProfiles } from '../../shared/profiles/profile-channels';
 import { channelsOfActivity } from '../../shared/activity/activity-status';
 
@@ -17,6 +17,11 @@ test('every channel loads a request and a response schema, the same objects on e
     assert.ok(schemas.response instanceof z.ZodType, `${name}: response`);
     assert.equal(await channelSchemas(name), schemas, `${name}: loaded once`);
   }
+});
+
+test('channelRequestSchema gives each channel the request schema of its `schemas`, where a channel names it apart too', async () => {
+  for (const name of Object.keys(channels) as ChannelName[]) assert.equal(await channelRequestSchema(name), (await channelSchemas(name)).request, name);
+  assert.ok(Object.values(channels).filter((c) => 'request' in c).length >= 2);
 });
 
 test("the grouped channels are exactly their modules' channels, with their schemas", async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   expandDynamicStringTokens,
   ldCacheEntryFits,
+  joinPosixPath,
   normalizePosixPath,
   parseLdconfigCache,
   parseLdsoDiagnostics,
@@ -81,6 +82,16 @@ test('$LIB and $PLATFORM expand as ld.so does; paths normalize without node:path
     ['/usr/lib/x86_64-linux-gnu/libvulkan.so.1', '/usr/lib/x86_64-linux-gnu/libvulkan.so.1'],
   ];
   for (const [path, normal] of cases) assert.equal(normalizePosixPath(path), normal, path);
+});
+
+test('joinPosixPath: the normalized join, for every folder and rest of up to 5 of "/", "." and "a"', () => {
+  const strings = [''];
+  for (let length = 1, last = ['']; length <= 5; length++) {
+    last = last.flatMap((s) => ['/', '.', 'a'].map((c) => s + c));
+    strings.push(...last);
+  }
+  for (const dir of strings) for (const rest of strings) assert.equal(joinPosixPath(dir, rest), normalizePosixPath(`${dir}/${rest}`), `${dir} + ${rest}`);
+  assert.equal(joinPosixPath('/etc/vulkan/implicit_layer.d', '././libVkLayer_x.so'), '/etc/vulkan/implicit_layer.d/libVkLayer_x.so');
 });
 
 test('a path with a slash: absolute as written, relative to the manifest folder', () => {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { buildInventory, hasErrors, ManifestInventorySchema, type ScannedManifest } from '../../shared/discovery/manifest-inventory';
+import { buildInventory, hasErrors, type ScannedManifest } from '../../shared/discovery/manifest-inventory';
+import { ManifestInventorySchema } from '../../shared/discovery/manifest-inventory-schema';
 
 /**
  * shared/discovery/manifest-inventory.ts: discovery's answer from the files the scanner read, in

@@ -20,6 +20,10 @@ const NO_LOGIC: Record<string, string> = {
   'shared/ipc/result.ts': 'schema of a call result',
   'shared/lint/diagnostic-schema.ts': 'schema of an LSP diagnostic',
   'shared/loader/chain-schema.ts': "schemas of explain's answer",
+  'shared/loader/chain-settings-schema.ts': 'schema of the loader settings file as the chain model reads it',
+  'shared/loader/search-paths-schema.ts': 'schemas of search locations and of discovery.paths',
+  'shared/loader/xdg-directories-schema.ts': 'schema of the XDG folders (xdg-directories.test.ts parses with it)',
+  'shared/discovery/manifest-inventory-schema.ts': "schemas of discovery's answer (manifest-inventory.test.ts parses with it)",
   'shared/manifest/manifest-model.ts': 'types of a parsed manifest',
   'main/platform/owned-files/owned-location.ts': 'the type of an owned file’s paths (owned-record and owned-file tests use it)',
   'shared/override/override-preview.ts': 'schemas of override.preview',
@@ -33,6 +37,7 @@ const NO_LOGIC: Record<string, string> = {
   'shared/vulkan/loader-info.ts': 'schemas of vulkan.loader',
   'shared/vulkan/library-resolution-schema.ts': 'schema of a library lookup in answers (its equality with the interface is a type check)',
   // Constants and generated tables.
+  'shared/loader/manifest-kinds.ts': 'the three kinds of manifest',
   'shared/files/read-limits.ts': 'byte caps (guarded-read.test.ts enforces them)',
   'shared/shader/shader-bytes-limit.ts': 'a byte cap (shader-inspect-bytes.test.ts enforces it)',
   'shared/ipc/electron-channels.ts': 'two channel names',

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveXdgDirectories, XdgDirectoriesSchema } from '../../shared/loader/xdg-directories';
+import { resolveXdgDirectories } from '../../shared/loader/xdg-directories';
+import { XdgDirectoriesSchema } from '../../shared/loader/xdg-directories-schema';
 
 // shared/loader/xdg-directories.ts: the XDG folders as the loader reads them (loader.c
 // read_data_files_in_search_paths, 1.3.239; the defaults of the XDG Base Directory specification).
