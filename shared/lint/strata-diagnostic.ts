@@ -1,4 +1,5 @@
 import type { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
+import { flatString } from '../text/flat-string';
 
 /** A row of a code table (diagnostic-codes.ts, spirv-/vbc-diagnostic-codes.ts): default severity, and where the rule comes from. */
 export interface DiagnosticCodeInfo {
@@ -6,7 +7,7 @@ export interface DiagnosticCodeInfo {
   readonly spec: string;
 }
 
-/** A diagnostic as Strata emits it: severity and `data.spec` from the code's row; `data` adds facts for machines. */
+/** A diagnostic as Strata emits it: severity and `data.spec` from the code's row; `data` adds facts for machines; the message flat (flat-string.ts). */
 export function strataDiagnostic<C extends string>(
   codes: Readonly<Record<C, DiagnosticCodeInfo>>,
   code: C,
@@ -15,7 +16,7 @@ export function strataDiagnostic<C extends string>(
   data: object = {},
 ): Diagnostic {
   const info = codes[code];
-  return { range, severity: info.severity, code, source: 'strata', message, data: { spec: info.spec, ...data } };
+  return { range, severity: info.severity, code, source: 'strata', message: flatString(message), data: { spec: info.spec, ...data } };
 }
 
 /** A binary file has no lines: its range is on line 0 and counts units (words, bytes) from the start. */
