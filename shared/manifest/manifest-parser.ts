@@ -51,7 +51,34 @@ function extensions(n: LocatedJson): ExtensionEntry[] | undefined {
 }
 
 function layerEntry(n: LocatedJson, index: number | undefined): LayerEntry {
-  const entry: LayerEntry = { range: n.range, index, isObject: n.kind === 'object', keys: [] };
+  // Every field named, absent ones undefined: one object shape for every layer, whichever fields its
+  // manifest has, so that the lint and the summaries read them through one shape and are optimized
+  // once (issue #19: the 10,000-manifest listing's layers came in ~10 shapes; lintLayer, layerEntry
+  // and summarizeLayer were each optimized twice, after a "wrong map" deopt).
+  const entry: LayerEntry = {
+    range: n.range,
+    index,
+    isObject: n.kind === 'object',
+    name: undefined,
+    type: undefined,
+    library_path: undefined,
+    library_arch: undefined,
+    api_version: undefined,
+    implementation_version: undefined,
+    description: undefined,
+    functions: undefined,
+    instance_extensions: undefined,
+    device_extensions: undefined,
+    enable_environment: undefined,
+    disable_environment: undefined,
+    component_layers: undefined,
+    override_paths: undefined,
+    blacklisted_layers: undefined,
+    app_keys: undefined,
+    pre_instance_functions: undefined,
+    settings: undefined,
+    keys: [],
+  };
   if (n.kind !== 'object') return entry;
   entry.keys = n.properties.map((p) => ({ key: p.key, keyRange: p.keyRange }));
   const set = <K extends keyof LayerEntry>(k: K, v: LayerEntry[K] | undefined) => {
