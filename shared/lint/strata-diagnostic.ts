@@ -16,7 +16,12 @@ export function strataDiagnostic<C extends string>(
   data: object = {},
 ): Diagnostic {
   const info = codes[code];
-  return { range, severity: info.severity, code, source: 'strata', message: flatString(message), data: { spec: info.spec, ...data } };
+  // Built onto `{}`, whose object has room for four fields of its own, where a spread after `spec` put
+  // the rest in a second object: one fewer object kept per diagnostic (issue #19).
+  const facts: Record<string, unknown> = {};
+  facts['spec'] = info.spec;
+  for (const [key, value] of Object.entries(data)) facts[key] = value;
+  return { range, severity: info.severity, code, source: 'strata', message: flatString(message), data: facts };
 }
 
 /** A binary file has no lines: its range is on line 0 and counts units (words, bytes) from the start. */
