@@ -131,7 +131,8 @@ export class LayerReadings {
     const hit = implicit ? held?.implicit : held?.explicit;
     if (hit) return hit;
     this.parses++;
-    return this.remember(parseManifest(text), implicit);
+    // A reading holds values, never a place in the file: parsed without positions.
+    return this.remember(parseManifest(text, { positions: false }), implicit);
   }
 
   /** Hold the reading of a parse made elsewhere (discovery parses each file for lint), and return it. */

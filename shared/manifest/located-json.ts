@@ -29,8 +29,18 @@ export interface JsonSyntaxError {
   range: Range;
 }
 
+/** Where offsets of a text are, as LSP positions. */
+export interface TextPositions {
+  position(offset: number): { line: number; character: number };
+  range(offset: number, length: number): Range;
+}
+
+/** The one range a parse without positions gives every node: line 0, column 0 (see parseLocatedJson). */
+const NO_RANGE: Range = Object.freeze({ start: Object.freeze({ line: 0, character: 0 }), end: Object.freeze({ line: 0, character: 0 }) });
+const NO_POSITIONS: TextPositions = { position: () => NO_RANGE.start, range: () => NO_RANGE };
+
 /** Offsets → LSP positions, by a table of line starts (LF, CRLF and CR all end a line). */
-export class LineIndex {
+export class LineIndex implements TextPositions {
   private readonly starts: number[] = [0];
   constructor(readonly text: string) {
     if (!text.includes('\r')) {
@@ -45,16 +55,32 @@ export class LineIndex {
       if (c === 10 || c === 13) this.starts.push(i + 1);
     }
   }
+  /** The line of the last position found: a reader asks in text order, so the next is on it or a few lines on. */
+  #lastLine = 0;
   position(offset: number): { line: number; character: number } {
     const o = Math.max(0, Math.min(offset, this.text.length));
+    const starts = this.starts;
     let lo = 0;
-    let hi = this.starts.length - 1;
+    let hi = starts.length - 1;
+    let line = this.#lastLine;
+    if ((starts[line] as number) <= o) {
+      // A few steps on from the last answer (issue #19: a binary search for each of two positions of
+      // every node, run cold, was ~70% of parsing the 36 KB validation-layer manifest in `strata
+      // explain`); further on, the search, from there.
+      for (let step = 0; step < 8 && line < hi && (starts[line + 1] as number) <= o; step++) line++;
+      if (line === hi || (starts[line + 1] as number) > o) {
+        this.#lastLine = line;
+        return { line, character: o - (starts[line] as number) };
+      }
+      lo = line;
+    }
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] as number) <= o) lo = mid;
+      if ((starts[mid] as number) <= o) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo, character: o - (this.starts[lo] as number) };
+    this.#lastLine = lo;
+    return { line: lo, character: o - (starts[lo] as number) };
   }
   range(offset: number, length: number): Range {
     return { start: this.position(offset), end: this.position(offset + length) };
@@ -99,7 +125,7 @@ function convert(node: Node, lines: LineIndex): LocatedJson | undefined {
 export interface LocatedParse {
   root: LocatedJson | undefined;
   errors: JsonSyntaxError[];
-  lines: LineIndex;
+  lines: TextPositions;
 }
 
 /** JSON's whitespace (RFC 8259: space, tab, LF, CR), and a string's characters up to a quote, backslash or control character. */
@@ -130,7 +156,7 @@ class StrictJsonReader {
   tooDeepAt: number | null = null;
   constructor(
     private readonly text: string,
-    private readonly lines: LineIndex,
+    private readonly lines: TextPositions,
   ) {}
 
   read(): LocatedJson | null {
@@ -204,6 +230,8 @@ class StrictJsonReader {
     const start = this.pos;
     const c = text.charCodeAt(start);
     if (c === 123) {
+      // Its start now, as the reader passes it: every position is then asked in text order (LineIndex.position).
+      const from = this.lines.position(start);
       this.open();
       this.skipWhitespace();
       const properties: LocatedProperty[] = [];
@@ -225,9 +253,10 @@ class StrictJsonReader {
           this.skipWhitespace();
         }
       this.depth--;
-      return { kind: 'object', range: this.lines.range(start, this.pos - start), properties };
+      return { kind: 'object', range: { start: from, end: this.lines.position(this.pos) }, properties };
     }
     if (c === 91) {
+      const from = this.lines.position(start);
       this.open();
       this.skipWhitespace();
       const items: LocatedJson[] = [];
@@ -242,7 +271,7 @@ class StrictJsonReader {
           this.skipWhitespace();
         }
       this.depth--;
-      return { kind: 'array', range: this.lines.range(start, this.pos - start), items };
+      return { kind: 'array', range: { start: from, end: this.lines.position(this.pos) }, items };
     }
     if (c === 34) {
       const value = this.string();
@@ -290,7 +319,7 @@ function nestingError(text: string, lines: LineIndex): LocatedParse | null {
   return at === null ? null : tooDeepAt(at, lines);
 }
 
-const tooDeepAt = (offset: number, lines: LineIndex): LocatedParse => ({
+const tooDeepAt = (offset: number, lines: TextPositions): LocatedParse => ({
   root: undefined,
   errors: [{ error: NESTING_TOO_DEEP, range: lines.range(offset, 1) }],
   lines,
@@ -303,15 +332,22 @@ export const NESTING_TOO_DEEP = 'NestingTooDeep';
  * Strict JSON, as the loader's cJSON reads it: comments and trailing commas are errors (loader
  * 1.3.239 fails the whole enumeration on such a file, see docs/diagnostics.md).
  */
-export function parseLocatedJson(text: string): LocatedParse {
-  const lines = new LineIndex(text);
+/**
+ * `positions: false`, for a reader of values alone (the chain model's layer readings): a valid file's
+ * nodes all get one shared zero range instead of their own (issue #19: positions were half of
+ * `strata explain`'s cold parse of the 36 KB validation-layer manifest). A file with errors is read
+ * with positions all the same: its errors say where.
+ */
+export function parseLocatedJson(text: string, { positions = true }: { positions?: boolean } = {}): LocatedParse {
+  const lines = positions ? new LineIndex(text) : NO_POSITIONS;
   // The strict reader counts its own depth, so a valid file is read in one pass, not scanned for
   // nesting first (issue #19: ~3 % of `layer list` on 10,000 manifests); jsonc-parser's reading
   // scans first, as before.
   const reader = new StrictJsonReader(text, lines);
   const root = reader.read();
   if (root) return { root, errors: [], lines };
-  return reader.tooDeepAt === null ? parseLocatedJsonc(text, lines) : tooDeepAt(reader.tooDeepAt, lines);
+  if (!positions) return parseLocatedJson(text);
+  return reader.tooDeepAt === null ? parseLocatedJsonc(text, lines as LineIndex) : tooDeepAt(reader.tooDeepAt, lines);
 }
 
 /** jsonc-parser's reading: its errors, and the tree it recovers around them. Exported for tests/unit/located-json.test.ts. */

@@ -136,8 +136,9 @@ function driverManifest(root: LocatedJson): DriverManifest | undefined {
 }
 
 /** Parse a layer or driver manifest. Never throws; every problem is left for the linter to report. */
-export function parseManifest(text: string): ParsedManifest {
-  const { root, errors, lines } = parseLocatedJson(text);
+/** `positions: false`: every range is line 0, column 0 (parseLocatedJson), for a reader of values alone. */
+export function parseManifest(text: string, options: { positions?: boolean } = {}): ParsedManifest {
+  const { root, errors, lines } = parseLocatedJson(text, options);
   const rootKeys = root?.kind === 'object' ? root.properties.map((p) => ({ key: p.key, keyRange: p.keyRange })) : [];
   let manifest: ParsedManifest['manifest'];
   if (root?.kind === 'object') manifest = first(root, 'ICD') ? driverManifest(root) : layerManifest(root);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NESTING_TOO_DEEP, parseLocatedJson, parseLocatedJsonc } from '../../shared/manifest/located-json';
+import { LineIndex, NESTING_TOO_DEEP, parseLocatedJson, parseLocatedJsonc } from '../../shared/manifest/located-json';
 import { seededRandom } from '../helpers/seeded-random';
 import { APP_ROOT } from '../helpers/strata-cli';
 
@@ -145,4 +145,50 @@ test('seeded mutations: the same answer as jsonc-parser', () => {
     else text = text.slice(0, at) + JUNK[Math.floor(next() * JUNK.length)]! + text.slice(at + 1);
     same(text, `seed ${SEED} iteration ${i}`);
   }
+});
+
+test('LineIndex.position: the line and column of every offset, asked in text order, backwards and at random', () => {
+  const random = seededRandom(19);
+  const text = Array.from({ length: 400 }, (_, i) => 'x'.repeat(Math.floor(random() * 30)) + (i % 7 === 3 ? '\r\n' : i % 11 === 5 ? '\r' : '\n')).join('');
+  // What a position is, by counting: LF, CRLF and CR each end a line.
+  const expected: { line: number; character: number }[] = [];
+  for (let o = 0, line = 0, start = 0; o <= text.length; o++) {
+    expected.push({ line, character: o - start });
+    const c = text[o];
+    if (c === '\n' || (c === '\r' && text[o + 1] !== '\n')) {
+      line++;
+      start = o + 1;
+    }
+  }
+  const offsets = [...expected.keys()];
+  const orders = [offsets, [...offsets].reverse(), offsets.map(() => Math.floor(random() * (text.length + 1)))];
+  for (const order of orders) {
+    const lines = new LineIndex(text);
+    for (const o of order) assert.deepEqual(lines.position(o), expected[o], `offset ${o}`);
+  }
+  assert.deepEqual(new LineIndex(text).position(text.length + 5), expected[text.length]);
+});
+
+/** A parse's tree and errors with every range at line 0, column 0: what a parse without positions gives a valid file. */
+const zeroRanges = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(zeroRanges)
+    : value && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.entries(value).map(([k, v]) => [
+            k,
+            k === 'range' || k === 'keyRange' ? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } : zeroRanges(v),
+          ]),
+        )
+      : value;
+
+test('without positions: the same tree with zero ranges for a valid file; a file with errors is read with its positions', () => {
+  for (const [i, text] of [...files, ...edges].entries()) {
+    const full = parseLocatedJson(text);
+    const bare = parseLocatedJson(text, { positions: false });
+    if (full.errors.length === 0) assert.deepEqual(zeroRanges(bare.root), zeroRanges(full.root), `text ${i}`);
+    else assert.deepEqual({ root: bare.root, errors: bare.errors }, { root: full.root, errors: full.errors }, `text ${i}`);
+  }
+  const valid = parseLocatedJson('{\n  "a": [1, "b"]\n}', { positions: false });
+  assert.deepEqual(valid.lines.range(3, 4), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
 });
