@@ -331,8 +331,7 @@ export const NESTING_TOO_DEEP = 'NestingTooDeep';
 /**
  * Strict JSON, as the loader's cJSON reads it: comments and trailing commas are errors (loader
  * 1.3.239 fails the whole enumeration on such a file, see docs/diagnostics.md).
- */
-/**
+ *
  * `positions: false`, for a reader of values alone (the chain model's layer readings): a valid file's
  * nodes all get one shared zero range instead of their own (issue #19: positions were half of
  * `strata explain`'s cold parse of the 36 KB validation-layer manifest). A file with errors is read

@@ -135,8 +135,10 @@ function driverManifest(root: LocatedJson): DriverManifest | undefined {
   return m;
 }
 
-/** Parse a layer or driver manifest. Never throws; every problem is left for the linter to report. */
-/** `positions: false`: every range is line 0, column 0 (parseLocatedJson), for a reader of values alone. */
+/**
+ * Parse a layer or driver manifest. Never throws; every problem is left for the linter to report.
+ * `positions: false`: every range is line 0, column 0 (parseLocatedJson), for a reader of values alone.
+ */
 export function parseManifest(text: string, options: { positions?: boolean } = {}): ParsedManifest {
   const { root, errors, lines } = parseLocatedJson(text, options);
   const rootKeys = root?.kind === 'object' ? root.properties.map((p) => ({ key: p.key, keyRange: p.keyRange })) : [];

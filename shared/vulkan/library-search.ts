@@ -130,12 +130,15 @@ export function normalizePosixPath(path: string): string {
   return (absolute ? '/' : '') + out.join('/') || (absolute ? '/' : '.');
 }
 
-/** normalizePosixPath(`${dir}/${rest}`), without its split and join where both are normal but for leading "./" parts ("./libVkLayer_x.so", most relative "library_path"s). */
+/**
+ * normalizePosixPath(`${dir}/${rest}`). Leading "./" parts of `rest` ("./libVkLayer_x.so", most
+ * relative "library_path"s) go first, as the normalization would drop them: the join is then usually
+ * normal already, and takes normalizePosixPath's one-test path instead of its split and join.
+ */
 export function joinPosixPath(dir: string, rest: string): string {
   let tail = rest;
   while (tail.startsWith('./')) tail = tail.slice(2);
-  if (tail === '' || tail.startsWith('/') || dir === '' || NOT_NORMAL.test(tail) || NOT_NORMAL.test(dir)) return normalizePosixPath(`${dir}/${rest}`);
-  return dir === '/' ? `/${tail}` : `${dir}/${tail}`;
+  return normalizePosixPath(`${dir}/${tail}`);
 }
 
 function folderOf(file: string): string {
