@@ -3,7 +3,7 @@ import { GuardedReadError, readGuarded } from '../platform/guarded-read';
 import { resolve } from 'node:path';
 import { serviceError } from '../../shared/errors/strata-error';
 import type { ShaderDisassembly } from '../../shared/shader/shader-disassembly';
-import { disassembleSpirv, disassemblyTexts, type DisassemblyOptions } from '../../shared/shader/spirv-disassembler';
+import { disassembleSpirv, disassembleSpirvUtf8, disassemblyTexts, type DisassemblyOptions } from '../../shared/shader/spirv-disassembler';
 import { parseSpirv } from '../../shared/shader/spirv-instructions';
 import type { ShaderPackResult } from '../../shared/shader/shader-pack';
 import { decodeVbc } from '../../shared/shader/vbc-format';
@@ -36,9 +36,9 @@ async function readSpirvFile(path: string): Promise<Uint8Array> {
 }
 
 /** Reads a SPIR-V file (I/O here, decoding in shared/) and disassembles it like `spirv-dis` (or `spirv-dis --raw-id`). */
-export async function disassembleShaderFile(request: { path: string; rawIds?: boolean | undefined }): Promise<ShaderDisassembly> {
+export async function disassembleShaderFile(request: { path: string; rawIds?: boolean | undefined; utf8?: boolean | undefined }): Promise<ShaderDisassembly> {
   const path = resolve(request.path);
-  return disassembleBytes(path, await readSpirvFile(path), { rawIds: request.rawIds ?? false });
+  return disassembleBytes(path, await readSpirvFile(path), { rawIds: request.rawIds ?? false }, request.utf8 ?? false);
 }
 
 /** Reads a SPIR-V file and answers its summary, reflection and validation diagnostics (all decoded in shared/). */
@@ -51,7 +51,7 @@ export async function inspectShaderFile(request: { path: string }): Promise<Shad
  * The part every shader channel shares once the bytes are in hand, wherever they came from (a file
  * main read, or a request's base64). `path` is what the answer names the module by.
  */
-function disassembleBytes(path: string, bytes: Uint8Array, options: DisassemblyOptions): ShaderDisassembly {
+function disassembleBytes(path: string, bytes: Uint8Array, options: DisassemblyOptions, utf8 = false): ShaderDisassembly {
   if (readAsVbc(bytes, path)) {
     // A VBC file has no text of its own: each stage's, in file order, under a comment naming it (docs/vbc.md).
     const inspection = inspectVbc(bytes);
@@ -62,9 +62,10 @@ function disassembleBytes(path: string, bytes: Uint8Array, options: DisassemblyO
       .join('\n');
     return { path, ok: inspection.ok, text, diagnostics: inspection.diagnostics, format: 'vbc' };
   }
-  const { text, diagnostics, ok } = disassembleSpirv(bytes, options);
+  const result = utf8 ? disassembleSpirvUtf8(bytes, options) : disassembleSpirv(bytes, options);
   // LSP 3.18 allows MarkupContent messages; ours are plain strings, and the contract says so.
-  return { path, ok, text, diagnostics: diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value })) };
+  const diagnostics = result.diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value }));
+  return 'utf8' in result ? { path, ok: result.ok, text: '', utf8: result.utf8, diagnostics } : { path, ok: result.ok, text: result.text, diagnostics };
 }
 
 function inspectBytes(path: string, bytes: Uint8Array): ShaderInspection {

@@ -17,6 +17,12 @@ export const ShaderDisassembleRequestSchema = z
     path: z.string().min(1),
     /** `%12` for every id, like `spirv-dis --raw-id`; by default friendly names, like plain `spirv-dis`. */
     rawIds: z.boolean().optional(),
+    /**
+     * The text of a SPIR-V module as UTF-8 bytes in `utf8`, `text` then empty: for a host that writes
+     * it out as it is (the CLI). A large module's text is megabytes, which made into a string and
+     * encoded back for the write cost more than printing it (issue #19). A VBC file's text stays in `text`.
+     */
+    utf8: z.boolean().optional(),
   })
   .strict();
 
@@ -25,6 +31,8 @@ export const ShaderDisassemblySchema = z.object({
   /** False when the module has errors: `text` is then Strata's best effort (spirv-dis would refuse it). */
   ok: z.boolean(),
   text: z.string(),
+  /** The text as UTF-8 bytes, when the request asked for them (`text` is then empty). */
+  utf8: z.instanceof(Uint8Array).optional(),
   /** Ranges are on line 0 and count 32-bit words from the start of the module (a VBC file: bytes from the start of the file). */
   diagnostics: z.array(SpirvDiagnosticSchema),
   /** 'vbc' for a VBC file: `text` is each stage's disassembly after a `; Stage …` comment line. Absent for SPIR-V. */

@@ -34,6 +34,11 @@ export interface Disassembly {
   ok: boolean;
 }
 
+/** A Disassembly whose text is UTF-8 bytes (disassembleSpirvUtf8). */
+export interface Utf8Disassembly extends Omit<Disassembly, 'text'> {
+  utf8: Uint8Array<ArrayBuffer>;
+}
+
 export interface DisassemblyOptions {
   /** `%12` for every id, like `spirv-dis --raw-id`; otherwise friendly names, like plain `spirv-dis`. */
   rawIds?: boolean;
@@ -220,6 +225,19 @@ class TextWriter {
     this.len = len;
   }
 
+  /**
+   * `prefix` and then the bytes written, as one UTF-8 array (call once, last): the text for a host
+   * that writes it out as it is, without making a string of it and encoding that back.
+   */
+  bytesAfter(prefix: string): Uint8Array<ArrayBuffer> {
+    const head = new TextWriter(3 * prefix.length);
+    head.text(prefix);
+    const bytes = new Uint8Array(head.len + this.len);
+    bytes.set(head.buf.subarray(0, head.len));
+    bytes.set(this.buf.subarray(0, this.len), head.len);
+    return bytes;
+  }
+
   /** The text (call once, last). */
   toString(): string {
     const bytes = this.buf.subarray(0, this.len);
@@ -365,11 +383,12 @@ function moduleText(module: ParsedModule, names: ReadonlyMap<number, string> | n
 }
 
 /**
- * Bytes → text without keeping the decoded instructions: one decoding pass for --raw-id; for
- * friendly names, like spirv-dis, a first pass that only collects the names (ids can be named
- * before they are defined: OpName, OpEntryPoint and OpDecorate come first).
+ * Bytes → printed instructions without keeping the decoded instructions: one decoding pass for
+ * --raw-id; for friendly names, like spirv-dis, a first pass that only collects the names (ids can
+ * be named before they are defined: OpName, OpEntryPoint and OpDecorate come first). `header` is
+ * the text before the instructions ('' when the module has none), known once they are decoded.
  */
-export function disassembleSpirv(bytes: Uint8Array, options: DisassemblyOptions = {}): Disassembly {
+function printSpirv(bytes: Uint8Array, options: DisassemblyOptions): { header: string; out: TextWriter; diagnostics: Diagnostic[]; ok: boolean } {
   let names: ReadonlyMap<number, string> | null = null;
   if (!options.rawIds) {
     let mapper: FriendlyNameMapper | undefined;
@@ -379,9 +398,24 @@ export function disassembleSpirv(bytes: Uint8Array, options: DisassemblyOptions 
   const out = new TextWriter(sizeHint(bytes.length >> 2));
   const printer = new InstructionPrinter(out, names);
   const module = decodeSpirv(bytes, (inst) => printer.instruction(inst));
-  const text = module.header ? formatHeader(module.header) + out.toString() : out.toString();
   const ok = !module.diagnostics.some((d) => d.severity === 1);
-  return { text, diagnostics: module.diagnostics, ok };
+  return { header: module.header ? formatHeader(module.header) : '', out, diagnostics: module.diagnostics, ok };
+}
+
+/** Bytes → text (see printSpirv). */
+export function disassembleSpirv(bytes: Uint8Array, options: DisassemblyOptions = {}): Disassembly {
+  const { header, out, diagnostics, ok } = printSpirv(bytes, options);
+  return { text: header + out.toString(), diagnostics, ok };
+}
+
+/**
+ * Bytes → the same text as UTF-8 bytes, for a host that writes it out as it is (`strata shader dis`):
+ * a large module's text is megabytes, which made into a string and encoded back for the write cost
+ * more than printing it (issue #19).
+ */
+export function disassembleSpirvUtf8(bytes: Uint8Array, options: DisassemblyOptions = {}): Utf8Disassembly {
+  const { header, out, diagnostics, ok } = printSpirv(bytes, options);
+  return { utf8: out.bytesAfter(header), diagnostics, ok };
 }
 
 /** The friendly and the raw text of a parsed module, and the names that link one to the other (the Shaders panel's toggle). */

@@ -6,18 +6,72 @@
  */
 import type { NumberKind } from './spirv-instructions';
 
-/** C's `%.{precision}g` for a finite number (no '#' flag: trailing zeros dropped). */
+const scratch = new DataView(new ArrayBuffer(8));
+
+/**
+ * C's `%.{precision}g` for a finite number (no '#' flag: trailing zeros dropped). One conversion to
+ * decimal digits (toExponential), the rest string slicing: a large module prints thousands of
+ * constants, each formatted by code that has not been compiled yet (issue #19).
+ *
+ * toExponential rounds a value halfway between two results away from zero (ECMA-262 "pick the larger
+ * n"); C's printf, as spirv-dis prints through it, to the even one (`%.9g` of 1234567.125 is
+ * 1234567.12): an exactly halfway value that went up to an odd last digit goes back down by one.
+ */
 export function formatG(value: number, precision: number): string {
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';
   const exponential = value.toExponential(precision - 1);
   const e = exponential.indexOf('e');
   const exponent = Number(exponential.slice(e + 1));
-  const trim = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
+  // "1.23456713": the sign left out, one digit, the point, precision - 1 digits.
+  let mantissa = exponential.slice(value < 0 ? 1 : 0, e);
+  const last = mantissa.charCodeAt(mantissa.length - 1) - 48;
+  if (last % 2 === 1) {
+    const halfway = `${mantissa.slice(0, -1)}${last - 1}5e${exponent}`;
+    if (exactlyDecimal(Math.abs(value), halfway)) mantissa = mantissa.slice(0, -1) + String(last - 1);
+  }
+  const sign = value < 0 ? '-' : '';
   if (exponent < -4 || exponent >= precision) {
     const digits = Math.abs(exponent).toString().padStart(2, '0');
-    return `${trim(exponential.slice(0, e))}e${exponent < 0 ? '-' : '+'}${digits}`;
+    return `${sign}${withoutTrailingZeros(mantissa.slice(0, 1), mantissa.slice(2))}e${exponent < 0 ? '-' : '+'}${digits}`;
   }
-  return trim(value.toFixed(precision - 1 - exponent));
+  const digits = mantissa.length > 1 ? mantissa.slice(0, 1) + mantissa.slice(2) : mantissa;
+  return exponent >= 0
+    ? sign + withoutTrailingZeros(digits.slice(0, exponent + 1), digits.slice(exponent + 1))
+    : sign + withoutTrailingZeros('0', '0'.repeat(-exponent - 1) + digits);
+}
+
+/** `whole.fraction` without the fraction's trailing zeros (and without the point when none is left). */
+function withoutTrailingZeros(whole: string, fraction: string): string {
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
+  return end === 0 ? whole : `${whole}.${fraction.slice(0, end)}`;
+}
+
+/**
+ * Whether the positive finite double `value` is exactly the decimal `text` ("DIGITS.DIGITSeEXP"):
+ * first whether the decimal reads back as the value at all (nearly never, for a halfway text), then
+ * exactly, in integers: value = m·2^b, text = n·10^k.
+ */
+function exactlyDecimal(value: number, text: string): boolean {
+  if (Number(text) !== value) return false;
+  const e = text.indexOf('e');
+  const point = text.indexOf('.');
+  const fraction = point < 0 ? '' : text.slice(point + 1, e);
+  const n = BigInt((point < 0 ? text.slice(0, e) : text.slice(0, point)) + fraction);
+  const k = Number(text.slice(e + 1)) - fraction.length;
+  scratch.setFloat64(0, value);
+  const high = scratch.getUint32(0);
+  const biased = (high >>> 20) & 0x7ff;
+  const fractionBits = (BigInt(high & 0xfffff) << 32n) | BigInt(scratch.getUint32(4));
+  const m = biased === 0 ? fractionBits : fractionBits | (1n << 52n);
+  const b = (biased === 0 ? 1 : biased) - 1075;
+  let left = m;
+  let right = n;
+  if (b >= 0) left <<= BigInt(b);
+  else right <<= BigInt(-b);
+  if (k >= 0) right *= 10n ** BigInt(k);
+  else left *= 10n ** BigInt(-k);
+  return left === right;
 }
 
 /** SPIRV-Tools' HexFloat printing of an IEEE value with the given field widths. */
@@ -50,8 +104,6 @@ export function formatHexFloat(bits: bigint, exponentBits: number, fractionBits:
   const mantissa = nibbles ? `.${fraction.toString(16).padStart(nibbles, '0')}` : '';
   return `${sign}0x${isZero ? '0' : '1'}${mantissa}p${intExponent >= 0 ? '+' : ''}${intExponent}`;
 }
-
-const scratch = new DataView(new ArrayBuffer(8));
 
 function formatFloat32(word: number): string {
   scratch.setUint32(0, word >>> 0);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildShaderCorpus, spirvDis, spirvDisFriendly, type ShaderCorpus } from '../helpers/shader-corpus';
-import { disassembleModule, disassembleSpirv, disassemblyTexts } from '../../shared/shader/spirv-disassembler';
+import { disassembleModule, disassembleSpirv, disassembleSpirvUtf8, disassemblyTexts } from '../../shared/shader/spirv-disassembler';
 import { parseSpirv } from '../../shared/shader/spirv-instructions';
 import { ShaderDisassemblySchema } from '../../shared/shader/shader-disassembly';
 import { makeTempHome } from '../helpers/temp-home';
@@ -67,6 +67,8 @@ test('disassembly equals `spirv-dis --raw-id` byte for byte, for every corpus mo
     assert.ok(ours.ok, m.name);
     const actual = Buffer.from(ours.text, 'utf8');
     assert.ok(actual.equals(expected), `${m.name}: ${firstDifference(ours.text, expected.toString('utf8'))}`);
+    // The CLI's form: the same text, as the bytes it writes.
+    assert.ok(Buffer.from(disassembleSpirvUtf8(bytesOf(m.path), { rawIds: true }).utf8).equals(expected), `${m.name} (UTF-8 bytes)`);
   }
 });
 
@@ -83,6 +85,8 @@ test('disassembly with friendly names equals plain `spirv-dis` byte for byte, fo
       assert.deepEqual(ours.diagnostics, [], m.name);
       assert.ok(Buffer.from(ours.text, 'utf8').equals(expected), `${m.name}: ${firstDifference(ours.text, expected.toString('utf8'))}`);
     }
+    // As bytes (the CLI's form), names that are not ASCII included (spirv-names-edge.spvasm).
+    assert.ok(Buffer.from(disassembleSpirvUtf8(bytesOf(m.path)).utf8).equals(expected), `${m.name} (UTF-8 bytes)`);
     // The panel's pair of texts: the same two, and every name it links is a name spirv-dis printed.
     const texts = disassemblyTexts(parsed);
     assert.equal(texts.disassembly, expected.toString('utf8'), m.name);

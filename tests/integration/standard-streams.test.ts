@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempHome, type TempHome } from '../helpers/temp-home';
 import { APP_ROOT, runStrata, strataCommand } from '../helpers/strata-cli';
+import { buildLargeModule, spirvDis } from '../helpers/shader-corpus';
 
 /**
  * The CLI writes its output to descriptors 1 and 2 itself (main/hosts/cli/standard-streams.ts), as
@@ -113,6 +114,30 @@ test('a non-blocking standard output (set so by another process): the whole text
     assert.equal(r.stdout.toString('utf8'), whole.stdout);
   } finally {
     home.cleanup();
+  }
+});
+
+test('strata shader dis, whose text is written as bytes: a slow reader of a non-blocking output gets spirv-dis’s text, every byte in order', async () => {
+  // ~600 KB of text: many pipe-fulls, so the write meets EAGAIN and goes on through Node's stream.
+  const large = buildLargeModule(80);
+  const home = makeTempHome();
+  try {
+    const expected = spirvDis(large.path);
+    assert.ok(expected.length > 4 * 65536, `the text is ${expected.length} bytes: several pipe-fulls`);
+    const setNonBlocking =
+      'use Fcntl; my $f = fcntl(STDOUT, F_GETFL, 0); fcntl(STDOUT, F_SETFL, $f | O_NONBLOCK) or die "fcntl: $!"; exec @ARGV or die "exec: $!"';
+    const { command, args } = strataCommand(['shader', 'dis', '--raw-id', large.path]);
+    for (const r of [
+      await run(command, args, home.env, { holdMs: 300 }),
+      await run('perl', ['-e', setNonBlocking, command, ...args], home.env, { holdMs: 300 }),
+    ]) {
+      assert.equal(r.code, 0, `${r.signal} ${r.stderr}`);
+      assert.equal(r.stderr, '');
+      assert.ok(r.stdout.equals(expected), `${r.stdout.length} bytes against spirv-dis's ${expected.length}`);
+    }
+  } finally {
+    home.cleanup();
+    large.cleanup();
   }
 });
 

@@ -17,10 +17,11 @@ export function formatSpirvDiagnostics(result: Pick<ShaderDisassembly, 'path' | 
  * the file has errors.
  */
 export async function shaderDisAction(file: string, opts: { json?: boolean; rawId?: boolean }): Promise<void> {
-  const value = await callChannel('shader.disassemble', { path: file, rawIds: opts.rawId === true });
+  // The text as bytes, written as they are (a VBC file's comes as text all the same).
+  const value = await callChannel('shader.disassemble', { path: file, rawIds: opts.rawId === true, ...(opts.json ? {} : { utf8: true }) });
   if (opts.json) printJson(value);
   else {
-    writeOut(value.text);
+    writeOut(value.utf8 ?? value.text);
     writeErr(value.format === 'vbc' ? formatVbcDiagnostics(value) : formatSpirvDiagnostics(value));
   }
   if (!value.ok) process.exitCode = EXIT.problems;
