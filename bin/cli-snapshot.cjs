@@ -167,6 +167,9 @@ async function warmUp(group) {
       // process starts with the code of none, and a builder that ends with one writes no snapshot.
       process.exitCode = undefined;
     }
+    // The program the snapshot process parses its arguments with, built now (cli.ts prepareProgram),
+    // before the facts it read (Strata's package.json) are forgotten.
+    await cli.exports.prepareProgram();
   } finally {
     for (const key of Object.keys(process.env)) delete process.env[key];
     Object.assign(process.env, saved);
@@ -174,8 +177,6 @@ async function warmUp(group) {
     cli.exports.forgetMachineFacts();
     cli.exports.forgetStandardStreams();
   }
-  // The program the snapshot process parses its arguments with, built now (cli.ts prepareProgram).
-  await cli.exports.prepareProgram();
 }
 
 /**

@@ -65,7 +65,8 @@ function runningLinker(): string | null {
 export const linkerCache: () => LinkerCache = machineFact(() => {
   let fromFile: LdSoCache | null = null;
   try {
-    fromFile = readLdSoCache(readFileSync('/etc/ld.so.cache'));
+    const bytes = readFileSync('/etc/ld.so.cache');
+    fromFile = readLdSoCache(bytes, (start, end) => bytes.toString('latin1', start, end));
   } catch {
     // No cache file (musl, a minimal container): ldconfig says whether there is one elsewhere.
   }

@@ -86,9 +86,12 @@ test('entriesNamed: the entries of one name, in the file’s order; a prefix or 
 });
 
 test("this machine's /etc/ld.so.cache: entriesNamed gives, for every name, what the whole list holds of it", () => {
-  const read = readLdSoCache(readFileSync('/etc/ld.so.cache'));
+  const bytes = readFileSync('/etc/ld.so.cache');
+  const read = readLdSoCache(bytes);
   assert.ok(read, 'the cache was not read');
   const all = read.all()!;
+  // Read as the CLI reads it, the characters made by Node's Buffer: the same entries.
+  assert.deepEqual(readLdSoCache(bytes, (start, end) => bytes.toString('latin1', start, end))?.all(), all);
   for (const name of new Set(all.map((e) => e.name)))
     assert.deepEqual(
       read.entriesNamed(name),
@@ -105,7 +108,12 @@ test('the compatibility layout of a glibc before 2.32 (the old entries first) is
 });
 
 test('a name or path that is not ASCII gives null: ldconfig prints that cache', () => {
-  assert.equal(parseLdSoCache(cache([...ENTRIES, { flags: 0x0303, name: 'libé.so', path: '/lib/libé.so' }])), null);
+  const bytes = Buffer.from(cache([...ENTRIES, { flags: 0x0303, name: 'libé.so', path: '/lib/libé.so' }]));
+  assert.equal(parseLdSoCache(bytes), null);
+  assert.equal(
+    readLdSoCache(bytes, (start, end) => bytes.toString('latin1', start, end)),
+    null,
+  );
 });
 
 test('bytes that are no cache, or a cache cut short, give null (the caller asks ldconfig)', () => {
