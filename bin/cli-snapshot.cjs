@@ -7,12 +7,13 @@
 // bytecode of every function that ran, compiled as far as the warm-up commands below reached.
 //
 // scripts/build.mjs runs `node SNAPSHOT_NODE_FLAGS --snapshot-blob out/main/snapshots/GROUP.blob --build-snapshot
-// bin/cli-snapshot.cjs GROUP` for each group: this file loads out/main/cli.cjs as Node loads a
-// CommonJS file, runs the group's warm-up commands in an environment of its own (a temporary HOME and
-// XDG folders holding a few manifests and a SPIR-V module: never the builder's own configuration),
-// forgets every fact about the build machine (shared/app/machine-facts.ts), and names the function a
-// snapshot process runs. The build writes `GROUP.blob.for` beside the blob: the checkout and the Node
-// binary it is for, which bin/strata checks (another Node refuses a snapshot it did not write).
+// bin/cli-snapshot.cjs GROUP` for each group: this file loads out/main/cli-GROUP.cjs (the CLI with
+// that group's commands alone) as Node loads a CommonJS file, runs the group's warm-up commands in an
+// environment of its own (a temporary HOME and XDG folders holding a few manifests and a SPIR-V
+// module: never the builder's own configuration), forgets every fact about the build machine
+// (shared/app/machine-facts.ts), and names the function a snapshot process runs. The build writes
+// `GROUP.blob.for` beside the blob: the checkout and the Node binary it is for, which bin/strata
+// checks (another Node refuses a snapshot it did not write).
 //
 // In a snapshot process the bundle's `require` is Node's, made for the bundle's path at start: a
 // snapshot's builder may only require built-in modules (so nothing here requires bin/code-cache.cjs),
@@ -48,8 +49,16 @@ if (!startupSnapshot.isBuildingSnapshot()) {
   return;
 }
 
+// `--build-snapshot bin/cli-snapshot.cjs GROUP`.
+const group = process.argv[2];
+if (!SNAPSHOT_GROUPS.includes(group)) {
+  process.stderr.write(`bin/cli-snapshot.cjs: no snapshot group ${JSON.stringify(group)} (${SNAPSHOT_GROUPS.join(', ')})\n`);
+  process.exit(2);
+}
+
 const root = dirname(__dirname);
-const cliPath = join(root, 'out', 'main', 'cli.cjs');
+// The group's bundle: the CLI with that group's commands alone (scripts/build.mjs buildCliGroupBundle).
+const cliPath = join(root, 'out', 'main', `cli-${group}.cjs`);
 
 /** What the bundle's `require` calls: the builder's (built-ins only) while building, Node's own afterwards. */
 let requireNow = require;
@@ -197,12 +206,6 @@ async function runFromSnapshot() {
   process.exit();
 }
 
-// `--build-snapshot bin/cli-snapshot.cjs GROUP`.
-const group = process.argv[2];
-if (!SNAPSHOT_GROUPS.includes(group)) {
-  process.stderr.write(`bin/cli-snapshot.cjs: no snapshot group ${JSON.stringify(group)} (${SNAPSHOT_GROUPS.join(', ')})\n`);
-  process.exit(2);
-}
 warmUp(group).then(
   () => startupSnapshot.setDeserializeMainFunction(runFromSnapshot),
   (e) => {

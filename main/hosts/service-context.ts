@@ -66,18 +66,21 @@ export function createServiceContext(options: ServiceContextOptions): ServiceCon
   const probes = new BridgePool(bridgeOptions, bridge);
   let sessionService: Promise<SessionService> | undefined;
   const sessions = () =>
-    (sessionService ??= Promise.all([import('../sessions/session-service'), import('../chain/loader-version'), import('../sessions/profile-launch')]).then(
-      ([{ SessionService }, { loaderVersionFromBridge }, { profileResolver }]) => {
-        const loaderVersion = loaderVersionFromBridge(bridge);
-        return new SessionService({
-          env,
-          version,
-          ...(options.bus ? { bus: options.bus } : {}),
-          loaderVersion,
-          profiles: profileResolver({ loaderVersion: async () => (await loaderVersion()).version }),
-        });
-      },
-    ));
+    (sessionService ??= (
+      typeof __STRATA_CLI_GROUP__ === 'undefined'
+        ? Promise.all([import('../sessions/session-service'), import('../chain/loader-version'), import('../sessions/profile-launch')])
+        : // A startup snapshot's bundle holds no command that launches (main/build-defines.d.ts).
+          Promise.reject(new Error(`sessions are not in the "${__STRATA_CLI_GROUP__}" startup snapshot of the CLI`))
+    ).then(([{ SessionService }, { loaderVersionFromBridge }, { profileResolver }]) => {
+      const loaderVersion = loaderVersionFromBridge(bridge);
+      return new SessionService({
+        env,
+        version,
+        ...(options.bus ? { bus: options.bus } : {}),
+        loaderVersion,
+        profiles: profileResolver({ loaderVersion: async () => (await loaderVersion()).version }),
+      });
+    }));
   const router = createRouter(createHandlers({ version, bridge, probes, sessions, ...(options.env ? { env: options.env } : {}) }), {
     ...(options.answers ? { answers: options.answers } : {}),
   });

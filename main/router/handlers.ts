@@ -20,28 +20,65 @@ export interface ServiceOptions {
 }
 
 /**
+ * A service a startup snapshot's bundle does not hold (see `services`): its channels answer with an
+ * error that says so, typed as the service they stand for.
+ */
+function notInBundle(name: string): () => Promise<never> {
+  return () =>
+    Promise.reject(
+      new Error(
+        `the ${name} service is not in the "${String(__STRATA_CLI_GROUP__)}" startup snapshot of the CLI (a bug in Strata: run the command as \`node bin/strata …\`)`,
+      ),
+    );
+}
+
+/**
  * Every service module is imported by the first call of one of its channels, not when the handlers
  * are made: a CLI command loads its own channel's service alone (issue #19: start-up). The import
  * below is the one place a channel's handler names its module.
+ *
+ * A startup snapshot's bundle (main/build-defines.d.ts) holds only the services its group's commands
+ * call: explain's `chain.explain`, `chain.compare` and `profiles.explain`; discovery's `discovery.*`,
+ * `lint.files`, `env.summary`, `layers.inspect` and `drivers.negotiate`; shader's `shader.*`. Another
+ * channel there answers that it is not in the bundle (tests/integration/cli-snapshot.test.ts runs
+ * each group's commands from its snapshot).
  */
 const services = {
-  appInfo: () => import('../app-info/app-info-service'),
-  environment: () => import('../../shared/loader/environment-summary'),
-  vulkan: () => import('../vulkan/vulkan-service'),
-  driverNegotiation: () => import('../vulkan/driver-negotiation-service'),
-  layerInspect: () => import('../vulkan/layer-inspect-service'),
-  discovery: () => import('../discovery/discovery-service'),
-  lint: () => import('../discovery/lint-files-service'),
-  chain: () => import('../chain/chain-service'),
-  loaderVersion: () => import('../chain/loader-version'),
-  loaderVersionFile: () => import('../chain/loader-version-file'),
-  chainContext: () => import('../chain/chain-context-service'),
-  shader: () => import('../shaders/shader-service'),
-  override: () => import('../override/override-service'),
-  sessions: () => import('../sessions/session-handlers'),
-  profiles: () => import('../profiles/profile-handlers'),
-  activity: () => import('../activity/activity-service'),
-  bundleFolder: () => import('../diagnostics/bundle-folder-service'),
+  appInfo: typeof __STRATA_CLI_GROUP__ === 'undefined' ? () => import('../app-info/app-info-service') : notInBundle('app-info'),
+  environment:
+    typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'discovery'
+      ? () => import('../../shared/loader/environment-summary')
+      : notInBundle('environment-summary'),
+  vulkan: typeof __STRATA_CLI_GROUP__ === 'undefined' ? () => import('../vulkan/vulkan-service') : notInBundle('vulkan'),
+  driverNegotiation:
+    typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'discovery'
+      ? () => import('../vulkan/driver-negotiation-service')
+      : notInBundle('driver-negotiation'),
+  layerInspect:
+    typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'discovery'
+      ? () => import('../vulkan/layer-inspect-service')
+      : notInBundle('layer-inspect'),
+  discovery:
+    typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'discovery'
+      ? () => import('../discovery/discovery-service')
+      : notInBundle('discovery'),
+  lint:
+    typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'discovery' ? () => import('../discovery/lint-files-service') : notInBundle('lint'),
+  chain: typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'explain' ? () => import('../chain/chain-service') : notInBundle('chain'),
+  loaderVersion:
+    typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ !== 'shader' ? () => import('../chain/loader-version') : notInBundle('loader-version'),
+  loaderVersionFile:
+    typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ !== 'shader'
+      ? () => import('../chain/loader-version-file')
+      : notInBundle('loader-version-file'),
+  chainContext: typeof __STRATA_CLI_GROUP__ === 'undefined' ? () => import('../chain/chain-context-service') : notInBundle('chain-context'),
+  shader: typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'shader' ? () => import('../shaders/shader-service') : notInBundle('shader'),
+  override: typeof __STRATA_CLI_GROUP__ === 'undefined' ? () => import('../override/override-service') : notInBundle('override'),
+  sessions: typeof __STRATA_CLI_GROUP__ === 'undefined' ? () => import('../sessions/session-handlers') : notInBundle('sessions'),
+  profiles:
+    typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'explain' ? () => import('../profiles/profile-handlers') : notInBundle('profiles'),
+  activity: typeof __STRATA_CLI_GROUP__ === 'undefined' ? () => import('../activity/activity-service') : notInBundle('activity'),
+  bundleFolder: typeof __STRATA_CLI_GROUP__ === 'undefined' ? () => import('../diagnostics/bundle-folder-service') : notInBundle('bundle-folder'),
 };
 
 /**
@@ -78,7 +115,9 @@ export function createHandlers(options: ServiceOptions): Handlers {
   const sessionService = () =>
     (sessions ??= options.sessions
       ? options.sessions()
-      : import('../sessions/session-service').then(({ SessionService }) => new SessionService({ env, version: options.version })));
+      : typeof __STRATA_CLI_GROUP__ === 'undefined'
+        ? import('../sessions/session-service').then(({ SessionService }) => new SessionService({ env, version: options.version }))
+        : notInBundle('sessions')());
   return {
     'app.info': async (_request, context) => (await services.appInfo()).appInfo(options, context),
     'env.summary': async () => (await services.environment()).summarizeEnvironment(env, env['HOME'] || homedir(), process.platform),

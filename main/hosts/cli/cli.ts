@@ -157,32 +157,17 @@ export function reshapeUsageError(text: string, command: string | null): string 
   return `strata: ${message}. Fix: see \`strata ${command ? `${command} ` : ''}--help\`\n`;
 }
 
-export function buildProgram(version: string): Command {
-  let subcommand: string | null = null;
-  const program = new Command('strata')
-    .description('Strata: see and control which Vulkan layers and drivers an application gets, and why.')
-    .version(version, '-V, --version', 'print the Strata version')
-    .showHelpAfterError(false)
-    .exitOverride()
-    .configureOutput({
-      // Help, --version and usage errors as every other byte the CLI prints (standard-streams.ts).
-      writeOut,
-      writeErr,
-      // Commander's own usage errors, reshaped into our one-line form.
-      outputError: (text, write) => write(reshapeUsageError(text, subcommand)),
-    })
-    .hook('preSubcommand', (_program, sub) => {
-      subcommand = sub.name();
-    });
-
-  // The grammar (docs/cli.md): `strata <noun> <verb>`; the product's main actions (info, explain,
-  // lint, launch, serve) are verbs of their own.
+/** `strata info`. */
+function addInfoCommand(program: Command): void {
   program
     .command('info')
     .description('Strata version, platform, and the Vulkan loader found on this machine')
     .option(...jsonOption())
     .action(readCommand('app.info', { format: formatAppInfo, problems: (info) => !info.loader.found }));
+}
 
+/** `strata env show`, `strata path list`. */
+function addEnvAndPathCommands(program: Command): void {
   program
     .command('env')
     .description('the environment the loader reads')
@@ -199,7 +184,10 @@ export function buildProgram(version: string): Command {
     .option(...jsonOption())
     .option('--elevated', ELEVATED_HELP)
     .action(readCommand('discovery.paths', { format: formatDiscoveryPaths, request: discoveryRequest }));
+}
 
+/** `strata loader show`, `strata device list`: the real loader's answers, through the probe. */
+function addLoaderAndDeviceCommands(program: Command): void {
   program
     .command('loader')
     .description('the Vulkan loader installed here')
@@ -221,7 +209,10 @@ export function buildProgram(version: string): Command {
     .option(...envOption(PROBE_ENV_WHAT))
     .option(...unsetOption(PROBE_ENV_WHAT))
     .action(readCommand('devices.list', { format: formatDevices, problems: (r) => r.devices.length === 0, request: probeRequest }));
+}
 
+/** `strata layer list`, `strata driver list`, `strata lint`, `strata driver negotiate`. */
+function addListAndLintCommands(program: Command): void {
   program
     .command('layer')
     .description('Vulkan layers')
@@ -283,7 +274,10 @@ export function buildProgram(version: string): Command {
     .option(...envOption(PROBE_ENV_WHAT))
     .option(...unsetOption(PROBE_ENV_WHAT))
     .action(driversNegotiateAction);
+}
 
+/** `strata shader disassemble|inspect|pack|validate`. */
+function addShaderCommands(program: Command): void {
   const shader = program.command('shader').description('SPIR-V modules and VBC files: disassemble, inspect (reflection), validate, pack');
   shader
     .command('disassemble')
@@ -325,14 +319,10 @@ export function buildProgram(version: string): Command {
     .argument('<file>', 'a SPIR-V binary (.spv), either byte order, or a VBC file (.vbc, told by its magic)')
     .option(...jsonOption('ok, diagnostics'))
     .action(shaderValidateAction);
+}
 
-  addOverrideCommands(program);
-  addSettingsCommands(program);
-  addExplainCommand(program);
-  addSessionCommands(program);
-  addProfileCommands(program);
-  addLayersInspectCommand(program);
-
+/** `strata serve`. */
+function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description('run Strata in your browser: serves the UI on 127.0.0.1 with a one-time token')
@@ -341,6 +331,50 @@ export function buildProgram(version: string): Command {
     .option('--open', 'open the URL in the default browser')
     .option('--print-token', 'print the reusable token URL even at a terminal (scripts get it whenever stdout is not a terminal)')
     .action(serve);
+}
+
+export function buildProgram(version: string): Command {
+  let subcommand: string | null = null;
+  const program = new Command('strata')
+    .description('Strata: see and control which Vulkan layers and drivers an application gets, and why.')
+    .version(version, '-V, --version', 'print the Strata version')
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({
+      // Help, --version and usage errors as every other byte the CLI prints (standard-streams.ts).
+      writeOut,
+      writeErr,
+      // Commander's own usage errors, reshaped into our one-line form.
+      outputError: (text, write) => write(reshapeUsageError(text, subcommand)),
+    })
+    .hook('preSubcommand', (_program, sub) => {
+      subcommand = sub.name();
+    });
+
+  // The grammar (docs/cli.md): `strata <noun> <verb>`; the product's main actions (info, explain,
+  // lint, launch, serve) are verbs of their own. In this order (the help pages').
+  //
+  // A startup snapshot's bundle holds its group's commands alone (scripts/build.mjs defines
+  // __STRATA_CLI_GROUP__ for it; bin/cli-snapshot.cjs names the groups, bin/strata picks one by the
+  // command's first word): esbuild drops the others, and the modules only they use, so that every
+  // command started from the snapshot reads back less of it (issue #19). The test stays in each
+  // condition as written, for esbuild to decide it: a constant it would not see through.
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined') addInfoCommand(program);
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'discovery') addEnvAndPathCommands(program);
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined') addLoaderAndDeviceCommands(program);
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'discovery') addListAndLintCommands(program);
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'shader') addShaderCommands(program);
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined') {
+    addOverrideCommands(program);
+    addSettingsCommands(program);
+  }
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'explain') addExplainCommand(program);
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined') {
+    addSessionCommands(program);
+    addProfileCommands(program);
+  }
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined' || __STRATA_CLI_GROUP__ === 'discovery') addLayersInspectCommand(program);
+  if (typeof __STRATA_CLI_GROUP__ === 'undefined') addServeCommand(program);
 
   return program;
 }
