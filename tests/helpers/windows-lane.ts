@@ -620,8 +620,14 @@ export function openWindowsLane(): WindowsLane {
       }
       const file = join(io, `import-${++runs}.reg`);
       writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines.join('\r\n') + '\r\n', 'utf16le')]));
-      const r = wine(['reg', 'import', winPath(file)]);
-      if (r.status !== 0) throw new Error(`reg import failed: ${r.stdout}${r.stderr}`);
+      // The file is the whole state (it deletes the keys first), so a failed import is tried again: a
+      // full run once had Wine fail to start reg.exe ("ShellExecuteEx failed: Internal error").
+      for (let attempt = 1; ; attempt++) {
+        const r = wine(['reg', 'import', winPath(file)]);
+        if (r.status === 0) break;
+        if (attempt === 3) throw new Error(`reg import failed (${r.status ?? r.signal}): ${r.stdout}${r.stderr}`);
+        spawnSync('sleep', ['1']);
+      }
     },
     regQuery(key) {
       // A missing key is reg's "Unable to find the specified registry key" (status 1): ''. Any other
