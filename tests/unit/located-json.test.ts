@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LineIndex, NESTING_TOO_DEEP, parseLocatedJson, parseLocatedJsonc } from '../../shared/manifest/located-json';
+import { LineIndex, NESTING_TOO_DEEP, parseLocatedJson, parseLocatedJsonc, plainTree } from '../../shared/manifest/located-json';
 import { seededRandom } from '../helpers/seeded-random';
 import { APP_ROOT } from '../helpers/strata-cli';
 
@@ -191,4 +191,47 @@ test('without positions: the same tree with zero ranges for a valid file; a file
   }
   const valid = parseLocatedJson('{\n  "a": [1, "b"]\n}', { positions: false });
   assert.deepEqual(valid.lines.range(3, 4), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+});
+
+test("without positions a valid file is JSON.parse's value as a tree, unless that would not be the strict reader's tree", () => {
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const cases = [
+    ...files,
+    '{"a":1,"a":2}',
+    '{"o":{"x":1,"y":{"x":2,"x":3}}}',
+    '{"b":1,"10":2,"a":3}',
+    '{"0x":1}',
+    '{"__proto__":{"p":1},"constructor":2}',
+    '{"a:\\"b":"c:d","e":"\\\\","f":":"}',
+    '{"k":"\\":\\"","k":1}',
+    ' [ -0 , 1e999 , "\\ud800" , {"":""} ] ',
+    deep(1000),
+    deep(1001),
+  ];
+  const random = seededRandom(0x5ca1ab1e);
+  for (let i = 0; i < 300; i++) {
+    // Random objects with names drawn from a few, so that some repeat.
+    const names = ['a', 'b', 'a:b', 'c\\"', '1', ''];
+    const object = (depth: number): string =>
+      `{${Array.from({ length: Math.floor(random() * 4) }, () => `"${names[Math.floor(random() * names.length)]}":${depth < 3 && random() < 0.4 ? object(depth + 1) : Math.floor(random() * 9)}`).join(',')}}`;
+    cases.push(object(0));
+  }
+  let plain = 0;
+  for (const [i, text] of cases.entries()) {
+    const full = parseLocatedJson(text);
+    if (full.errors.length > 0) continue;
+    const tree = plainTree(text);
+    if (tree) {
+      plain++;
+      assert.deepEqual(zeroRanges(tree), zeroRanges(full.root), `case ${i}: ${text.slice(0, 80)}`);
+    }
+    assert.deepEqual(zeroRanges(parseLocatedJson(text, { positions: false }).root), zeroRanges(full.root), `case ${i} (positions: false)`);
+  }
+  // Which texts JSON.parse reads: the installed manifests and fixtures, not the names given twice, a
+  // name that is an array index, or nesting past the limit.
+  assert.ok(plain > files.length / 2, `${plain} of ${cases.length} read by JSON.parse`);
+  for (const refused of ['{"a":1,"a":2}', '{"o":{"x":1,"y":{"x":2,"x":3}}}', '{"b":1,"10":2,"a":3}', '{"k":"\\":\\"","k":1}', deep(1001)])
+    assert.equal(plainTree(refused), null, refused.slice(0, 40));
+  assert.ok(plainTree(deep(1000)));
+  assert.ok(plainTree('{"__proto__":{"p":1},"constructor":2}'));
 });
