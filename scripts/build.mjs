@@ -197,12 +197,12 @@ function buildCliGroupBundle(group) {
 }
 
 /**
- * out/main/snapshots/GROUP.blob: a V8 startup snapshot of the CLI (its group's bundle, above) after GROUP's warm-up commands
- * (bin/cli-snapshot.cjs; issue #19), and beside it GROUP.blob.for, the checkout and the Node binary
- * it is for (bin/strata's shell part uses it only for those). Built by this Node, which must be the
- * one bin/strata finds on PATH for the snapshot to be used. Not on Windows, where bin/strata runs
- * under node.exe, never as a shell script. A snapshot that fails to build costs its commands the
- * speed-up alone: they run through the code cache as before.
+ * out/main/snapshots/GROUP.blob: a V8 startup snapshot of the CLI (its group's bundle, above) after
+ * GROUP's warm-up commands (bin/cli-snapshot.cjs; issue #19), and beside it GROUP.blob.for, the
+ * checkout and the Node binary it is for (bin/strata's shell part uses it only for those). Built by
+ * this Node, which must be the one bin/strata finds on PATH for the snapshot to be used. Not on
+ * Windows, where bin/strata runs under node.exe, never as a shell script. A snapshot that fails to
+ * build costs its commands the speed-up alone: they run through the code cache as before.
  */
 async function writeCliSnapshots() {
   if (process.platform === 'win32') return;

@@ -72,6 +72,10 @@ export function write(name: StandardStream, text: string | Uint8Array): boolean 
   let at = 0;
   try {
     if (typeof text === 'string') {
+      // The string as it is: Node encodes it in C++ on its way to write(2), where Buffer.from would
+      // make a copy in JavaScript first (~70 ms of the 26 MB `strata layer list --json` prints on
+      // 10,000 manifests). A blocking pipe takes all of it, waiting while its reader is slow, as the
+      // stream's back-pressure did; a signal can cut a write short, and the rest is written as bytes.
       at = writeSync(FD[name], text);
       if (at === Buffer.byteLength(text)) return true;
       bytes = Buffer.from(text, 'utf8');
