@@ -69,6 +69,20 @@ const jsoncParserAsUsed = {
   },
 };
 
+/**
+ * The probe's zod in a file of its own, out/native-bridge/probe-zod.cjs, required by the modules
+ * that use it (device queries, negotiation, inspection: lazily run module bodies) when they first
+ * run: a probe asked the loader's own answers (`strata loader show`) reads and compiles ~50 KB
+ * instead of ~150 KB before it asks (issue #19: its answer 0.96 paired). One file, so one zod, with
+ * the members the probe's modules use (native-bridge/probe-zod.ts).
+ */
+const probeZodApart = {
+  name: 'probe-zod-apart',
+  setup(b) {
+    b.onResolve({ filter: /^zod$/ }, () => ({ path: './probe-zod.cjs', external: true }));
+  },
+};
+
 /** Node bundles: every package stays external (loaded from node_modules) except zod. */
 const externalPackagesButZod = {
   name: 'external-packages-but-zod',
@@ -329,10 +343,16 @@ export async function buildAll() {
     // build may still import are pruned once an hour old.
     esbuild({
       ...nodeCjs,
-      plugins: [zodWithoutLocales, jsoncParserAsUsed],
+      plugins: [zodWithoutLocales, jsoncParserAsUsed, probeZodApart],
       entryPoints: { 'native-bridge/probe': 'native-bridge/probe.ts' },
       outdir: 'out',
     }).then(() => pruneChunks(join(root, 'out', 'native-bridge', 'chunks'))),
+    esbuild({
+      ...nodeCjs,
+      plugins: [zodWithoutLocales],
+      entryPoints: { 'native-bridge/probe-zod': 'native-bridge/probe-zod.ts' },
+      outdir: 'out',
+    }),
     // A sandboxed preload cannot require anything but 'electron': bundle the rest into one CommonJS file.
     esbuild({
       ...node,

@@ -279,7 +279,8 @@ export function windowsKoffi(): string {
  * A private copy of the built CLI (package.json, bin/strata, out/main, out/native-bridge; node_modules
  * linked), so that a rebuild of out/ by someone else during the run (scripts/build.mjs removes
  * out/main first) cannot make Windows Node's bin/strata try to build (it has no rolldown binary).
- * Checked complete: every chunk the copied modules import is there.
+ * Checked complete: every chunk the copied modules import, and every file they require by a
+ * relative path (the probe's zod), is there.
  */
 function snapshotApp(into: string): string {
   for (let attempt = 0; attempt < 30; attempt++) {
@@ -291,11 +292,11 @@ function snapshotApp(into: string): string {
         if (existsSync(join(APP_ROOT, p))) cpSync(join(APP_ROOT, p), join(into, p), { recursive: true });
       const modules = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-          d.isDirectory() ? modules(join(dir, d.name)) : d.name.endsWith('.mjs') ? [join(dir, d.name)] : [],
+          d.isDirectory() ? modules(join(dir, d.name)) : /\.[mc]js$/.test(d.name) ? [join(dir, d.name)] : [],
         );
       const complete = modules(join(into, 'out')).every((file) =>
-        [...readFileSync(file, 'utf8').matchAll(/from\s*"(\.{1,2}\/[^"]+\.mjs)"|import\("(\.{1,2}\/[^"]+\.mjs)"\)/g)].every((m) =>
-          existsSync(resolve(dirname(file), m[1] ?? m[2]!)),
+        [...readFileSync(file, 'utf8').matchAll(/from\s*"(\.{1,2}\/[^"]+\.mjs)"|import\("(\.{1,2}\/[^"]+\.mjs)"\)|require\("(\.{1,2}\/[^"]+\.cjs)"\)/g)].every(
+          (m) => existsSync(resolve(dirname(file), m[1] ?? m[2] ?? m[3]!)),
         ),
       );
       // bin/strata runs out/main/cli.cjs (bin/code-cache.cjs); the ES-module build beside it is checked above.
