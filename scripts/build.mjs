@@ -127,6 +127,9 @@ const nodeCjs = {
   minify: true,
 };
 
+/** The CLI's CommonJS bundles (out/main/cli.cjs and each snapshot group's): packages inside, as the plugins above shape them. */
+const cliCjs = { ...nodeCjs, plugins: [zodWithoutLocales, commanderLazyChildProcess, jsoncParserAsUsed] };
+
 const SOURCES = ['shared', 'main', 'preload', 'renderer', 'native-bridge', 'vite.config.ts', 'package.json', 'package-lock.json'];
 const STAMP = join(root, 'out', '.build-stamp');
 
@@ -202,9 +205,8 @@ function writeCliCodeCache() {
  */
 function buildCliGroupBundle(group) {
   return esbuild({
-    ...nodeCjs,
-    plugins: [zodWithoutLocales, commanderLazyChildProcess, jsoncParserAsUsed],
-    define: { ...nodeCjs.define, __STRATA_CLI_GROUP__: JSON.stringify(group) },
+    ...cliCjs,
+    define: { ...cliCjs.define, __STRATA_CLI_GROUP__: JSON.stringify(group) },
     entryPoints: { [`main/cli-${group}`]: 'main/hosts/cli/cli.ts' },
     outdir: 'out',
   }).then(() => asciiOnly(join(root, 'out', 'main', `cli-${group}.cjs`)));
@@ -319,8 +321,7 @@ export async function buildAll() {
     // before loading the CLI (main/hosts/cli/early-probe.ts).
     Promise.all([
       esbuild({
-        ...nodeCjs,
-        plugins: [zodWithoutLocales, commanderLazyChildProcess, jsoncParserAsUsed],
+        ...cliCjs,
         entryPoints: { 'main/cli': 'main/hosts/cli/cli.ts', 'main/early-probe': 'main/hosts/cli/early-probe.ts' },
         outdir: 'out',
       }),

@@ -2,7 +2,7 @@ import { BridgeClient, type BridgeClientOptions } from '../bridge/bridge-client'
 import { BridgePool } from '../bridge/bridge-pool';
 import type { EventBus } from '../platform/event-bus';
 import { createRouter, type Router, type RouterOptions } from '../router/router';
-import { createHandlers } from '../router/handlers';
+import { createHandlers, notInBundle } from '../router/handlers';
 import { probeCommand, readAppVersion } from '../platform/app-paths';
 import type { SessionService } from '../sessions/session-service';
 import type { ProbeLauncher } from '../bridge/probe-transport';
@@ -70,7 +70,7 @@ export function createServiceContext(options: ServiceContextOptions): ServiceCon
       typeof __STRATA_CLI_GROUP__ === 'undefined'
         ? Promise.all([import('../sessions/session-service'), import('../chain/loader-version'), import('../sessions/profile-launch')])
         : // A startup snapshot's bundle holds no command that launches (main/build-defines.d.ts).
-          Promise.reject(new Error(`sessions are not in the "${__STRATA_CLI_GROUP__}" startup snapshot of the CLI`))
+          notInBundle('sessions')()
     ).then(([{ SessionService }, { loaderVersionFromBridge }, { profileResolver }]) => {
       const loaderVersion = loaderVersionFromBridge(bridge);
       return new SessionService({

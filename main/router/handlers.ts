@@ -20,10 +20,10 @@ export interface ServiceOptions {
 }
 
 /**
- * A service a startup snapshot's bundle does not hold (see `services`): its channels answer with an
- * error that says so, typed as the service they stand for.
+ * A service a startup snapshot's bundle does not hold (see `services`; service-context.ts's sessions):
+ * its channels answer with an error that says so, typed as the service they stand for.
  */
-function notInBundle(name: string): () => Promise<never> {
+export function notInBundle(name: string): () => Promise<never> {
   return () =>
     Promise.reject(
       new Error(
